@@ -1,0 +1,85 @@
+//! Online admission control for deadline agreements: greedy acceptance with
+//! preemptive earliest-due-date (EDD) queues on one or many machines.
+//!
+//! The crate is a pure state machine. It is `no_std`, never allocates, never panics,
+//! has no `unsafe`, reads no clock and draws no random numbers: time comes in with
+//! each [`Event`], and the same events with the same [`Config`] give the same
+//! [`Decision`]s, in the same order, on every machine.
+//!
+//! # The model
+//! This is the service-level model of Lezama (2012, ch. 3), after Schwiegelshohn and
+//! Tchernykh, with the admission test of Gupta and Palis. The rules, exactly:
+//!
+//! - Time is a whole number of ticks ([`Tick`]). A service level ([`Level`]) has a
+//!   slack factor `sf >= 1`, in thousandths, and a whole price per tick. A job
+//!   submitted at `r` with processing time `p` on a level with slack `sf` gets the
+//!   deadline `d = r + ceil(sf * p)`.
+//! - Each machine keeps a queue of its admitted, unfinished jobs ordered by deadline;
+//!   a new job goes after every queued job whose deadline is `<=` its own, so ties
+//!   keep admission order. A machine always runs the head of its queue.
+//! - On a submit at `t`, every machine is first advanced to `t`: jobs whose remaining
+//!   work ends at or before `t` complete first, and the next head starts at the
+//!   instant the previous one completes.
+//! - The admission test on a machine: with the new job inserted, for the new job and
+//!   every job after it, `t + (remaining work from the head up to and including that
+//!   job) <= its deadline`. The job is admitted on the first machine, in index order,
+//!   that passes ([`Policy::FirstFit`]). Otherwise it is rejected, immediately and
+//!   irrevocably, with a [`RejectReason`].
+//! - A preemption is counted (in [`Decision::Accept`]'s `preempted`) when a job that
+//!   has already received processing is displaced from the head of its queue by a
+//!   newly admitted job. A displaced head always gets a [`Decision::Preempt`], so that
+//!   every `Start` is closed by a `Preempt` or a `Complete`.
+//! - Submits at the same time are decided in input order.
+//!
+//! Within one event, decisions come machine by machine in index order, and in time
+//! order within a machine; an `Accept` comes before the `Preempt` and `Start` it causes.
+//!
+//! # Limits
+//! `M` machine slots (the configuration uses `1..=M` of them), `Q` jobs per queue and
+//! `L` service levels are const generics, checked at compile time. A full queue is not
+//! an error: the machine is passed over, and a job that only a full machine could have
+//! taken is rejected with [`RejectReason::QueueFull`]. Every sum of times is checked;
+//! a sum past `Tick::MAX` exceeds every deadline and so fails the test.
+//!
+//! # Memory
+//! The state is `size_of::<Kernel<M, Q, L>>()` bytes and nothing else; an entry
+//! costs 24 bytes. Measured on x86_64 and `thumbv7em-none-eabihf` alike (pinned by a
+//! test in this crate):
+//!
+//! | `M` | `Q` | `L` | bytes |
+//! |---|---|---|---|
+//! | 1 | 16 | 4 | 456 |
+//! | 4 | 32 | 8 | 3,216 |
+//! | 16 | 256 | 32 | 98,968 |
+//! | 64 | 256 | 32 | 394,648 |
+
+#![no_std]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
+
+pub mod event;
+mod kernel;
+pub mod level;
+pub mod log;
+pub mod machine;
+pub mod queue;
+pub mod types;
+
+pub use event::{Decision, Event, Outcome};
+pub use kernel::{Config, ConfigError, Kernel, Policy};
+pub use level::{Level, SLACK_ONE_MILLI};
+pub use types::{JobId, LevelId, MachineId, RejectReason, Tick};
+
+/// The kernel's version, as written into log headers.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,40 @@
+//! Log records: every event and every decision, numbered, in the order they happened.
+//!
+//! This module owns only the record body and its postcard encoding into a buffer the
+//! caller supplies; the file framing (header, blocks, checksums, footer) is host-side
+//! and specified in `docs/log-format.md`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::event::{Decision, Event};
+
+/// An event that went in, or a decision that came out.
+///
+/// Variants are only ever added at the end: the discriminant is part of the format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Body {
+    Event(Event),
+    Decision(Decision),
+}
+
+/// One numbered log record. Sequence numbers start at 0 and go up by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Record {
+    pub seq: u64,
+    pub body: Body,
+}
+
+/// No record encodes to more bytes than this (varints of the widest values plus tags).
+pub const RECORD_MAX_BYTES: usize = 64;
+
+/// Encodes `record` at the start of `buf` and returns the bytes written.
+pub fn encode<'b>(record: &Record, buf: &'b mut [u8]) -> Result<&'b mut [u8], postcard::Error> {
+    postcard::to_slice(record, buf)
+}
+
+/// Decodes one record from the front of `bytes` and returns it with the rest.
+pub fn decode(bytes: &[u8]) -> Result<(Record, &[u8]), postcard::Error> {
+    postcard::take_from_bytes(bytes)
+}
