@@ -37,10 +37,15 @@ pub struct Config<const L: usize> {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum ConfigError {
     NoMachines,
-    TooManyMachines { requested: u16, capacity: usize },
+    TooManyMachines {
+        requested: u16,
+        capacity: usize,
+    },
     NoLevels,
     /// Level `index` has a slack factor below one.
-    SlackBelowOne { index: usize },
+    SlackBelowOne {
+        index: usize,
+    },
 }
 
 impl core::fmt::Display for ConfigError {
@@ -100,7 +105,7 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
 
     /// Handles one event, hands every decision it causes to `sink` in order, and
     /// summarises the result.
-    pub fn step<S: FnMut(Decision)>(&mut self, event: Event, sink: &mut S) -> Outcome {
+    pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
         match event {
             Event::Submit { t, job, p, level } => self.submit(t, job, p, level, sink),
             Event::Advance { t } => {
@@ -118,7 +123,7 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
         }
     }
 
-    fn advance<S: FnMut(Decision)>(&mut self, t: Tick, sink: &mut S) {
+    fn advance<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
         let in_use = usize::from(self.config.machines);
         for (id, machine) in (0..).zip(self.machines.iter_mut().take(in_use)) {
             machine.advance(id, t, sink);
@@ -126,7 +131,14 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
         self.now = t;
     }
 
-    fn submit<S: FnMut(Decision)>(&mut self, t: Tick, job: JobId, p: Tick, level: LevelId, sink: &mut S) -> Outcome {
+    fn submit<S: FnMut(Decision) + ?Sized>(
+        &mut self,
+        t: Tick,
+        job: JobId,
+        p: Tick,
+        level: LevelId,
+        sink: &mut S,
+    ) -> Outcome {
         if t < self.now {
             return reject(job, RejectReason::TimeWentBackwards, sink);
         }
@@ -148,7 +160,7 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
 
     /// Offers the job to the machines in policy order and admits it on the first
     /// that passes the test and has room.
-    fn place<S: FnMut(Decision)>(
+    fn place<S: FnMut(Decision) + ?Sized>(
         &mut self,
         t: Tick,
         job: JobId,
@@ -181,7 +193,7 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
     }
 }
 
-fn reject<S: FnMut(Decision)>(job: JobId, reason: RejectReason, sink: &mut S) -> Outcome {
+fn reject<S: FnMut(Decision) + ?Sized>(job: JobId, reason: RejectReason, sink: &mut S) -> Outcome {
     sink(Decision::Reject { job, reason });
     Outcome::Rejected(reason)
 }

@@ -42,7 +42,7 @@ impl<const Q: usize> Machine<Q> {
     /// Runs the queue from the machine's clock up to `t`: jobs whose remaining work
     /// ends at or before `t` complete (and the next head starts at that instant);
     /// the head at `t` keeps what it has left. `t` is never before the clock.
-    pub fn advance<S: FnMut(Decision)>(&mut self, id: MachineId, t: Tick, sink: &mut S) {
+    pub fn advance<S: FnMut(Decision) + ?Sized>(&mut self, id: MachineId, t: Tick, sink: &mut S) {
         while let Some(head) = self.queue.head_mut() {
             // A sum past `Tick::MAX` ends after every representable `t`.
             match self.clock.checked_add(head.remaining) {
@@ -96,7 +96,13 @@ impl<const Q: usize> Machine<Q> {
 
     /// Inserts an admitted job at `index` and returns the displaced head, if the new
     /// job took the head. A full queue hands the entry back.
-    pub fn admit(&mut self, index: usize, job: JobId, p: Tick, deadline: Tick) -> Result<Option<Entry>, Entry> {
+    pub fn admit(
+        &mut self,
+        index: usize,
+        job: JobId,
+        p: Tick,
+        deadline: Tick,
+    ) -> Result<Option<Entry>, Entry> {
         let displaced = if index == 0 { self.queue.head().copied() } else { None };
         let entry = Entry { deadline, remaining: p, job, processed: false };
         self.queue.insert(index, entry)?;

@@ -1,0 +1,1 @@
+//! JSON lines and readable listings of a log.

@@ -1,0 +1,17 @@
+//! The decision log and its re-verification.
+//!
+//! - [`format`]: the log file format (header, checksummed blocks of records, footer);
+//!   its spec is `docs/log-format.md`.
+//! - [`engine`]: a kernel whose machine count and queue capacity are chosen at run
+//!   time, from a fixed table of compiled sizes.
+//! - [`verify`]: re-runs the kernel from a log's header and compares every decision,
+//!   then checks deadlines and work without the kernel.
+//! - [`export`]: JSON lines and a readable listing.
+//! - [`model`]: an independent reference implementation of the rules, used by the
+//!   property tests and the fuzz targets.
+
+pub mod engine;
+pub mod export;
+pub mod format;
+pub mod model;
+pub mod verify;

@@ -1,0 +1,1 @@
+//! Re-verification of a log.
