@@ -1,0 +1,145 @@
+//! The steps of `cargo xtask verify`.
+
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const EMBEDDED_TARGET: &str = "thumbv7em-none-eabihf";
+const FUZZ_TARGETS: &[&str] = &["admission", "log_reader", "log_roundtrip"];
+
+type Result<T = ()> = std::result::Result<T, String>;
+
+/// The workspace root: xtask lives one level below it.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+fn cargo() -> Command {
+    let mut cmd = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(root());
+    cmd
+}
+
+/// Runs `cmd`, echoing it; a non-zero exit is an error naming `step`.
+fn run(step: &str, cmd: &mut Command) -> Result {
+    println!("==> {step}: {}", render(cmd));
+    let status = cmd.status().map_err(|e| format!("{step}: cannot start {}: {e}", render(cmd)))?;
+    if status.success() { Ok(()) } else { Err(format!("{step}: `{}` exited with {status}", render(cmd))) }
+}
+
+/// Whether `cmd` runs and exits zero, quietly.
+fn works(cmd: &mut Command) -> bool {
+    cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    cmd.status().is_ok_and(|s| s.success())
+}
+
+fn render(cmd: &Command) -> String {
+    let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+    format!("{} {}", cmd.get_program().to_string_lossy(), args.join(" "))
+}
+
+fn in_ci() -> bool {
+    env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+pub fn verify(fuzz_seconds: u32) -> Result {
+    run("fmt", cargo().args(["fmt", "--all", "--check"]))?;
+    run("fmt (fuzz)", cargo().args(["fmt", "--manifest-path", "fuzz/Cargo.toml", "--check"]))?;
+    run("clippy", cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    // Insta must compare, never write: a changed snapshot fails until it is reviewed.
+    run("test", cargo().args(["test", "--workspace"]).env("INSTA_UPDATE", "no").env("INSTA_FORCE_PASS", "0"))?;
+    embedded()?;
+    run("build release tools", cargo().args(["build", "--release", "-p", "host-sim", "-p", "replay"]))?;
+    committed_logs()?;
+    fuzz(fuzz_seconds)?;
+    traces()
+}
+
+/// The kernel for a Cortex-M4F, with and without defmt.
+fn embedded() -> Result {
+    let installed = Command::new("rustup").args(["target", "list", "--installed"]).output();
+    let has_target = installed.as_ref().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(EMBEDDED_TARGET));
+    if !has_target {
+        run("add embedded target", Command::new("rustup").args(["target", "add", EMBEDDED_TARGET]))?;
+    }
+    let kernel = ["build", "--release", "-p", "admission-kernel", "--target", EMBEDDED_TARGET];
+    run("kernel for thumbv7em", cargo().args(kernel))?;
+    run("kernel for thumbv7em with defmt", cargo().args(kernel).args(["--features", "defmt"]))
+}
+
+fn replay_bin() -> PathBuf {
+    root().join("target/release/replay")
+}
+
+fn host_sim_bin() -> PathBuf {
+    root().join("target/release/host-sim")
+}
+
+/// Every log committed under `snapshots/logs/` re-verifies.
+fn committed_logs() -> Result {
+    let dir = root().join("snapshots/logs");
+    let mut logs: Vec<PathBuf> = fs::read_dir(&dir)
+        .map_err(|e| format!("committed logs: cannot read {}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "log"))
+        .collect();
+    logs.sort();
+    if logs.is_empty() {
+        return Err(format!("committed logs: none found in {}", dir.display()));
+    }
+    for log in logs {
+        run("committed log", Command::new(replay_bin()).arg("verify").arg(&log))?;
+    }
+    Ok(())
+}
+
+/// A short run of each fuzz target, when cargo-fuzz and nightly are here.
+fn fuzz(seconds: u32) -> Result {
+    let has_nightly = works(Command::new("rustup").args(["run", "nightly", "rustc", "--version"]));
+    let has_cargo_fuzz = works(cargo().args(["+nightly", "fuzz", "--version"]));
+    if !has_nightly || !has_cargo_fuzz {
+        let missing = if has_nightly { "cargo-fuzz" } else { "a nightly toolchain" };
+        println!("==> fuzz: SKIPPED, {missing} is not installed (`cargo install cargo-fuzz`, `rustup toolchain install nightly`)");
+        return Ok(());
+    }
+    for target in FUZZ_TARGETS {
+        let time = format!("-max_total_time={seconds}");
+        let mut cmd = cargo();
+        cmd.current_dir(root().join("fuzz")).args(["+nightly", "fuzz", "run", target, "--", &time]);
+        run(&format!("fuzz {target}"), &mut cmd)?;
+    }
+    Ok(())
+}
+
+/// A one-level and a multi-level run over every shared trace, each log re-verified.
+fn traces() -> Result {
+    let dir = root().join("../shared/traces");
+    let Ok(entries) = fs::read_dir(&dir) else {
+        if in_ci() {
+            return Err(format!("traces: {} is missing, and CI=true requires it", dir.display()));
+        }
+        println!("==> traces: SKIPPED, {} is absent (required when CI=true)", dir.display());
+        return Ok(());
+    };
+    let mut traces: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".swf.gz") || p.to_string_lossy().ends_with(".swf"))
+        .collect();
+    traces.sort();
+    let out = root().join("target/xtask/traces");
+    fs::create_dir_all(&out).map_err(|e| format!("traces: cannot create {}: {e}", out.display()))?;
+    for trace in &traces {
+        let name = trace.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let runs: [(&str, &[&str]); 2] =
+            [("single", &["--slack", "2"]), ("multi", &["--levels", "1,2,3,4,5", "--seed", "7"])];
+        for (label, level_args) in runs {
+            let log = out.join(format!("{name}.{label}.log"));
+            let mut sim = Command::new(host_sim_bin());
+            sim.arg("run").arg("--trace").arg(trace).args(["--machines", "4"]).args(level_args).arg("--log").arg(&log);
+            run(&format!("trace {name} ({label})"), &mut sim)?;
+            run(&format!("verify {name} ({label})"), Command::new(replay_bin()).arg("verify").arg(&log))?;
+        }
+    }
+    Ok(())
+}
