@@ -1,1 +1,219 @@
-//! Snapshot tests live in tests/.
+//! Scenarios: small text files of events, run through the kernel and rendered as a
+//! readable decision listing followed by the thesis' metrics. The insta snapshots in
+//! `tests/` hold those renderings, so any change of behaviour shows up as a diff to
+//! review.
+//!
+//! # Scenario format
+//! One directive per line; `#` starts a comment; blank lines are ignored.
+//!
+//! ```text
+//! machines 2          # machines in use (default 1)
+//! queue 16            # queue capacity, one of the engine's compiled sizes (default 16)
+//! level 2             # a service level with slack factor 2 and the default price 21 - sf
+//! level 1.5 price 30  # slack factors may be fractional; the price may be given
+//! submit 0 1 10       # submit at t=0 job 1 with p=10 on level 0
+//! submit 5 2 3 1      # ... on level 1
+//! advance 100         # time passes to 100
+//! drain               # time passes until every queue is empty
+//! reset               # forget everything and return to time 0
+//! ```
+//!
+//! Levels must all come before the first event. The scenario always ends with a
+//! drain, so every accepted job completes and the metrics are whole.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use host_sim::metrics::{MetricContext, Tally};
+use kernel::log::Body;
+use kernel::{Decision, Event, JobId, Level, Policy, Tick};
+use replay::engine::{Engine, EngineError};
+use replay::export::describe;
+use replay::format::{FormatError, Header, LogWriter};
+
+/// A parsed scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scenario {
+    pub machines: u16,
+    pub queue_capacity: u32,
+    pub levels: Vec<Level>,
+    pub events: Vec<Event>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    #[error("{file}:{line}: {message}")]
+    Parse { file: String, line: usize, message: String },
+    #[error("{file}: {source}")]
+    Engine { file: String, source: EngineError },
+    #[error("{file}: writing the log: {source}")]
+    Log { file: String, source: FormatError },
+}
+
+/// Parses a scenario; errors name the file and line.
+pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
+    let mut scenario = Scenario { machines: 1, queue_capacity: 16, levels: Vec::new(), events: Vec::new() };
+    for (index, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        directive(&mut scenario, &words).map_err(|message| ScenarioError::Parse {
+            file: file.to_owned(),
+            line: index + 1,
+            message,
+        })?;
+    }
+    if scenario.levels.is_empty() {
+        scenario.levels.push(Level::whole(1, 20));
+    }
+    scenario.events.push(Event::Advance { t: Tick::MAX });
+    Ok(scenario)
+}
+
+fn directive(scenario: &mut Scenario, words: &[&str]) -> Result<(), String> {
+    let number = |i: usize, what: &str| -> Result<u64, String> {
+        let word = words.get(i).ok_or_else(|| format!("`{}` needs {what}", words[0]))?;
+        word.parse().map_err(|_| format!("{what}: `{word}` is not a whole number"))
+    };
+    let narrow = |value: u64, what: &str| -> Result<u32, String> {
+        u32::try_from(value).map_err(|_| format!("{what}: {value} is too large"))
+    };
+    match words {
+        ["machines", _] => scenario.machines = narrow(number(1, "a machine count")?, "machines")? as u16,
+        ["queue", _] => scenario.queue_capacity = narrow(number(1, "a capacity")?, "queue")?,
+        ["level", sf] | ["level", sf, "price", _] => {
+            if !scenario.events.is_empty() {
+                return Err("levels must come before the first event".into());
+            }
+            let slack_milli = host_sim::levels::parse_slack(sf).map_err(|e| e.to_string())?;
+            let price = match words.get(3) {
+                Some(_) => narrow(number(3, "a price")?, "price")?,
+                None => host_sim::levels::default_price(slack_milli),
+            };
+            scenario.levels.push(Level { slack_milli, price_per_tick: price });
+        }
+        ["submit", _, _, _] | ["submit", _, _, _, _] => {
+            let level = if words.len() == 5 { number(4, "a level index")? } else { 0 };
+            let level = u8::try_from(level).map_err(|_| format!("level index {level} is too large"))?;
+            let job = narrow(number(2, "a job id")?, "job")?;
+            scenario.events.push(Event::Submit { t: number(1, "a time")?, job, p: number(3, "a processing time")?, level });
+        }
+        ["advance", _] => scenario.events.push(Event::Advance { t: number(1, "a time")? }),
+        ["drain"] => scenario.events.push(Event::Advance { t: Tick::MAX }),
+        ["reset"] => scenario.events.push(Event::Reset),
+        _ => return Err(format!("unknown directive `{}`", words.join(" "))),
+    }
+    Ok(())
+}
+
+/// What a scenario produced: every record, and the rendering the snapshot holds.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub bodies: Vec<Body>,
+    pub rendering: String,
+}
+
+/// Runs a scenario through the kernel and renders the listing and the metrics.
+pub fn run(file: &str, scenario: &Scenario) -> Result<Outcome, ScenarioError> {
+    let engine_error = |source| ScenarioError::Engine { file: file.to_owned(), source };
+    let mut engine =
+        Engine::new(scenario.machines, scenario.queue_capacity, Policy::FirstFit, &scenario.levels).map_err(engine_error)?;
+    let mut metrics = Metrics::new(scenario);
+    let mut bodies = Vec::new();
+    let mut decisions = Vec::new();
+    for event in &scenario.events {
+        decisions.clear();
+        engine.step(*event, &mut decisions);
+        bodies.push(Body::Event(*event));
+        bodies.extend(decisions.iter().map(|d| Body::Decision(*d)));
+        metrics.event(event);
+        decisions.iter().for_each(|d| metrics.decision(d));
+    }
+    let mut rendering = String::new();
+    for (seq, body) in bodies.iter().enumerate() {
+        let _ = writeln!(rendering, "{seq:>4}  {}", describe(body));
+    }
+    rendering.push('\n');
+    rendering.push_str(&metrics.render(scenario));
+    Ok(Outcome { bodies, rendering })
+}
+
+/// The log of a scenario, as `replay verify` reads it.
+pub fn log_bytes(file: &str, scenario: &Scenario, outcome: &Outcome) -> Result<Vec<u8>, ScenarioError> {
+    let log_error = |source| ScenarioError::Log { file: file.to_owned(), source };
+    let mut header = Header::new(scenario.machines, scenario.queue_capacity, Policy::FirstFit, scenario.levels.clone());
+    header.input_name = format!("scenario:{file}");
+    let mut writer = LogWriter::new(Vec::new(), &header).map_err(log_error)?;
+    for body in &outcome.bodies {
+        writer.record(*body).map_err(log_error)?;
+    }
+    writer.finish().map_err(log_error)
+}
+
+/// Metric bookkeeping across the windows a scenario's resets delimit.
+struct Metrics {
+    levels: Vec<Level>,
+    jobs: HashMap<JobId, (Tick, Tick, u8)>,
+    windows: Vec<Tally>,
+}
+
+impl Metrics {
+    fn new(scenario: &Scenario) -> Self {
+        Self { levels: scenario.levels.clone(), jobs: HashMap::new(), windows: vec![Tally::default()] }
+    }
+
+    fn current(&mut self) -> &mut Tally {
+        if self.windows.is_empty() {
+            self.windows.push(Tally::default());
+        }
+        let last = self.windows.len() - 1;
+        &mut self.windows[last]
+    }
+
+    fn event(&mut self, event: &Event) {
+        match *event {
+            Event::Submit { t, job, p, level } => {
+                self.jobs.insert(job, (t, p, level));
+                let deadline = self.levels.get(usize::from(level)).and_then(|l| l.deadline(t, p));
+                self.current().submit(t, p, deadline);
+            }
+            Event::Advance { .. } => {}
+            Event::Reset => self.windows.push(Tally::default()),
+        }
+    }
+
+    fn decision(&mut self, decision: &Decision) {
+        match *decision {
+            Decision::Accept { preempted, .. } => self.current().accept(preempted.is_some()),
+            Decision::Complete { t, job, .. } => {
+                let (release, p, level) = self.jobs.get(&job).copied().unwrap_or_default();
+                let price = self.levels.get(usize::from(level)).map_or(0, |l| l.price_per_tick);
+                self.current().complete(release, p, price, t);
+            }
+            Decision::Reject { .. } | Decision::Start { .. } | Decision::Preempt { .. } => {}
+        }
+    }
+
+    fn render(&self, scenario: &Scenario) -> String {
+        let context = MetricContext {
+            machines: scenario.machines,
+            u_max: scenario.levels.iter().map(|l| l.price_per_tick).max().unwrap_or(0),
+            alpha_milli: 1000,
+            greedy_bound: host_sim::levels::greedy_bound(&scenario.levels),
+        };
+        let mut out = String::new();
+        for (index, tally) in self.windows.iter().enumerate().filter(|(_, t)| t.submitted > 0) {
+            let m = tally.finish(&context);
+            let _ = writeln!(
+                out,
+                "window {index}: jobs {}/{} accepted, PRJ {:.2}%, MBSD {:.4}, MWT {:.4}, TPT {} ({:.4} of submitted), \
+                 MNI {:.4}, ME {:.4}, G {:.3}, cV^u {:.4}, cV^l {:.4}, greedy bound {:.4}",
+                m.jobs_accepted, m.jobs_submitted, m.prj, m.mbsd, m.mwt, m.tpt, m.tpt_fraction, m.mni, m.me, m.g,
+                m.cv_u, m.cv_l, m.greedy_bound
+            );
+        }
+        out
+    }
+}
