@@ -1,0 +1,33 @@
+//! The world around the admission kernel: it reads Standard Workload Format traces
+//! (or generates a seeded synthetic workload), assigns service levels, cuts the
+//! input into independent windows, feeds the kernel one event at a time through
+//! [`replay::engine::Engine`], writes the decision log with
+//! [`replay::format::LogWriter`], and measures the thesis' metrics (Lezama 2012,
+//! Table 1 and eqs. 3-7). Sweeps run the thesis' whole experiment grid in parallel.
+//!
+//! - [`swf`]: traces, plain or gzipped, into jobs in (submit time, line) order.
+//! - [`synthetic`]: the built-in workload, integer draws from a seeded ChaCha8.
+//! - [`workload`]: jobs, their provenance and the lines left out.
+//! - [`levels`]: slack factors, prices, the per-job level draw, the greedy bound.
+//! - [`window`]: durations and the split into windows.
+//! - [`sim`]: the run loop ([`sim::run`]).
+//! - [`metrics`]: PRJ, MBSD, MWT, TPT, MNI, ME, G, `c_V^u`, `c_V^l`.
+//! - [`sweep`]: the grid, in parallel, to CSV and JSON.
+//! - [`report`]: the summary as a table or JSON.
+//! - [`error`]: one error enum per boundary.
+//!
+//! Same input, same options: same log bytes and same numbers, on every machine.
+
+pub mod error;
+pub mod levels;
+pub mod metrics;
+pub mod report;
+pub mod sim;
+pub mod sweep;
+pub mod swf;
+pub mod synthetic;
+pub mod window;
+pub mod workload;
+
+pub use sim::{RunConfig, RunReport};
+pub use workload::{Job, Workload};

@@ -1,0 +1,187 @@
+//! SWF reading: order, exclusions, rounding, errors that name file, line and field,
+//! gzip and plain input alike.
+
+use std::io::Write;
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+
+use super::*;
+
+/// An SWF line with the given job number, submit time and run time; every other
+/// field `-1`.
+fn line(id: &str, submit: &str, run: &str) -> String {
+    let mut fields = vec!["-1"; FIELDS];
+    fields[0] = id;
+    fields[1] = submit;
+    fields[3] = run;
+    fields.join(" ")
+}
+
+fn parse_text(text: &str, skip_bad_lines: bool) -> Result<Trace, SwfError> {
+    parse("trace.swf", text.as_bytes(), SwfOptions { skip_bad_lines })
+}
+
+/// Parses `text` and compares the jobs, as (id, release, p), and the exclusions.
+fn check(text: &str, jobs: &[(u32, u64, u64)], excluded: Excluded) {
+    let trace = parse_text(text, true).unwrap_or_else(|e| panic!("{e}"));
+    let got: Vec<(u32, u64, u64)> = trace.workload.jobs.iter().map(|j| (j.id, j.release, j.p)).collect();
+    assert_eq!(got, jobs);
+    assert_eq!(trace.workload.excluded, excluded);
+}
+
+fn error(text: &str) -> String {
+    match parse_text(text, false) {
+        Ok(_) => panic!("expected an error for {text:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn jobs_are_ordered_by_submit_then_line() {
+    let text = [
+        "; MaxProcs: 128",
+        &line("7", "500", "10"),
+        &line("3", "100", "20"),
+        &line("9", "500", "30"),
+        &line("1", "100", "40"),
+        &line("2", "300", "50"),
+    ]
+    .join("\n");
+    check(&text, &[(3, 0, 20), (1, 0, 40), (2, 200, 50), (7, 400, 10), (9, 400, 30)], Excluded::default());
+    let trace = parse_text(&text, false).unwrap();
+    assert_eq!(trace.max_procs, Some(128));
+    assert_eq!(trace.max_nodes, None);
+}
+
+#[test]
+fn excluded_jobs_are_counted_by_reason() {
+    let text = [
+        line("1", "50", "-1"),  // unknown run time
+        line("2", "60", "0"),   // zero
+        line("3", "70", "0.4"), // rounds to zero
+        line("4", "-5", "10"),  // negative submit
+        line("5", "-1", "0"),   // both: counted once, as a run time
+        line("6", "-0.4", "8"), // rounds to 0, kept
+        line("7", "80", "0.5"), // rounds to 1, kept
+        "not a job line at all".to_owned(),
+    ]
+    .join("\n");
+    let excluded = Excluded { run_time_nonpositive: 4, negative_submit: 1, bad_lines: 1 };
+    // The first usable job (6, submit 0) is the origin.
+    check(&text, &[(6, 0, 8), (7, 80, 1)], excluded);
+    assert_eq!(excluded.total(), 6);
+}
+
+#[test]
+fn fractions_round_half_away_from_zero() {
+    assert_eq!(round_half_away("2.5"), Ok(3));
+    assert_eq!(round_half_away("-2.5"), Ok(-3));
+    assert_eq!(round_half_away("2.49"), Ok(2));
+    assert_eq!(round_half_away("2.4999"), Ok(2));
+    assert_eq!(round_half_away("0.5"), Ok(1));
+    assert_eq!(round_half_away("-0.5"), Ok(-1));
+    assert_eq!(round_half_away(".7"), Ok(1));
+    assert_eq!(round_half_away("+12"), Ok(12));
+    assert_eq!(round_half_away("31.69"), Ok(32));
+    assert_eq!(round_half_away("9223372036854775807"), Ok(i64::MAX));
+    assert_eq!(round_half_away("9223372036854775807.5"), Err(NumberError::OutOfRange));
+    assert_eq!(round_half_away("1e5"), Err(NumberError::NotANumber));
+    assert_eq!(round_half_away("."), Err(NumberError::NotANumber));
+    assert_eq!(round_half_away("-"), Err(NumberError::NotANumber));
+    check(
+        &[line("1", "10.5", "99.5"), line("2", "12.4", "1.49")].join("\n"),
+        &[(1, 0, 100), (2, 1, 1)],
+        Excluded::default(),
+    );
+}
+
+#[test]
+fn errors_name_file_line_and_field() {
+    let good = line("1", "0", "10");
+    let cases = [
+        (line("2", "5", "abc"), "trace.swf:3: field 4 (run time): \"abc\" is not a number"),
+        (line("2", "x5", "1"), "trace.swf:3: field 2 (submit time): \"x5\" is not a number"),
+        (
+            line("2.5", "5", "1"),
+            "trace.swf:3: field 1 (job number): \"2.5\" is not a job number (a whole number from 0 to 4294967295)",
+        ),
+        (
+            line("-2", "5", "1"),
+            "trace.swf:3: field 1 (job number): \"-2\" is not a job number (a whole number from 0 to 4294967295)",
+        ),
+        (line("1", "5", "1"), "trace.swf:3: field 1 (job number): job 1 is already on line 2"),
+        (
+            line("2", "99999999999999999999", "1"),
+            "trace.swf:3: field 2 (submit time): \"99999999999999999999\" is out of range",
+        ),
+        (
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17".to_owned(),
+            "trace.swf:3: 17 fields, an SWF job line has exactly 18",
+        ),
+        (format!("{good} 19"), "trace.swf:3: 19 fields, an SWF job line has exactly 18"),
+        (
+            "2 5 -1 1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 n/a".to_owned(),
+            "trace.swf:3: field 18 (think time): \"n/a\" is not a number",
+        ),
+    ];
+    for (bad, expected) in cases {
+        assert_eq!(error(&format!("; header\n{good}\n{bad}\n")), expected);
+    }
+    let not_utf8 = [b"; header\n".as_slice(), &[0xff, 0xfe, b'\n']].concat();
+    let err = parse("t.swf", &not_utf8, SwfOptions::default()).unwrap_err();
+    assert_eq!(err.to_string(), "t.swf:2: the line is not valid UTF-8");
+}
+
+#[test]
+fn bad_lines_can_be_skipped_and_counted() {
+    let text = [
+        line("1", "0", "10"),
+        line("2", "5", "abc"),
+        "1 2 3".to_owned(),
+        line("1", "9", "4"),
+        line("3", "7", "5"),
+    ]
+    .join("\n");
+    check(&text, &[(1, 0, 10), (3, 7, 5)], Excluded { bad_lines: 3, ..Excluded::default() });
+}
+
+#[test]
+fn blank_lines_trailing_blanks_and_crlf_are_fine() {
+    let text = format!("; c\r\n\r\n   \n{}   \t\r\n{}\r\n\n", line("1", "10", "3"), line("2", "11", "4"));
+    check(&text, &[(1, 0, 3), (2, 1, 4)], Excluded::default());
+}
+
+#[test]
+fn gzip_and_plain_read_the_same() {
+    let text = [line("4", "100", "7"), line("5", "90", "8")].join("\n") + "\n";
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    encoder.write_all(text.as_bytes()).unwrap();
+    let gz = encoder.finish().unwrap();
+    assert_eq!(&gz[..2], &[0x1f, 0x8b]);
+    let dir = std::env::temp_dir().join(format!("host-sim-swf-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (plain_path, gz_path) = (dir.join("t.swf"), dir.join("t.swf.gz"));
+    std::fs::write(&plain_path, &text).unwrap();
+    std::fs::write(&gz_path, &gz).unwrap();
+    let plain = read(&plain_path, SwfOptions::default()).unwrap();
+    let zipped = read(&gz_path, SwfOptions::default()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(plain.workload.jobs, zipped.workload.jobs);
+    assert_eq!(plain.workload.hash, zipped.workload.hash);
+    assert_eq!(plain.workload.hash, INPUT_CRC.checksum(text.as_bytes()));
+    assert_eq!(zipped.workload.jobs, vec![Job { id: 5, release: 0, p: 8 }, Job { id: 4, release: 10, p: 7 }]);
+    assert_eq!(zipped.workload.name, gz_path.display().to_string());
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let err = read(Path::new("no/such/trace.swf"), SwfOptions::default()).unwrap_err();
+    assert!(err.to_string().starts_with("no/such/trace.swf: cannot read the trace: "), "{err}");
+}
+
+#[test]
+fn input_hash_is_crc64_xz() {
+    // The CRC-64/XZ check value of "123456789".
+    assert_eq!(INPUT_CRC.checksum(b"123456789"), 0x995d_c9bb_df19_39fa);
+}

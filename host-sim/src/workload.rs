@@ -1,0 +1,58 @@
+//! What a run is fed: jobs in release order, where they came from (name and CRC-64),
+//! and how many trace lines were left out, by reason.
+
+use serde::Serialize;
+
+use kernel::{JobId, Tick};
+
+/// The CRC-64 used for input hashes (XZ's: ECMA-182 polynomial, reflected, with
+/// complement), written as 16 lower-case hex digits.
+pub const INPUT_CRC: crc::Crc<u64> = crc::Crc::<u64>::new(&crc::CRC_64_XZ);
+
+/// One job as the kernel sees it: an identifier, a release time and a processing time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Job {
+    /// The SWF job number (field 1), or the position for synthetic jobs, from 1.
+    pub id: JobId,
+    /// Ticks since the first usable job's release.
+    pub release: Tick,
+    /// Processing time in ticks, at least 1.
+    pub p: Tick,
+}
+
+/// Trace lines that were not submitted, by reason. A line is counted under one
+/// reason only: a non-positive run time is checked before a negative submit time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Excluded {
+    /// Run time (field 4) `<= 0` after rounding: unknown (`-1`) or under half a second.
+    pub run_time_nonpositive: u64,
+    /// Submit time (field 2) `< 0` after rounding.
+    pub negative_submit: u64,
+    /// Malformed lines skipped under `--skip-bad-lines`.
+    pub bad_lines: u64,
+}
+
+impl Excluded {
+    pub fn total(&self) -> u64 {
+        self.run_time_nonpositive + self.negative_submit + self.bad_lines
+    }
+}
+
+/// The jobs of one run and their provenance.
+#[derive(Clone, Debug)]
+pub struct Workload {
+    /// The trace path as given on the command line, or `synthetic`.
+    pub name: String,
+    /// CRC-64 of the decompressed trace bytes, or of the generator's parameters.
+    pub hash: u64,
+    /// In release order; ties in line order.
+    pub jobs: Vec<Job>,
+    pub excluded: Excluded,
+}
+
+impl Workload {
+    /// The input hash as written into log headers: 16 lower-case hex digits.
+    pub fn hash_hex(&self) -> String {
+        format!("{:016x}", self.hash)
+    }
+}
