@@ -1,0 +1,151 @@
+//! The fuzz targets' checks over a fixed, seeded set of generated cases, so that every
+//! `cargo test` exercises them without libFuzzer.
+//!
+//! Each case is `replay::model::case_from_bytes` of random bytes from a ChaCha8 stream
+//! seeded with the case's own number, so a failure names the one seed that reproduces
+//! it. The totals are asserted too, so that a generator that drifted into producing
+//! only trivial cases fails here instead of passing vacuously.
+
+use kernel::{Decision, Event, Kernel, Policy, RejectReason};
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use replay::model::{Case, CaseReport, Shape, case_from_bytes, check_case, check_trace};
+
+/// Cases per shape: a few thousand, under a second in a debug build.
+const CASES: u64 = 5000;
+/// Crowded one-machine cases, about two seconds in a debug build.
+const CROWDED_CASES: u64 = 2000;
+
+/// The bytes of case `seed`, with the shape bit of the first byte forced.
+fn case_bytes(seed: u64, shape: Shape) -> Vec<u8> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut bytes = vec![0u8; rng.random_range(1..=160)];
+    rng.fill_bytes(&mut bytes);
+    let shape_bit = match shape {
+        Shape::Wide => 0,
+        Shape::Single => 1,
+    };
+    bytes[0] = (bytes[0] & !1) | shape_bit;
+    bytes
+}
+
+/// Checks cases `first..first + CASES` of `shape` and adds up what they exercised.
+fn check_all(first: u64, shape: Shape) -> CaseReport {
+    let mut total = CaseReport::default();
+    for seed in first..first + CASES {
+        let case = case_from_bytes(&case_bytes(seed, shape));
+        match check_case(&case) {
+            Ok(report) => total += report,
+            Err(failure) => panic!("case seed {seed}: {failure}\n{case:#?}"),
+        }
+    }
+    total
+}
+
+fn rejected(report: &CaseReport, reason: RejectReason) -> usize {
+    report.rejected[reason as usize]
+}
+
+#[test]
+fn wide_kernel_agrees_with_the_model_and_keeps_its_promises() {
+    let total = check_all(0, Shape::Wide);
+    assert!(total.accepted > 10_000, "{total:?}");
+    assert!(total.preemptions > 100, "{total:?}");
+    assert!(total.feasibility_checks > 1_000, "{total:?}");
+    for reason in [
+        RejectReason::NoFeasibleMachine,
+        RejectReason::QueueFull,
+        RejectReason::ZeroProcessingTime,
+        RejectReason::UnknownLevel,
+        RejectReason::TimeWentBackwards,
+        RejectReason::Overflow,
+    ] {
+        assert!(rejected(&total, reason) > 10, "{reason} seen {} times: {total:?}", rejected(&total, reason));
+    }
+}
+
+#[test]
+fn one_machine_admits_exactly_the_feasible_and_greedy_is_competitive() {
+    let total = check_all(1_000_000, Shape::Single);
+    assert!(total.feasibility_checks > 10_000, "{total:?}");
+    assert!(rejected(&total, RejectReason::NoFeasibleMachine) > 1_000, "{total:?}");
+    assert!(total.ratio_checks > 1_000, "{total:?}");
+}
+
+/// Bytes that decode to a crowded one-machine case: ten valid submits at most a few
+/// ticks apart, so that greedy acceptance rejects often and the optimum must be
+/// searched for, rather than bounded by the total work offered.
+fn crowded_single_bytes(seed: u64) -> Vec<u8> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // Shape byte (odd: one machine), then the level: slack 1 to 4.75, price 1.
+    let mut bytes = vec![1, rng.random_range(0..16), 1];
+    for _ in 0..10 {
+        // A valid submit, a step of 0 to 3 ticks, p from 1 to 8, level 0.
+        bytes.extend([rng.random_range(0..20), rng.random_range(0..11), rng.random(), 0]);
+    }
+    bytes
+}
+
+#[test]
+fn greedy_acceptance_keeps_theorem_2_on_crowded_cases() {
+    let mut total = CaseReport::default();
+    // Fewer than the other tests: each searches up to 2^10 subsets for the optimum.
+    for seed in 2_000_000..2_000_000 + CROWDED_CASES {
+        let case = case_from_bytes(&crowded_single_bytes(seed));
+        match check_case(&case) {
+            Ok(report) => total += report,
+            Err(failure) => panic!("crowded case seed {seed}: {failure}\n{case:#?}"),
+        }
+    }
+    assert!(total.optimum_searches > 1_000, "{total:?}");
+    assert!(total.below_optimum > 800, "{total:?}");
+}
+
+/// Runs a case on the small wide kernel and returns every event with its decisions.
+fn kernel_trace(case: &Case) -> Vec<(Event, Vec<Decision>)> {
+    let levels = heapless::Vec::from_slice(&case.levels).expect("a generated case fits its kernel");
+    let config = kernel::Config { machines: case.machines, policy: Policy::FirstFit, levels };
+    let mut kernel = Kernel::<3, 4, 3>::new(config).expect("a generated case is a valid configuration");
+    let mut steps = Vec::new();
+    for &event in &case.events {
+        let mut decisions = Vec::new();
+        kernel.step(event, &mut |d| decisions.push(d));
+        steps.push((event, decisions));
+    }
+    steps
+}
+
+/// The first `(step, index)` whose decision `pick` selects.
+fn find(steps: &[(Event, Vec<Decision>)], pick: impl Fn(&Decision) -> bool) -> Option<(usize, usize)> {
+    steps.iter().enumerate().find_map(|(s, (_, ds))| ds.iter().position(&pick).map(|i| (s, i)))
+}
+
+/// The trace checker is only worth something if it notices a broken trace: each
+/// mutation of a good kernel trace below breaks one promise and must be reported.
+#[test]
+fn the_trace_checker_catches_broken_traces() {
+    let mut mutated = 0;
+    for seed in 0..200 {
+        let case = case_from_bytes(&case_bytes(seed, Shape::Wide));
+        let good = kernel_trace(&case);
+        check_trace(case.machines, &good).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let Some((s, i)) = find(&good, |d| matches!(d, Decision::Complete { .. })) else { continue };
+        let mut late = good.clone();
+        if let Decision::Complete { t, .. } = &mut late[s].1[i] {
+            *t = t.saturating_sub(1);
+        }
+        let mut dropped = good.clone();
+        dropped[s].1.remove(i);
+        let mut doubled = good.clone();
+        let (_, ds) = &mut doubled[s];
+        ds.insert(i, ds[i]);
+        for (what, trace) in [("shifted", late), ("dropped", dropped), ("doubled", doubled)] {
+            assert!(
+                check_trace(case.machines, &trace).is_err(),
+                "seed {seed}: {what} Complete went unnoticed"
+            );
+        }
+        mutated += 1;
+    }
+    assert!(mutated > 100, "only {mutated} traces had a Complete to break");
+}
