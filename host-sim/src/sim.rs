@@ -146,11 +146,7 @@ pub fn run_with_progress(
     }
     let mut draw = LevelDraw::new(config.seed, config.levels.len());
     let job_levels: Vec<LevelId> = jobs.iter().map(|_| draw.next_level()).collect();
-    // The largest kernels are built by value before they are boxed: build on a
-    // thread whose stack has room for them, whatever thread we are called on.
-    let engine = replay::engine::with_big_stack(|| {
-        Engine::new(config.machines, config.queue_capacity, config.policy, &config.levels)
-    })?;
+    let engine = build_engine(config)?;
     let context = MetricContext {
         machines: config.machines,
         u_max: config.levels.iter().map(|l| l.price_per_tick).max().unwrap_or(0),
@@ -191,6 +187,31 @@ pub fn run_with_progress(
         events: runner.counts.events,
         decisions: runner.counts.decisions,
     })
+}
+
+/// Stack for the thread that builds an engine. The largest kernel (64 machines of
+/// 4,096 entries, about 6 MiB) is built by value before it is boxed, and an
+/// unoptimised build keeps several copies on the stack: more than
+/// [`replay::engine::STACK_BYTES`]. Only the pages touched are ever committed.
+pub const ENGINE_STACK_BYTES: usize = 512 << 20;
+
+/// Builds the engine on a thread whose stack has room for it, whatever thread we
+/// are called on.
+fn build_engine(config: &RunConfig) -> Result<Engine, SimError> {
+    let build = || Engine::new(config.machines, config.queue_capacity, config.policy, &config.levels);
+    let built = std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("engine".into())
+            .stack_size(ENGINE_STACK_BYTES)
+            .spawn_scoped(scope, build);
+        match handle {
+            Ok(handle) => {
+                handle.join().map_err(|_| SimError::EngineThread("the thread building it panicked".into()))
+            }
+            Err(e) => Err(SimError::EngineThread(e.to_string())),
+        }
+    })?;
+    Ok(built?)
 }
 
 #[derive(Debug, Default)]
@@ -295,5 +316,38 @@ impl Runner<'_, '_> {
             Decision::Start { .. } | Decision::Preempt { .. } => {}
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::levels::single;
+
+    /// The largest engine, built from an ordinary (small-stack) test thread in an
+    /// unoptimised build: the construction thread must have room for it.
+    #[test]
+    fn the_largest_engine_builds_from_any_thread() {
+        let config = RunConfig::new(replay::engine::MAX_MACHINES, single(2000));
+        assert_eq!(config.queue_capacity, DEFAULT_QUEUE_CAPACITY);
+        let jobs: Vec<Job> = (1..=100).map(|id| Job { id, release: u64::from(id), p: 50 }).collect();
+        let report = run(&config, &jobs, None).unwrap();
+        assert_eq!(report.mean.jobs_accepted, 100.0);
+    }
+
+    #[test]
+    fn unsorted_and_duplicate_jobs_are_refused() {
+        let config = RunConfig::new(1, single(2000));
+        let unsorted = [Job { id: 1, release: 5, p: 1 }, Job { id: 2, release: 4, p: 1 }];
+        let err = run(&config, &unsorted, None).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "jobs are not in release order: job 2 (position 1) is released before the job ahead of it"
+        );
+        let duplicate = [Job { id: 1, release: 5, p: 1 }, Job { id: 1, release: 6, p: 1 }];
+        assert_eq!(
+            run(&config, &duplicate, None).unwrap_err().to_string(),
+            "job number 1 appears twice in the workload"
+        );
     }
 }
