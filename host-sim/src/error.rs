@@ -74,8 +74,6 @@ pub enum LevelError {
 pub enum SimError {
     #[error("cannot build the kernel: {0}")]
     Engine(#[from] replay::engine::EngineError),
-    #[error("cannot start the thread that builds the kernel: {0}")]
-    EngineThread(String),
     #[error("writing the decision log: {0}")]
     Log(#[from] replay::format::FormatError),
     #[error(

@@ -189,29 +189,8 @@ pub fn run_with_progress(
     })
 }
 
-/// Stack for the thread that builds an engine. The largest kernel (64 machines of
-/// 4,096 entries, about 6 MiB) is built by value before it is boxed, and an
-/// unoptimised build keeps several copies on the stack: more than
-/// [`replay::engine::STACK_BYTES`]. Only the pages touched are ever committed.
-pub const ENGINE_STACK_BYTES: usize = 512 << 20;
-
-/// Builds the engine on a thread whose stack has room for it, whatever thread we
-/// are called on.
 fn build_engine(config: &RunConfig) -> Result<Engine, SimError> {
-    let build = || Engine::new(config.machines, config.queue_capacity, config.policy, &config.levels);
-    let built = std::thread::scope(|scope| {
-        let handle = std::thread::Builder::new()
-            .name("engine".into())
-            .stack_size(ENGINE_STACK_BYTES)
-            .spawn_scoped(scope, build);
-        match handle {
-            Ok(handle) => {
-                handle.join().map_err(|_| SimError::EngineThread("the thread building it panicked".into()))
-            }
-            Err(e) => Err(SimError::EngineThread(e.to_string())),
-        }
-    })?;
-    Ok(built?)
+    Ok(Engine::new(config.machines, config.queue_capacity, config.policy, &config.levels)?)
 }
 
 #[derive(Debug, Default)]

@@ -53,10 +53,7 @@ fn nasa_trace_reads_runs_and_logs_deterministically() {
 
     let reader = LogReader::new(bytes.as_slice()).unwrap();
     assert_eq!(reader.header().input_hash, "1171ac5aaf0fcb5d");
-    // The verifier builds its kernel on the calling thread: give it room.
-    let verified =
-        replay::engine::with_big_stack(|| replay::verify::verify(reader).map_err(|e| e.to_string()))
-            .unwrap_or_else(|e| panic!("{e}"));
+    let verified = replay::verify::verify(reader).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(verified.accepted, 16_577);
     assert_eq!(verified.events, report.events);
     assert_eq!(verified.decisions, report.decisions);

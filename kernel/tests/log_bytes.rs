@@ -39,7 +39,8 @@ fn reject_and_complete_records() {
 
 #[test]
 fn the_widest_record_fits_the_buffer() {
-    let wide = Decision::Accept { job: u32::MAX, machine: u16::MAX, deadline: u64::MAX, preempted: Some(u32::MAX) };
+    let wide =
+        Decision::Accept { job: u32::MAX, machine: u16::MAX, deadline: u64::MAX, preempted: Some(u32::MAX) };
     let bytes = bytes_of(Record { seq: u64::MAX, body: Body::Decision(wide) });
     assert!(bytes.len() <= RECORD_MAX_BYTES, "{} bytes", bytes.len());
     let submit = Event::Submit { t: u64::MAX, job: u32::MAX, p: u64::MAX, level: u8::MAX };

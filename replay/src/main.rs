@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use replay::engine::with_big_stack;
 use replay::format::LogReader;
 use replay::verify::verify;
 
@@ -42,11 +41,11 @@ enum Format {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    with_big_stack(move || match cli.command {
+    match cli.command {
         Command::Verify { log } => run_verify(&log),
         Command::Export { log, format: Format::Jsonl, out } => run_export(&log, out.as_deref()),
         Command::Show { log } => run_show(&log),
-    })
+    }
 }
 
 fn run_verify(log: &Path) -> ExitCode {

@@ -71,8 +71,12 @@ fn a_cut_log_is_read_up_to_its_last_intact_block() {
     let (bytes, bodies) = sample_log(3000);
     for cut in (0..bytes.len()).step_by(97).chain([bytes.len() - 1]) {
         let (records, error) = read_all(&bytes[..cut]);
-        let error = error.unwrap_or_else(|| panic!("a log cut at {cut} of {} bytes was accepted", bytes.len()));
-        assert!(matches!(error, FormatError::Truncated { .. } | FormatError::BadMagic), "cut at {cut}: {error}");
+        let error =
+            error.unwrap_or_else(|| panic!("a log cut at {cut} of {} bytes was accepted", bytes.len()));
+        assert!(
+            matches!(error, FormatError::Truncated { .. } | FormatError::BadMagic),
+            "cut at {cut}: {error}"
+        );
         assert_eq!(bodies_of(&records), bodies[..records.len()]);
     }
 }
@@ -83,7 +87,8 @@ fn a_cut_log_names_the_offset_and_the_records_kept() {
     let cut = bytes.len() - 10;
     let (records, error) = read_all(&bytes[..cut]);
     let message = error.unwrap().to_string();
-    let expected = format!("the log ends early at byte {cut}, after {} intact records (no footer)", records.len());
+    let expected =
+        format!("the log ends early at byte {cut}, after {} intact records (no footer)", records.len());
     assert_eq!(message, expected);
     assert!(records.len() > 8000, "{} records kept", records.len());
 }
@@ -105,7 +110,10 @@ fn another_version_is_refused_by_name() {
     let (mut bytes, _) = sample_log(1);
     bytes[8] = 9;
     let (_, error) = read_all(&bytes);
-    assert_eq!(error.unwrap().to_string(), "log format version 9 is not supported (this build reads version 1)");
+    assert_eq!(
+        error.unwrap().to_string(),
+        "log format version 9 is not supported (this build reads version 1)"
+    );
 }
 
 #[test]

@@ -98,7 +98,12 @@ fn directive(scenario: &mut Scenario, words: &[&str]) -> Result<(), String> {
             let level = if words.len() == 5 { number(4, "a level index")? } else { 0 };
             let level = u8::try_from(level).map_err(|_| format!("level index {level} is too large"))?;
             let job = narrow(number(2, "a job id")?, "job")?;
-            scenario.events.push(Event::Submit { t: number(1, "a time")?, job, p: number(3, "a processing time")?, level });
+            scenario.events.push(Event::Submit {
+                t: number(1, "a time")?,
+                job,
+                p: number(3, "a processing time")?,
+                level,
+            });
         }
         ["advance", _] => scenario.events.push(Event::Advance { t: number(1, "a time")? }),
         ["drain"] => scenario.events.push(Event::Advance { t: Tick::MAX }),
@@ -106,6 +111,26 @@ fn directive(scenario: &mut Scenario, words: &[&str]) -> Result<(), String> {
         _ => return Err(format!("unknown directive `{}`", words.join(" "))),
     }
     Ok(())
+}
+
+/// A scenario made from the built-in seeded workload: `jobs` jobs of seed `seed`,
+/// each with a level drawn by the same seeded draw host-sim uses.
+pub fn synthetic(jobs: u32, seed: u64, machines: u16, levels: Vec<Level>) -> Scenario {
+    let workload = host_sim::synthetic::generate(&host_sim::synthetic::SyntheticParams::new(jobs, seed));
+    let mut draw = host_sim::levels::LevelDraw::new(seed, levels.len());
+    let mut events: Vec<Event> = workload
+        .jobs
+        .iter()
+        .map(|job| Event::Submit { t: job.release, job: job.id, p: job.p, level: draw.next_level() })
+        .collect();
+    events.push(Event::Advance { t: Tick::MAX });
+    Scenario { machines, queue_capacity: 16, levels, events }
+}
+
+/// The seeded synthetic scenario the snapshots and committed logs hold: 40 jobs of
+/// seed 7 on two machines with levels sf 1, 2 and 3.
+pub fn synthetic_sample() -> Scenario {
+    synthetic(40, 7, 2, host_sim::levels::thesis_set(3))
 }
 
 /// What a scenario produced: every record, and the rendering the snapshot holds.
@@ -119,7 +144,8 @@ pub struct Outcome {
 pub fn run(file: &str, scenario: &Scenario) -> Result<Outcome, ScenarioError> {
     let engine_error = |source| ScenarioError::Engine { file: file.to_owned(), source };
     let mut engine =
-        Engine::new(scenario.machines, scenario.queue_capacity, Policy::FirstFit, &scenario.levels).map_err(engine_error)?;
+        Engine::new(scenario.machines, scenario.queue_capacity, Policy::FirstFit, &scenario.levels)
+            .map_err(engine_error)?;
     let mut metrics = Metrics::new(scenario);
     let mut bodies = Vec::new();
     let mut decisions = Vec::new();
@@ -143,7 +169,8 @@ pub fn run(file: &str, scenario: &Scenario) -> Result<Outcome, ScenarioError> {
 /// The log of a scenario, as `replay verify` reads it.
 pub fn log_bytes(file: &str, scenario: &Scenario, outcome: &Outcome) -> Result<Vec<u8>, ScenarioError> {
     let log_error = |source| ScenarioError::Log { file: file.to_owned(), source };
-    let mut header = Header::new(scenario.machines, scenario.queue_capacity, Policy::FirstFit, scenario.levels.clone());
+    let mut header =
+        Header::new(scenario.machines, scenario.queue_capacity, Policy::FirstFit, scenario.levels.clone());
     header.input_name = format!("scenario:{file}");
     let mut writer = LogWriter::new(Vec::new(), &header).map_err(log_error)?;
     for body in &outcome.bodies {
@@ -210,8 +237,19 @@ impl Metrics {
                 out,
                 "window {index}: jobs {}/{} accepted, PRJ {:.2}%, MBSD {:.4}, MWT {:.4}, TPT {} ({:.4} of submitted), \
                  MNI {:.4}, ME {:.4}, G {:.3}, cV^u {:.4}, cV^l {:.4}, greedy bound {:.4}",
-                m.jobs_accepted, m.jobs_submitted, m.prj, m.mbsd, m.mwt, m.tpt, m.tpt_fraction, m.mni, m.me, m.g,
-                m.cv_u, m.cv_l, m.greedy_bound
+                m.jobs_accepted,
+                m.jobs_submitted,
+                m.prj,
+                m.mbsd,
+                m.mwt,
+                m.tpt,
+                m.tpt_fraction,
+                m.mni,
+                m.me,
+                m.g,
+                m.cv_u,
+                m.cv_l,
+                m.greedy_bound
             );
         }
         out

@@ -23,16 +23,24 @@ fn scenario_files() -> Vec<PathBuf> {
 #[test]
 fn committed_logs_are_remade_byte_for_byte_and_verify() {
     let record = std::env::var("RECORD_LOGS").is_ok_and(|v| v == "1");
-    for path in scenario_files() {
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let scenario = snapshots::parse(&name, &fs::read_to_string(&path).unwrap()).unwrap();
+    let mut scenarios: Vec<(String, snapshots::Scenario)> = scenario_files()
+        .iter()
+        .map(|path| {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let scenario = snapshots::parse(&name, &fs::read_to_string(path).unwrap()).unwrap();
+            (name, scenario)
+        })
+        .collect();
+    scenarios.push(("synthetic".to_owned(), snapshots::synthetic_sample()));
+    for (name, scenario) in scenarios {
         let outcome = snapshots::run(&name, &scenario).unwrap();
         let bytes = snapshots::log_bytes(&name, &scenario, &outcome).unwrap();
         let log = root().join("logs").join(format!("{name}.log"));
         if record {
             fs::write(&log, &bytes).unwrap();
         }
-        let committed = fs::read(&log).unwrap_or_else(|e| panic!("{}: {e} (record with RECORD_LOGS=1)", log.display()));
+        let committed =
+            fs::read(&log).unwrap_or_else(|e| panic!("{}: {e} (record with RECORD_LOGS=1)", log.display()));
         assert!(committed == bytes, "{} differs from what the kernel writes now", log.display());
         let reader = replay::format::LogReader::new(&committed[..]).unwrap();
         let report = replay::verify::verify(reader).unwrap_or_else(|e| panic!("{}: {e}", log.display()));

@@ -18,3 +18,10 @@ fn scenarios() {
         insta::assert_snapshot!(outcome.rendering);
     });
 }
+
+#[test]
+fn seeded_synthetic_run() {
+    let scenario = snapshots::synthetic_sample();
+    let outcome = snapshots::run("synthetic", &scenario).unwrap();
+    insta::assert_snapshot!(outcome.rendering);
+}

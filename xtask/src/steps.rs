@@ -48,7 +48,10 @@ pub fn verify(fuzz_seconds: u32) -> Result {
     run("fmt (fuzz)", cargo().args(["fmt", "--manifest-path", "fuzz/Cargo.toml", "--check"]))?;
     run("clippy", cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     // Insta must compare, never write: a changed snapshot fails until it is reviewed.
-    run("test", cargo().args(["test", "--workspace"]).env("INSTA_UPDATE", "no").env("INSTA_FORCE_PASS", "0"))?;
+    run(
+        "test",
+        cargo().args(["test", "--workspace"]).env("INSTA_UPDATE", "no").env("INSTA_FORCE_PASS", "0"),
+    )?;
     embedded()?;
     run("build release tools", cargo().args(["build", "--release", "-p", "host-sim", "-p", "replay"]))?;
     committed_logs()?;
@@ -59,7 +62,8 @@ pub fn verify(fuzz_seconds: u32) -> Result {
 /// The kernel for a Cortex-M4F, with and without defmt.
 fn embedded() -> Result {
     let installed = Command::new("rustup").args(["target", "list", "--installed"]).output();
-    let has_target = installed.as_ref().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(EMBEDDED_TARGET));
+    let has_target =
+        installed.as_ref().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(EMBEDDED_TARGET));
     if !has_target {
         run("add embedded target", Command::new("rustup").args(["target", "add", EMBEDDED_TARGET]))?;
     }
@@ -100,7 +104,9 @@ fn fuzz(seconds: u32) -> Result {
     let has_cargo_fuzz = works(cargo().args(["+nightly", "fuzz", "--version"]));
     if !has_nightly || !has_cargo_fuzz {
         let missing = if has_nightly { "cargo-fuzz" } else { "a nightly toolchain" };
-        println!("==> fuzz: SKIPPED, {missing} is not installed (`cargo install cargo-fuzz`, `rustup toolchain install nightly`)");
+        println!(
+            "==> fuzz: SKIPPED, {missing} is not installed (`cargo install cargo-fuzz`, `rustup toolchain install nightly`)"
+        );
         return Ok(());
     }
     for target in FUZZ_TARGETS {
@@ -136,7 +142,13 @@ fn traces() -> Result {
         for (label, level_args) in runs {
             let log = out.join(format!("{name}.{label}.log"));
             let mut sim = Command::new(host_sim_bin());
-            sim.arg("run").arg("--trace").arg(trace).args(["--machines", "4"]).args(level_args).arg("--log").arg(&log);
+            sim.arg("run")
+                .arg("--trace")
+                .arg(trace)
+                .args(["--machines", "4"])
+                .args(level_args)
+                .arg("--log")
+                .arg(&log);
             run(&format!("trace {name} ({label})"), &mut sim)?;
             run(&format!("verify {name} ({label})"), Command::new(replay_bin()).arg("verify").arg(&log))?;
         }
