@@ -1,6 +1,6 @@
 //! The decision log and its re-verification.
 //!
-//! - [`format`]: the log file format (header, checksummed blocks of records, footer);
+//! - [`format`](mod@format): the log file format (header, checksummed blocks of records, footer);
 //!   its spec is `docs/log-format.md`.
 //! - [`engine`]: a kernel whose machine count and queue capacity are chosen at run
 //!   time, from a fixed table of compiled sizes.

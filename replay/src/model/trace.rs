@@ -8,7 +8,9 @@
 //!   every `Start` closed by a `Preempt` or `Complete` of the same job;
 //! - per job, the ticks between its `Start`s and the `Preempt`/`Complete` that close
 //!   them add up to exactly `p` at its `Complete`, and to less than `p` before;
-//! - every `Complete` at or before the deadline its `Accept` promised;
+//! - every `Complete` at or before the deadline its `Accept` promised, and, when the
+//!   level table is known ([`TraceChecker::with_levels`]), that deadline is
+//!   `r + ceil(sf * p)` by this module's own arithmetic;
 //! - decision times inside the event's span, and never going back on a machine;
 //! - after every event, a machine runs a job exactly when it has unfinished jobs;
 //! - at a `Reset` and at the end, every accepted job has completed (callers drain the
@@ -19,7 +21,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use kernel::{Decision, Event, JobId, MachineId, Tick};
+use kernel::{Decision, Event, JobId, Level, MachineId, Tick};
 
 /// What was wrong with a trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +45,8 @@ pub enum Violation {
     WorkMismatch { job: JobId, processed: u128, p: Tick },
     /// A job completed after its deadline.
     DeadlineMissed { job: JobId, completed: Tick, deadline: Tick },
+    /// An `Accept` promised another deadline than the job's level gives.
+    WrongDeadline { job: JobId, promised: Tick, expected: Option<Tick> },
     /// After an event, a machine is idle with unfinished jobs, or busy with none.
     NotWorkConserving { machine: MachineId, running: Option<JobId>, unfinished: usize },
     /// Accepted jobs were still unfinished at a `Reset` or at the end of the trace.
@@ -71,6 +75,9 @@ impl fmt::Display for Violation {
             }
             Self::NotWorkConserving { machine, running, unfinished } => {
                 write!(f, "machine {machine} runs {running:?} with {unfinished} unfinished jobs")
+            }
+            Self::WrongDeadline { job, promised, expected } => {
+                write!(f, "job {job} accepted with deadline {promised}, its level gives {expected:?}")
             }
             Self::Unfinished(jobs) => write!(f, "accepted jobs {jobs:?} never completed"),
         }
@@ -101,6 +108,15 @@ impl fmt::Display for TraceError {
 
 impl std::error::Error for TraceError {}
 
+/// The submit an event carried.
+#[derive(Clone, Copy, Debug)]
+struct Submit {
+    t: Tick,
+    job: JobId,
+    p: Tick,
+    level: u8,
+}
+
 /// An accepted job as the trace has shown it so far.
 #[derive(Clone, Copy, Debug)]
 struct JobState {
@@ -118,6 +134,8 @@ struct MachineState {
     running: Option<(JobId, Tick)>,
     /// The time of this machine's last decision.
     last: Tick,
+    /// Accepted jobs of this machine that have not completed.
+    unfinished: usize,
 }
 
 /// Reads a trace one event at a time; see the module documentation for the checks.
@@ -125,6 +143,8 @@ struct MachineState {
 pub struct TraceChecker {
     machines: Vec<MachineState>,
     jobs: BTreeMap<JobId, JobState>,
+    /// The level table, when deadlines are to be recomputed.
+    levels: Option<Vec<Level>>,
     /// The time of the last event that was not refused: the kernel's clock.
     now: Tick,
     steps: usize,
@@ -144,9 +164,15 @@ impl TraceChecker {
         Self {
             machines: vec![MachineState::default(); usize::from(machines)],
             jobs: BTreeMap::new(),
+            levels: None,
             now: 0,
             steps: 0,
         }
+    }
+
+    /// A checker that also recomputes every promised deadline from `levels`.
+    pub fn with_levels(machines: u16, levels: Vec<Level>) -> Self {
+        Self { levels: Some(levels), ..Self::new(machines) }
     }
 
     /// Checks the decisions one event caused.
@@ -161,14 +187,14 @@ impl TraceChecker {
             _ => self.now,
         };
         let submit = match *event {
-            Event::Submit { t, job, p, .. } => Some((t, job, p)),
+            Event::Submit { t, job, p, level } => Some(Submit { t, job, p, level }),
             Event::Advance { .. } | Event::Reset => None,
         };
         let mut verdicts = Vec::new();
         for decision in decisions {
             self.decision(decision, submit, latest, &mut verdicts).map_err(|v| fail(Some(*decision), v))?;
         }
-        let expected = submit.map(|(_, job, _)| job);
+        let expected = submit.map(|s| s.job);
         if verdicts != expected.into_iter().collect::<Vec<_>>() {
             return Err(fail(None, Violation::Verdicts { expected, found: verdicts }));
         }
@@ -191,7 +217,7 @@ impl TraceChecker {
     fn decision(
         &mut self,
         decision: &Decision,
-        submit: Option<(Tick, JobId, Tick)>,
+        submit: Option<Submit>,
         latest: Tick,
         verdicts: &mut Vec<JobId>,
     ) -> Result<(), Violation> {
@@ -200,13 +226,15 @@ impl TraceChecker {
                 verdicts.push(job);
                 self.machine(machine)?;
                 // Only the submitted job can be accepted, and only once per trace.
-                let Some((_, submitted, p)) = submit.filter(|&(_, submitted, _)| submitted == job) else {
+                let Some(submit) = submit.filter(|s| s.job == job) else {
                     return Ok(());
                 };
-                let state = JobState { machine, p, deadline, processed: 0, complete: false };
-                if self.jobs.insert(submitted, state).is_some() {
+                self.check_deadline(&submit, deadline)?;
+                let state = JobState { machine, p: submit.p, deadline, processed: 0, complete: false };
+                if self.jobs.insert(job, state).is_some() {
                     return Err(Violation::DuplicateJob(job));
                 }
+                self.machine(machine)?.unfinished += 1;
                 Ok(())
             }
             Decision::Reject { job, .. } => {
@@ -216,6 +244,20 @@ impl TraceChecker {
             Decision::Start { t, job, machine } => self.start(t, job, machine, latest),
             Decision::Preempt { t, job, machine } => self.stop(t, job, machine, latest, false),
             Decision::Complete { t, job, machine } => self.stop(t, job, machine, latest, true),
+        }
+    }
+
+    /// `r + ceil(sf * p)`, computed here in `u128` rather than by the kernel.
+    fn check_deadline(&self, submit: &Submit, promised: Tick) -> Result<(), Violation> {
+        let Some(levels) = &self.levels else { return Ok(()) };
+        let expected = levels.get(usize::from(submit.level)).and_then(|level| {
+            let slack = (u128::from(level.slack_milli) * u128::from(submit.p)).div_ceil(1000);
+            Tick::try_from(u128::from(submit.t) + slack).ok()
+        });
+        if expected == Some(promised) {
+            Ok(())
+        } else {
+            Err(Violation::WrongDeadline { job: submit.job, promised, expected })
         }
     }
 
@@ -271,12 +313,16 @@ impl TraceChecker {
             return Err(Violation::DeadlineMissed { job, completed: t, deadline: state.deadline });
         }
         state.complete = complete;
+        if complete {
+            let machine = self.machine(machine)?;
+            machine.unfinished = machine.unfinished.saturating_sub(1);
+        }
         Ok(())
     }
 
     fn work_conserving(&self) -> Result<(), Violation> {
         for (machine, state) in (0..).zip(&self.machines) {
-            let unfinished = self.jobs.values().filter(|j| j.machine == machine && !j.complete).count();
+            let unfinished = state.unfinished;
             if state.running.is_some() != (unfinished > 0) {
                 let running = state.running.map(|(job, _)| job);
                 return Err(Violation::NotWorkConserving { machine, running, unfinished });
