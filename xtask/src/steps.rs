@@ -98,10 +98,22 @@ fn committed_logs() -> Result {
     Ok(())
 }
 
+/// `cargo +nightly ...` through the rustup proxy: the `CARGO` that runs xtask is the
+/// stable toolchain's own binary, which does not understand `+nightly`, and its
+/// environment would pin nested cargo calls to stable.
+fn nightly_cargo() -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(root()).arg("+nightly");
+    for var in ["CARGO", "RUSTUP_TOOLCHAIN", "RUSTC", "RUSTDOC", "CARGO_TARGET_DIR"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
 /// A short run of each fuzz target, when cargo-fuzz and nightly are here.
-fn fuzz(seconds: u32) -> Result {
+pub fn fuzz(seconds: u32) -> Result {
     let has_nightly = works(Command::new("rustup").args(["run", "nightly", "rustc", "--version"]));
-    let has_cargo_fuzz = works(cargo().args(["+nightly", "fuzz", "--version"]));
+    let has_cargo_fuzz = works(nightly_cargo().args(["fuzz", "--version"]));
     if !has_nightly || !has_cargo_fuzz {
         let missing = if has_nightly { "cargo-fuzz" } else { "a nightly toolchain" };
         println!(
@@ -111,8 +123,8 @@ fn fuzz(seconds: u32) -> Result {
     }
     for target in FUZZ_TARGETS {
         let time = format!("-max_total_time={seconds}");
-        let mut cmd = cargo();
-        cmd.current_dir(root().join("fuzz")).args(["+nightly", "fuzz", "run", target, "--", &time]);
+        let mut cmd = nightly_cargo();
+        cmd.current_dir(root().join("fuzz")).args(["fuzz", "run", target, "--", &time]);
         run(&format!("fuzz {target}"), &mut cmd)?;
     }
     Ok(())
