@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::{Decision, Event, Outcome};
 use crate::level::{Level, SLACK_ONE_MILLI};
-use crate::machine::{Machine, Verdict};
+use crate::machine::Machine;
 use crate::types::{JobId, LevelId, MachineId, RejectReason, Tick};
 
 /// The order in which machines are offered a job.
@@ -172,7 +172,7 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
         let in_use = usize::from(self.config.machines);
         let mut full_seen = false;
         for (id, machine) in (0..).zip(self.machines.iter_mut().take(in_use)) {
-            let Verdict::Feasible { index } = machine.admission_test(t, p, deadline) else {
+            let Some(index) = machine.admission_test(t, p, deadline) else {
                 continue;
             };
             let Ok(displaced) = machine.admit(index, job, p, deadline) else {

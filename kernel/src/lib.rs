@@ -41,17 +41,24 @@
 //! taken is rejected with [`RejectReason::QueueFull`]. Every sum of times is checked;
 //! a sum past `Tick::MAX` exceeds every deadline and so fails the test.
 //!
+//! # Cost
+//! The admission test on a machine is a binary search over its queue's deadlines and
+//! two comparisons, `O(log Q)`, so a submit costs `O(M log Q)` plus, on the machine
+//! that admits it, one pass over the jobs behind it. Advancing time costs `O(1)` per
+//! completion plus one shift of the queue. See [`queue`] for why.
+//!
 //! # Memory
-//! The state is `size_of::<Kernel<M, Q, L>>()` bytes and nothing else; an entry
-//! costs 24 bytes. Measured on x86_64 (pinned by `tests/rules.rs`; 32-bit targets
+//! The state is `size_of::<Kernel<M, Q, L>>()` bytes and nothing else; a queue entry
+//! costs 29 bytes (deadline, projected finish, suffix-minimum slack, job, a flag; see
+//! [`queue`]) and a level 8. Measured on x86_64 (pinned by `tests/rules.rs`; 32-bit targets
 //! differ by a few bytes of length fields):
 //!
 //! | `M` | `Q` | `L` | bytes |
 //! |---|---|---|---|
-//! | 1 | 16 | 4 | 456 |
-//! | 4 | 32 | 8 | 3,224 |
-//! | 16 | 256 | 32 | 98,840 |
-//! | 64 | 256 | 32 | 394,520 |
+//! | 1 | 16 | 4 | 568 |
+//! | 4 | 32 | 8 | 3,992 |
+//! | 16 | 256 | 32 | 119,832 |
+//! | 64 | 256 | 32 | 478,488 |
 
 #![no_std]
 #![cfg_attr(

@@ -1,17 +1,8 @@
 //! One machine: its EDD queue, its clock, the admission test and time advancing.
 
 use crate::event::Decision;
-use crate::queue::{EddQueue, Entry};
+use crate::queue::{EddQueue, Head};
 use crate::types::{JobId, MachineId, Tick};
-
-/// What the admission test says about one machine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Every job from the new one's position on meets its deadline; insert at `index`.
-    Feasible { index: usize },
-    /// Some job from the new one's position on would miss its deadline.
-    Infeasible,
-}
 
 /// A machine always runs the head of its queue.
 #[derive(Clone, Debug, Default)]
@@ -43,69 +34,41 @@ impl<const Q: usize> Machine<Q> {
     /// ends at or before `t` complete (and the next head starts at that instant);
     /// the head at `t` keeps what it has left. `t` is never before the clock.
     pub fn advance<S: FnMut(Decision) + ?Sized>(&mut self, id: MachineId, t: Tick, sink: &mut S) {
-        while let Some(head) = self.queue.head_mut() {
-            // A sum past `Tick::MAX` ends after every representable `t`.
-            match self.clock.checked_add(head.remaining) {
-                Some(end) if end <= t => {
-                    let job = head.job;
-                    self.queue.pop_head();
-                    self.clock = end;
-                    sink(Decision::Complete { t: end, job, machine: id });
-                    if let Some(next) = self.queue.head() {
-                        sink(Decision::Start { t: end, job: next.job, machine: id });
-                    }
+        while let Some(head) = self.queue.head() {
+            if head.finish > t {
+                if t > self.clock {
+                    self.queue.mark_head_processed();
                 }
-                _ => {
-                    let ran = t.saturating_sub(self.clock);
-                    head.remaining = head.remaining.saturating_sub(ran);
-                    head.processed |= ran > 0;
-                    break;
-                }
+                break;
+            }
+            self.queue.pop_head();
+            self.clock = head.finish;
+            sink(Decision::Complete { t: head.finish, job: head.job, machine: id });
+            if let Some(next) = self.queue.head() {
+                sink(Decision::Start { t: head.finish, job: next.job, machine: id });
             }
         }
         self.clock = t;
     }
 
-    /// The Gupta–Palis test at time `t` (the clock, after [`Self::advance`]): with the
-    /// new job inserted after every job whose deadline is `<=` its own, the new job and
-    /// every job after it must satisfy `t + (remaining work up to and including it) <=
-    /// deadline`. Jobs before it are not delayed by it and are not checked.
-    pub fn admission_test(&self, t: Tick, p: Tick, deadline: Tick) -> Verdict {
-        let index = self.queue.insertion_index(deadline);
-        let entries = self.queue.entries();
-        let (before, after) = entries.split_at(index.min(entries.len()));
-        let mut finish = Some(t);
-        for entry in before {
-            finish = finish.and_then(|f| f.checked_add(entry.remaining));
-        }
-        // An overflowing sum exceeds every representable deadline: infeasible.
-        let Some(mut finish) = finish.and_then(|f| f.checked_add(p)) else {
-            return Verdict::Infeasible;
-        };
-        if finish > deadline {
-            return Verdict::Infeasible;
-        }
-        for entry in after {
-            match finish.checked_add(entry.remaining) {
-                Some(f) if f <= entry.deadline => finish = f,
-                _ => return Verdict::Infeasible,
-            }
-        }
-        Verdict::Feasible { index }
+    /// The Gupta–Palis test at time `t` (the clock, after [`Self::advance`]): the
+    /// queue index the job would take, if it and every job after it would meet
+    /// their deadlines. Jobs before it are not delayed by it and are not checked.
+    pub fn admission_test(&self, t: Tick, p: Tick, deadline: Tick) -> Option<usize> {
+        self.queue.test(t, p, deadline)
     }
 
     /// Inserts an admitted job at `index` and returns the displaced head, if the new
-    /// job took the head. A full queue hands the entry back.
+    /// job took the head. A full queue hands the job back.
     pub fn admit(
         &mut self,
         index: usize,
         job: JobId,
         p: Tick,
         deadline: Tick,
-    ) -> Result<Option<Entry>, Entry> {
-        let displaced = if index == 0 { self.queue.head().copied() } else { None };
-        let entry = Entry { deadline, remaining: p, job, processed: false };
-        self.queue.insert(index, entry)?;
+    ) -> Result<Option<Head>, JobId> {
+        let displaced = if index == 0 { self.queue.head() } else { None };
+        self.queue.insert(index, self.clock, job, p, deadline)?;
         Ok(displaced)
     }
 }

@@ -1,28 +1,55 @@
-//! The fixed-capacity earliest-due-date queue of one machine.
+//! The fixed-capacity earliest-due-date queue of one machine, shaped so that the
+//! admission test costs a binary search.
+//!
+//! # Why it stores finish times, not remaining work
+//! A machine always runs its head, so while time passes the *projected finish time*
+//! of every queued job, `finish[k] = clock + (remaining work of jobs 0..=k)`, does not
+//! change: the head's remaining work shrinks exactly as fast as the clock grows. It
+//! changes only when a job is inserted (every job behind it finishes `p` later), and
+//! removing the completed head leaves the others' finish times as they were.
+//!
+//! The Gupta–Palis test for a new job `(p, d)` inserted at `index` then reads:
+//! `start + p <= d`, where `start` is `finish[index - 1]` (or the current time at the
+//! head), and `finish[k] + p <= deadline[k]` for every `k >= index`, that is
+//! `p <= min over k >= index of slack[k]`, with `slack[k] = deadline[k] - finish[k]`.
+//! The queue keeps that suffix minimum per entry (`slack_min`), so the whole test is a
+//! binary search for `index` and two comparisons. An insertion shifts the entries
+//! behind it (as any sorted array does) and updates their finish times and suffix
+//! minima in the same pass; that is linear in the queue's length, but it happens only
+//! on the one machine that admits the job.
+//!
+//! Every admitted set is feasible, so `slack[k] >= 0` always holds and no subtraction
+//! here goes below zero; the arithmetic is saturating all the same.
 
 use heapless::Vec;
 
 use crate::types::{JobId, Tick};
 
-/// One admitted, unfinished job.
+/// The job a machine is running.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Entry {
-    pub deadline: Tick,
-    /// Processing still owed, in ticks; always positive while queued.
-    pub remaining: Tick,
+pub struct Head {
     pub job: JobId,
-    /// Whether the job has received any processing; a displaced head counts as an
+    /// When it completes if nothing preempts it.
+    pub finish: Tick,
+    /// Whether it has received any processing: a displaced head counts as an
     /// interruption only then.
     pub processed: bool,
 }
 
 /// Jobs ordered by non-decreasing deadline; equal deadlines keep admission order.
-///
-/// The head (index 0) is the job the machine runs.
+/// Index 0 is the head, the job the machine runs. The fields are parallel arrays
+/// (struct of arrays) so that the deadline search touches only deadlines and an
+/// entry costs 29 bytes.
 #[derive(Clone, Debug)]
 pub struct EddQueue<const Q: usize> {
-    entries: Vec<Entry, Q>,
+    deadline: Vec<Tick, Q>,
+    /// Projected finish time, see the module documentation.
+    finish: Vec<Tick, Q>,
+    /// `min over j >= k of (deadline[j] - finish[j])`.
+    slack_min: Vec<Tick, Q>,
+    job: Vec<JobId, Q>,
+    processed: Vec<bool, Q>,
 }
 
 impl<const Q: usize> Default for EddQueue<Q> {
@@ -35,56 +62,202 @@ impl<const Q: usize> EddQueue<Q> {
     /// An empty queue. A zero capacity is refused at compile time.
     pub const fn new() -> Self {
         const { assert!(Q > 0, "a queue needs room for at least one job") };
-        Self { entries: Vec::new() }
+        Self {
+            deadline: Vec::new(),
+            finish: Vec::new(),
+            slack_min: Vec::new(),
+            job: Vec::new(),
+            processed: Vec::new(),
+        }
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.job.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.job.is_empty()
     }
 
     pub fn is_full(&self) -> bool {
-        self.entries.is_full()
+        self.job.is_full()
     }
 
-    pub fn head(&self) -> Option<&Entry> {
-        self.entries.first()
+    pub fn head(&self) -> Option<Head> {
+        Some(Head {
+            job: *self.job.first()?,
+            finish: *self.finish.first()?,
+            processed: *self.processed.first()?,
+        })
     }
 
-    pub fn head_mut(&mut self) -> Option<&mut Entry> {
-        self.entries.first_mut()
+    /// Records that the head has received processing.
+    pub fn mark_head_processed(&mut self) {
+        if let Some(processed) = self.processed.first_mut() {
+            *processed = true;
+        }
     }
 
-    pub fn entries(&self) -> &[Entry] {
-        &self.entries
+    /// The queued jobs, head first.
+    pub fn jobs(&self) -> &[JobId] {
+        &self.job
     }
 
     /// Where a job with `deadline` goes: after every job whose deadline is `<=` it.
     pub fn insertion_index(&self, deadline: Tick) -> usize {
-        self.entries.partition_point(|e| e.deadline <= deadline)
+        self.deadline.partition_point(|&d| d <= deadline)
     }
 
-    /// Inserts at `index` (from [`Self::insertion_index`]); a full queue hands the
-    /// entry back, as heapless does.
-    pub fn insert(&mut self, index: usize, entry: Entry) -> Result<(), Entry> {
-        if index > self.entries.len() {
-            return Err(entry);
-        }
-        self.entries.insert(index, entry)
-    }
-
-    /// Removes and returns the head.
-    pub fn pop_head(&mut self) -> Option<Entry> {
-        if self.entries.is_empty() {
+    /// The admission test at time `now` (no earlier than the machine's clock): the
+    /// index the job would take, if it and every job behind it would meet their
+    /// deadlines. Room is not considered.
+    pub fn test(&self, now: Tick, p: Tick, deadline: Tick) -> Option<usize> {
+        let index = self.insertion_index(deadline);
+        let start = match index.checked_sub(1) {
+            Some(before) => *self.finish.get(before)?,
+            None => now,
+        };
+        // A sum past `Tick::MAX` exceeds every representable deadline.
+        if start.checked_add(p)? > deadline {
             return None;
         }
-        Some(self.entries.remove(0))
+        match self.slack_min.get(index) {
+            Some(&room) if p > room => None,
+            _ => Some(index),
+        }
+    }
+
+    /// Inserts a job that passed [`Self::test`] at `index`; every job behind it now
+    /// finishes `p` later. A full queue hands the job back.
+    pub fn insert(
+        &mut self,
+        index: usize,
+        now: Tick,
+        job: JobId,
+        p: Tick,
+        deadline: Tick,
+    ) -> Result<(), JobId> {
+        if self.is_full() || index > self.len() {
+            return Err(job);
+        }
+        let start = index.checked_sub(1).and_then(|before| self.finish.get(before).copied()).unwrap_or(now);
+        let finish = start.saturating_add(p);
+        for (f, s) in self.finish.iter_mut().zip(self.slack_min.iter_mut()).skip(index) {
+            *f = f.saturating_add(p);
+            *s = s.saturating_sub(p);
+        }
+        let behind = self.slack_min.get(index).copied().unwrap_or(Tick::MAX);
+        // The five arrays always have the same length, and it was checked above to be
+        // below capacity and at least `index`: none of these inserts can fail.
+        let _ = self.deadline.insert(index, deadline);
+        let _ = self.finish.insert(index, finish);
+        let _ = self.slack_min.insert(index, deadline.saturating_sub(finish).min(behind));
+        let _ = self.job.insert(index, job);
+        let _ = self.processed.insert(index, false);
+        self.refresh_slack_min(index);
+        Ok(())
+    }
+
+    /// Recomputes the suffix minima in front of `index`, back to the head, stopping
+    /// as soon as one is unchanged (those before it then are too).
+    fn refresh_slack_min(&mut self, index: usize) {
+        let mut behind = self.slack_min.get(index).copied().unwrap_or(Tick::MAX);
+        for k in (0..index).rev() {
+            let (Some(&d), Some(&f), Some(s)) =
+                (self.deadline.get(k), self.finish.get(k), self.slack_min.get_mut(k))
+            else {
+                return;
+            };
+            let fresh = d.saturating_sub(f).min(behind);
+            if fresh == *s {
+                return;
+            }
+            *s = fresh;
+            behind = fresh;
+        }
+    }
+
+    /// Removes the head; the others' finish times and suffix minima stay as they are.
+    pub fn pop_head(&mut self) -> Option<JobId> {
+        if self.is_empty() {
+            return None;
+        }
+        self.deadline.remove(0);
+        self.finish.remove(0);
+        self.slack_min.remove(0);
+        self.processed.remove(0);
+        Some(self.job.remove(0))
     }
 
     pub fn clear(&mut self) {
-        self.entries.clear();
+        self.deadline.clear();
+        self.finish.clear();
+        self.slack_min.clear();
+        self.job.clear();
+        self.processed.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The test restated the slow way, from remaining work, as the papers state it.
+    fn slow_test<const Q: usize>(q: &EddQueue<Q>, now: Tick, p: Tick, deadline: Tick) -> Option<usize> {
+        let index = q.insertion_index(deadline);
+        let mut clock = now;
+        let mut previous = now;
+        for k in 0..q.len() {
+            let remaining = q.finish[k] - previous;
+            previous = q.finish[k];
+            if k == index {
+                clock += p;
+                if clock > deadline {
+                    return None;
+                }
+            }
+            clock += remaining;
+            if k >= index && clock > q.deadline[k] {
+                return None;
+            }
+        }
+        if index == q.len() && clock + p > deadline {
+            return None;
+        }
+        Some(index)
+    }
+
+    #[test]
+    fn the_fast_test_agrees_with_the_slow_one() {
+        let mut q = EddQueue::<16>::new();
+        // A small deterministic walk over inserts at time 0.
+        let mut x: u64 = 7;
+        for job in 0..200u32 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let p = 1 + (x >> 60);
+            let deadline = 1 + ((x >> 33) % 120);
+            let fast = q.test(0, p, deadline);
+            assert_eq!(fast, slow_test(&q, 0, p, deadline), "job {job}: p {p}, d {deadline}");
+            if let Some(index) = fast
+                && q.insert(index, 0, job, p, deadline).is_err()
+            {
+                q.pop_head();
+            }
+        }
+    }
+
+    #[test]
+    fn insertion_delays_the_jobs_behind() {
+        let mut q = EddQueue::<4>::new();
+        q.insert(0, 10, 1, 5, 30).unwrap(); // finishes at 15
+        q.insert(1, 10, 2, 5, 40).unwrap(); // 20
+        q.insert(0, 10, 3, 2, 12).unwrap(); // 12; then 17 and 22
+        assert_eq!(&q.finish[..], &[12, 17, 22]);
+        assert_eq!(&q.slack_min[..], &[0, 13, 18]);
+        assert_eq!(q.jobs(), &[3, 1, 2]);
+        assert_eq!(q.test(10, 14, 40), Some(3)); // last: 22 + 14 <= 40
+        assert_eq!(q.test(10, 14, 35), Some(2)); // 17 + 14 <= 35, and job 2 at 36 <= 40
+        assert_eq!(q.test(10, 19, 35), None); // job 2 would finish at 41 > 40
+        assert_eq!(q.test(10, 1, 11), None); // job 3 has no slack left
     }
 }
