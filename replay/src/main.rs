@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use replay::export::ExportError;
 use replay::format::LogReader;
 use replay::verify::verify;
 
@@ -90,11 +91,7 @@ fn run_export(log: &Path, out: Option<&Path>) -> ExitCode {
     let mut sink = BufWriter::new(sink);
     let result = replay::export::jsonl(reader, &mut sink);
     let flushed = sink.flush();
-    match (result, flushed) {
-        (Ok(_), Ok(())) => ExitCode::SUCCESS,
-        (Err(e), _) => fail(log, &e),
-        (_, Err(e)) => fail(out.unwrap_or(Path::new("standard output")), &e),
-    }
+    finish_output(log, out.unwrap_or(Path::new("standard output")), result, flushed)
 }
 
 fn run_show(log: &Path) -> ExitCode {
@@ -105,10 +102,22 @@ fn run_show(log: &Path) -> ExitCode {
     let mut out = BufWriter::new(io::stdout().lock());
     let result = replay::export::show(reader, &mut out);
     let flushed = out.flush();
+    finish_output(log, Path::new("standard output"), result, flushed)
+}
+
+/// The exit of a listing: a reader that went away (`| head`) is not an error.
+fn finish_output(
+    log: &Path,
+    out: &Path,
+    result: Result<u64, ExportError>,
+    flushed: io::Result<()>,
+) -> ExitCode {
+    let closed = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
     match (result, flushed) {
         (Ok(_), Ok(())) => ExitCode::SUCCESS,
+        (Err(ExportError::Output(e)), _) | (Ok(_), Err(e)) if closed(&e) => ExitCode::SUCCESS,
         (Err(e), _) => fail(log, &e),
-        (_, Err(e)) => fail(Path::new("standard output"), &e),
+        (Ok(_), Err(e)) => fail(out, &e),
     }
 }
 
