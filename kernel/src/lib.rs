@@ -81,6 +81,7 @@ pub mod level;
 pub mod log;
 pub mod machine;
 pub mod queue;
+pub mod reservation;
 pub mod types;
 
 pub use event::{Decision, Event, Outcome};

@@ -1,0 +1,305 @@
+//! The reservation kernel: a pool of nodes, its calendar and reservations, driven one
+//! event at a time.
+
+use serde::{Deserialize, Serialize};
+
+use super::calendar::SlotLength;
+use super::criteria::{Criterion, Fixing};
+use super::event::{Decision, Event, Outcome};
+use super::offers;
+use super::plan::{Attempt, Plan};
+use super::request::{RejectReason, Request, Reservation};
+use crate::types::{JobId, Tick};
+
+/// Everything that shapes the kernel's decisions besides its capacities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Config {
+    /// `m`, the nodes of the pool; at least 1, and `2 m <= RUN` (see [`ConfigError`]).
+    pub nodes: u32,
+    /// The length of a calendar slot in ticks; at least 1.
+    pub slot_ticks: Tick,
+    /// The order of the waiting queue for re-planning.
+    pub criterion: Criterion,
+    /// When waiting reservations are frozen in place.
+    pub fixing: Fixing,
+    /// At most this many alternative windows are tested per rejection (each test is
+    /// an admission attempt); 0 turns offers off.
+    pub offer_trials: u16,
+}
+
+impl Config {
+    /// A pool of `nodes` nodes with `slot_ticks`-tick slots, EDF (the paper's best
+    /// criterion), no fixing before the start, and up to 16 offer tests.
+    pub const fn new(nodes: u32, slot_ticks: Tick) -> Self {
+        Self { nodes, slot_ticks, criterion: Criterion::Edf, fixing: Fixing::Never, offer_trials: 16 }
+    }
+}
+
+/// Why a configuration cannot build a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ConfigError {
+    NoNodes,
+    ZeroSlotLength,
+    /// The running set must hold `2 m` jobs: the jobs that contain the current tick
+    /// (at most `m`, one node each at least) and the jobs whose reservation ends exactly
+    /// now and may still report an on-time finish (at most `m` more).
+    RunningTooSmall {
+        nodes: u32,
+        capacity: usize,
+    },
+}
+
+impl core::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            Self::NoNodes => write!(f, "the pool needs at least one node"),
+            Self::ZeroSlotLength => write!(f, "a slot must be at least one tick long"),
+            Self::RunningTooSmall { nodes, capacity } => {
+                write!(f, "{nodes} nodes need room for 2 x {nodes} running jobs, the kernel has {capacity}")
+            }
+        }
+    }
+}
+
+/// What the kernel counts. Only ends change these, so a rejection leaves them equal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Counters {
+    /// Jobs that finished before the end of their reservation.
+    pub early: u64,
+    /// Jobs that ran past their estimate and were cut at the end of their reservation.
+    pub cut: u64,
+}
+
+/// The reservation kernel: `H` calendar slots, `W` waiting reservations, `RUN` running
+/// ones, up to `OFFERS` offers per rejection. See the [module documentation](super).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReservationKernel<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize> {
+    config: Config,
+    plan: Plan<H, W, RUN>,
+    now: Tick,
+    /// The acceptance number the next accepted request gets.
+    next_seq: u64,
+    counters: Counters,
+}
+
+impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
+    ReservationKernel<H, W, RUN, OFFERS>
+{
+    /// A kernel at time zero with every slot free.
+    pub fn new(config: Config) -> Result<Self, ConfigError> {
+        const { assert!(OFFERS <= u8::MAX as usize, "offers are counted in a u8") };
+        if config.nodes == 0 {
+            return Err(ConfigError::NoNodes);
+        }
+        let Some(slot) = SlotLength::new(config.slot_ticks) else {
+            return Err(ConfigError::ZeroSlotLength);
+        };
+        let needed = usize::try_from(config.nodes).ok().and_then(|m| m.checked_mul(2));
+        if needed.is_none_or(|needed| needed > RUN) {
+            return Err(ConfigError::RunningTooSmall { nodes: config.nodes, capacity: RUN });
+        }
+        Ok(Self {
+            config,
+            plan: Plan::new(config.nodes, slot),
+            now: 0,
+            next_seq: 0,
+            counters: Counters::default(),
+        })
+    }
+
+    pub const fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The time of the last event.
+    pub const fn now(&self) -> Tick {
+        self.now
+    }
+
+    /// The calendar, waiting and running reservations.
+    pub const fn plan(&self) -> &Plan<H, W, RUN> {
+        &self.plan
+    }
+
+    pub const fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// Handles one event, hands every decision it causes to `sink` in order, and
+    /// summarises the result.
+    pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        match event {
+            Event::Request(request) => self.request(request, sink),
+            Event::Advance { t } => {
+                if t < self.now {
+                    return Outcome::Refused(RejectReason::TimeWentBackwards);
+                }
+                self.advance(t, sink);
+                Outcome::Advanced
+            }
+            Event::Finish { t, job } => self.finish(t, job, sink),
+            Event::Reset => {
+                self.plan.reset();
+                self.now = 0;
+                self.next_seq = 0;
+                self.counters = Counters::default();
+                Outcome::Reset
+            }
+        }
+    }
+
+    fn request<S: FnMut(Decision) + ?Sized>(&mut self, request: Request, sink: &mut S) -> Outcome {
+        let job = request.job;
+        if request.t < self.now {
+            return reject(job, RejectReason::TimeWentBackwards, sink);
+        }
+        self.advance(request.t, sink);
+        let entry = match self.validate(&request) {
+            Ok(entry) => entry,
+            Err(reason) => return reject(job, reason, sink),
+        };
+        if self.plan.push_waiting(entry).is_err() {
+            return reject(job, RejectReason::QueueFull, sink);
+        }
+        let mut attempt = Attempt::new();
+        match self.plan.attempt(self.now, self.config.criterion, &mut attempt) {
+            Ok(start) => self.accept(job, start, &attempt, sink),
+            Err(reason) => {
+                sink(Decision::Reject { job, reason });
+                let offers = if reason == RejectReason::NoRoom { self.offers(job, sink) } else { 0 };
+                self.plan.pop_waiting();
+                Outcome::Rejected { reason, offers }
+            }
+        }
+    }
+
+    /// The checks a request passes before it is planned, and its waiting entry.
+    fn validate(&self, request: &Request) -> Result<Reservation, RejectReason> {
+        let (ready, deadline) = request.window(self.config.nodes)?;
+        let earliest = ready.max(self.now);
+        if earliest.saturating_add(request.estimate) > deadline {
+            return Err(RejectReason::WindowPassed);
+        }
+        if self.plan.holds(request.job) {
+            return Err(RejectReason::DuplicateJob);
+        }
+        Ok(Reservation {
+            job: request.job,
+            seq: self.next_seq,
+            nodes: request.nodes,
+            estimate: request.estimate,
+            ready,
+            deadline,
+            kind: request.kind,
+            shuffle_key: request.shuffle_key,
+            start: earliest,
+            fix_at: Tick::MAX,
+            fixed: false,
+        })
+    }
+
+    /// Keeps a successful attempt for the new (last) waiting entry: `Accept`, then a
+    /// `Replan` for every other entry that moved, in plan order, then whatever starts
+    /// or is fixed now.
+    fn accept<S: FnMut(Decision) + ?Sized>(
+        &mut self,
+        job: JobId,
+        start: Tick,
+        attempt: &Attempt<W>,
+        sink: &mut S,
+    ) -> Outcome {
+        let new = self.plan.waiting().len().saturating_sub(1);
+        sink(Decision::Accept { job, start });
+        self.plan.commit(attempt, |index, r| {
+            if index != new {
+                sink(Decision::Replan { job: r.job, start: r.start });
+            }
+        });
+        if let Some(r) = self.plan.waiting_mut(new) {
+            r.start = start;
+            r.fix_at = self.config.fixing.fix_at(self.now, start);
+        }
+        self.next_seq = self.next_seq.saturating_add(1);
+        self.run_due(self.now, sink);
+        Outcome::Accepted { start }
+    }
+
+    fn offers<S: FnMut(Decision) + ?Sized>(&mut self, job: JobId, sink: &mut S) -> u8 {
+        let limits = (OFFERS, self.config.offer_trials);
+        offers::find(&mut self.plan, self.now, self.config.criterion, limits, |offer| {
+            sink(Decision::Offer { job, ready: offer.ready, deadline: offer.deadline, start: offer.start });
+        })
+    }
+
+    fn finish<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, job: JobId, sink: &mut S) -> Outcome {
+        if t < self.now {
+            return Outcome::Refused(RejectReason::TimeWentBackwards);
+        }
+        self.advance(t, sink);
+        let Some(running) = self.plan.end(job, t) else {
+            return Outcome::Refused(RejectReason::NotRunning);
+        };
+        let early = t < running.end;
+        if early {
+            self.counters.early = self.counters.early.saturating_add(1);
+        }
+        sink(Decision::End { t, job, early, cut: false });
+        Outcome::Finished
+    }
+
+    fn advance<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
+        self.run_due(t, sink);
+        self.now = t;
+        self.plan.advance_calendar(t);
+    }
+
+    /// Everything that happens up to `t`, in time order: at each instant, first the
+    /// cuts of reservations that ended before `t` without a finish, then the fixes,
+    /// then the starts, each in list order (start order, acceptance order, acceptance
+    /// order). `O((W + RUN) * instants)`.
+    fn run_due<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
+        while let Some(at) = self.next_due(t) {
+            while let Some(job) = self.plan.running().iter().find(|r| r.end == at && r.end < t).map(|r| r.job)
+            {
+                self.plan.end(job, at);
+                self.counters.cut = self.counters.cut.saturating_add(1);
+                sink(Decision::End { t: at, job, early: false, cut: true });
+            }
+            for index in 0..self.plan.waiting().len() {
+                if let Some(r) = self.plan.waiting_mut(index).filter(|r| fixes_at(r, at)) {
+                    r.fixed = true;
+                    sink(Decision::Fix { t: at, job: r.job });
+                }
+            }
+            while let Some(index) = self.plan.waiting().iter().position(|r| r.start == at) {
+                // The running set always has room (`2 m <= RUN`); were it full, the
+                // loop would stop rather than spin.
+                let Some(running) = self.plan.start(index) else { return };
+                sink(Decision::Start { t: at, job: running.job });
+            }
+        }
+    }
+
+    /// The first instant at or before `t` at which something is due.
+    fn next_due(&self, t: Tick) -> Option<Tick> {
+        let cut = self.plan.running().iter().map(|r| r.end).filter(|&end| end < t).min();
+        let waiting = self.plan.waiting().iter();
+        let fix =
+            waiting.clone().filter(|r| fixes_at(r, r.fix_at)).map(|r| r.fix_at).filter(|&at| at <= t).min();
+        let start = waiting.map(|r| r.start).filter(|&start| start <= t).min();
+        [cut, fix, start].into_iter().flatten().min()
+    }
+}
+
+/// Whether `r` is frozen at `at`: its moment has come and it has not started yet.
+fn fixes_at(r: &Reservation, at: Tick) -> bool {
+    !r.fixed && r.fix_at == at && r.fix_at < r.start
+}
+
+fn reject<S: FnMut(Decision) + ?Sized>(job: JobId, reason: RejectReason, sink: &mut S) -> Outcome {
+    sink(Decision::Reject { job, reason });
+    Outcome::Rejected { reason, offers: 0 }
+}

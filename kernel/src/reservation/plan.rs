@@ -1,0 +1,329 @@
+//! The plan: the calendar, the waiting queue and the running set, and the paper's
+//! Algorithm 1, admission with re-planning and `fixqueue`.
+//!
+//! # Algorithm 1, as implemented
+//! The new reservation is appended to the waiting queue, the queue is sorted by the
+//! criterion into a *plan order*, and from the new one's position `k` onward every
+//! movable (not fixed) reservation is taken out of the calendar and placed again,
+//! first fit, in plan order. Reservations before `k`, fixed ones and running ones stay.
+//! If the reservation at position `q > k` cannot be placed, `fixqueue`: the placements
+//! of positions `k..q` are taken back, every reservation before `q` returns to its
+//! previous start, the new one and the one at `q` swap places, and placing resumes
+//! at `q` with the new one. If the new one cannot be placed, every reservation is put
+//! back where it was and the request is rejected. A reservation therefore only ever
+//! moves to a start that is free and inside its window: admission never breaks one.
+//!
+//! # Cost
+//! The position of the new reservation only moves forward, so one admission places at
+//! most `3 W` reservations: each failed position is placed twice (once failing, once
+//! after the swap) and each other position once per pass that reaches it, at most
+//! twice. A placement is one [`Calendar::fits`] and one [`Calendar::earliest`], `O(H)`;
+//! taking placements back is `O(n)` slots each. With the sort, an admission costs
+//! `O(W log W + W * H)` in the worst case, and `O(W log W + (W - k) * H)` when the
+//! first pass succeeds.
+//!
+//! # Undo, not copy
+//! Nothing is copied to be restored: every placement of the attempt is taken back and
+//! every previous reservation re-made, slot for slot, so a rejected request leaves the
+//! calendar exactly as it was (the property tests compare the whole state with `==`).
+//! The working memory of an attempt, [`Attempt`], lives on the caller's stack:
+//! `10 * W + 16` bytes (the plan order as `u16` indices and a trial start per entry).
+
+use heapless::Vec;
+
+use super::calendar::{Calendar, CalendarError, SlotLength};
+use super::criteria::Criterion;
+use super::request::{RejectReason, Reservation, Running};
+use crate::types::{JobId, Tick};
+
+/// The kernel's reservations and the calendar that holds them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan<const H: usize, const W: usize, const RUN: usize> {
+    calendar: Calendar<H>,
+    /// Accepted reservations that have not started, in acceptance order.
+    waiting: Vec<Reservation, W>,
+    /// Started reservations, in start order.
+    running: Vec<Running, RUN>,
+    slot: SlotLength,
+}
+
+/// The working memory of one admission attempt.
+#[derive(Debug)]
+pub struct Attempt<const W: usize> {
+    /// Indices into the waiting queue, in plan order.
+    order: Vec<u16, W>,
+    /// The start each waiting entry has in the attempt (its current start until
+    /// it is placed again).
+    trial: [Tick; W],
+    /// The new reservation's position in `order`.
+    at: usize,
+    /// The new reservation's start once placed.
+    new_start: Tick,
+}
+
+impl<const W: usize> Attempt<W> {
+    pub const fn new() -> Self {
+        const { assert!(W > 0 && W <= 1 << 16, "the waiting capacity must fit u16 indices") };
+        Self { order: Vec::new(), trial: [0; W], at: 0, new_start: 0 }
+    }
+
+    /// The start the attempt gives waiting entry `index`.
+    pub fn start_of(&self, index: usize) -> Option<Tick> {
+        self.trial.get(index).copied()
+    }
+
+    /// Waiting entry indices in plan order.
+    pub fn order(&self) -> impl Iterator<Item = usize> + '_ {
+        self.order.iter().map(|&i| usize::from(i))
+    }
+}
+
+impl<const W: usize> Default for Attempt<W> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
+    pub const fn new(capacity: u32, slot: SlotLength) -> Self {
+        const { assert!(RUN > 0, "the running set needs room for at least one job") };
+        Self { calendar: Calendar::new(capacity), waiting: Vec::new(), running: Vec::new(), slot }
+    }
+
+    pub fn calendar(&self) -> &Calendar<H> {
+        &self.calendar
+    }
+
+    pub fn waiting(&self) -> &[Reservation] {
+        &self.waiting
+    }
+
+    pub fn running(&self) -> &[Running] {
+        &self.running
+    }
+
+    pub const fn slot(&self) -> SlotLength {
+        self.slot
+    }
+
+    pub fn reset(&mut self) {
+        self.calendar.reset();
+        self.waiting.clear();
+        self.running.clear();
+    }
+
+    /// Whether `job` is waiting or running.
+    pub fn holds(&self, job: JobId) -> bool {
+        self.waiting.iter().any(|r| r.job == job) || self.running.iter().any(|r| r.job == job)
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.waiting.is_full()
+    }
+
+    /// Moves the calendar's horizon to start at the slot that contains `now`.
+    pub fn advance_calendar(&mut self, now: Tick) {
+        self.calendar.advance_to(self.slot.slot_of(now));
+    }
+
+    /// The first-fit start of `r` in a plan made at `now`, given the calendar as it is:
+    /// the earliest start in `[max(ready, now), deadline - estimate]` whose slots all
+    /// have `r.nodes` free. The candidates are the window's first tick and then the slot
+    /// boundaries after it: a start inside a slot uses the same slots as that slot's
+    /// earliest candidate or more. `O(H)`.
+    pub fn place(&self, r: &Reservation, now: Tick) -> Result<Tick, RejectReason> {
+        let (lo, hi) = (r.earliest_start(now), r.latest_start());
+        if lo > hi {
+            return Err(RejectReason::WindowPassed);
+        }
+        let (first, n_first) = self.slot.span(lo, lo.saturating_add(r.estimate));
+        match self.calendar.fits(first, n_first, r.nodes) {
+            Ok(()) => return Ok(lo),
+            // Every later start ends later: none fits in the horizon either.
+            Err(CalendarError::OutOfHorizon) => return Err(RejectReason::BeyondHorizon),
+            Err(_) => {}
+        }
+        let (from, to) = (first.saturating_add(1), self.slot.slot_of(hi));
+        if from > to {
+            return Err(RejectReason::NoRoom);
+        }
+        let (_, n) = self.slot.span(0, r.estimate);
+        match self.calendar.earliest(from, to, r.nodes, n) {
+            Ok(slot) => self.slot.start_of(slot).ok_or(RejectReason::NoRoom),
+            Err(_) => Err(RejectReason::NoRoom),
+        }
+    }
+
+    /// Appends a new reservation to the waiting queue; a full queue hands it back.
+    pub fn push_waiting(&mut self, r: Reservation) -> Result<(), Reservation> {
+        self.waiting.push(r)
+    }
+
+    /// Removes the last waiting entry: the new reservation of a rejected request.
+    pub fn pop_waiting(&mut self) -> Option<Reservation> {
+        self.waiting.pop()
+    }
+
+    pub fn waiting_mut(&mut self, index: usize) -> Option<&mut Reservation> {
+        self.waiting.get_mut(index)
+    }
+
+    /// Algorithm 1 for the last waiting entry, at `now`. On success it returns the new
+    /// reservation's start, and the calendar holds the attempt's placements (see
+    /// [`Attempt::start_of`]), to be kept with [`Self::commit`] or taken back with
+    /// [`Self::withdraw`]; on failure the calendar is as it was and the reason is the
+    /// new reservation's.
+    pub fn attempt(
+        &mut self,
+        now: Tick,
+        criterion: Criterion,
+        a: &mut Attempt<W>,
+    ) -> Result<Tick, RejectReason> {
+        self.prepare(now, criterion, a);
+        let len = a.order.len();
+        self.release_committed(a, a.at.saturating_add(1), len);
+        loop {
+            let Err((q, reason)) = self.place_from(now, a) else {
+                return Ok(a.new_start);
+            };
+            self.take_back(a, a.at, q);
+            self.restore_committed(a, a.at.saturating_add(1), q.saturating_add(1));
+            if q == a.at {
+                self.restore_committed(a, q.saturating_add(1), len);
+                return Err(reason);
+            }
+            // fixqueue: the one that failed keeps its old place, ahead of the new one.
+            a.order.swap(a.at, q);
+            a.at = q;
+        }
+    }
+
+    /// Keeps a successful attempt: every waiting entry takes its trial start. `moved`
+    /// is called, in plan order, for each entry whose start changed, with its index.
+    pub fn commit(&mut self, a: &Attempt<W>, mut moved: impl FnMut(usize, &Reservation)) {
+        for index in a.order() {
+            let (Some(r), Some(start)) = (self.waiting.get_mut(index), a.start_of(index)) else {
+                continue;
+            };
+            if r.start != start {
+                r.start = start;
+                moved(index, r);
+            }
+        }
+    }
+
+    /// Takes a successful attempt back: the calendar is as it was before it.
+    pub fn withdraw(&mut self, a: &mut Attempt<W>) {
+        let len = a.order.len();
+        self.take_back(a, a.at, len);
+        self.restore_committed(a, a.at.saturating_add(1), len);
+    }
+
+    /// Fills `a` for the last waiting entry: plan order, trial starts, its position.
+    fn prepare(&self, now: Tick, criterion: Criterion, a: &mut Attempt<W>) {
+        a.order.clear();
+        for ((index, r), trial) in (0u16..).zip(self.waiting.iter()).zip(a.trial.iter_mut()) {
+            // Both have the waiting queue's capacity, and `W <= 2^16` (see `Attempt::new`).
+            let _ = a.order.push(index);
+            *trial = r.start;
+        }
+        let waiting = &self.waiting;
+        a.order.sort_unstable_by_key(|&i| waiting.get(usize::from(i)).map(|r| criterion.key(r, now)));
+        let new = self.waiting.len().saturating_sub(1);
+        let at = a.order().position(|i| i == new).unwrap_or(0);
+        a.at = at;
+    }
+
+    /// The entry at plan position `pos`, with its waiting index.
+    fn entry(&self, a: &Attempt<W>, pos: usize) -> Option<(usize, Reservation)> {
+        let index = usize::from(*a.order.get(pos)?);
+        Some((index, *self.waiting.get(index)?))
+    }
+
+    /// Places the movable entries from the new one's position on, in plan order, and
+    /// records their trial starts. Returns the first position that cannot be placed.
+    fn place_from(&mut self, now: Tick, a: &mut Attempt<W>) -> Result<(), (usize, RejectReason)> {
+        for pos in a.at..a.order.len() {
+            let Some((index, r)) = self.entry(a, pos) else { continue };
+            if r.fixed {
+                continue;
+            }
+            let start = self.place(&r, now).map_err(|reason| (pos, reason))?;
+            self.reserve(start, &r).map_err(|_| (pos, RejectReason::NoRoom))?;
+            if let Some(trial) = a.trial.get_mut(index) {
+                *trial = start;
+            }
+            if pos == a.at {
+                a.new_start = start;
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes back the trial placements of plan positions `from..to` (movable entries),
+    /// whose trial starts return to their current ones.
+    fn take_back(&mut self, a: &mut Attempt<W>, from: usize, to: usize) {
+        for pos in from..to {
+            let Some((index, r)) = self.entry(a, pos) else { continue };
+            let Some(trial) = a.trial.get_mut(index) else { continue };
+            if !r.fixed {
+                let _ = self.release(*trial, &r);
+                *trial = r.start;
+            }
+        }
+    }
+
+    /// Takes the current reservations of the movable entries at `from..to` out of the
+    /// calendar.
+    fn release_committed(&mut self, a: &Attempt<W>, from: usize, to: usize) {
+        for pos in from..to {
+            if let Some((_, r)) = self.entry(a, pos).filter(|(_, r)| !r.fixed) {
+                let _ = self.release(r.start, &r);
+            }
+        }
+    }
+
+    /// Puts the current reservations of the movable entries at `from..to` back. They
+    /// held these slots before the attempt took them out, so this cannot fail.
+    fn restore_committed(&mut self, a: &Attempt<W>, from: usize, to: usize) {
+        for pos in from..to {
+            if let Some((_, r)) = self.entry(a, pos).filter(|(_, r)| !r.fixed) {
+                let _ = self.reserve(r.start, &r);
+            }
+        }
+    }
+
+    fn reserve(&mut self, start: Tick, r: &Reservation) -> Result<(), CalendarError> {
+        let (first, n) = self.slot.span(start, start.saturating_add(r.estimate));
+        self.calendar.reserve(first, n, r.nodes)
+    }
+
+    fn release(&mut self, start: Tick, r: &Reservation) -> Result<(), CalendarError> {
+        let (first, n) = self.slot.span(start, start.saturating_add(r.estimate));
+        self.calendar.release(first, n, r.nodes)
+    }
+
+    /// Moves the waiting entry at `index` to the running set. Its slots stay reserved.
+    /// The running set has room: the kernel's configuration keeps `2 m <= RUN` (see
+    /// [`super::Config`]).
+    pub fn start(&mut self, index: usize) -> Option<Running> {
+        let r = *self.waiting.get(index)?;
+        let running = Running { job: r.job, nodes: r.nodes, start: r.start, end: r.end() };
+        self.running.push(running).ok()?;
+        self.waiting.retain(|w| w.job != r.job);
+        Some(running)
+    }
+
+    /// Removes the running `job`, ending at `t`, and gives back the slots after `t`:
+    /// `ceil(t / len) .. ceil(end / len)`. Returns the entry as it was.
+    pub fn end(&mut self, job: JobId, t: Tick) -> Option<Running> {
+        let running = *self.running.iter().find(|r| r.job == job)?;
+        let first = self.slot.slot_at_or_after(t);
+        let last = self.slot.slot_at_or_after(running.end);
+        if last > first {
+            let _ = self.calendar.release(first, last.saturating_sub(first), running.nodes);
+        }
+        self.running.retain(|r| r.job != job);
+        Some(running)
+    }
+}
