@@ -1,10 +1,12 @@
 //! `cargo xtask verify`: every check CI runs, in the order a failure is cheapest to see.
+//! `cargo xtask bench`: every performance figure, measured side by side (see `bench`).
 //!
 //! Each step prints a `==>` line; the first failure stops the run with a non-zero
 //! exit and names the step. Steps that need tools this machine may lack (the embedded
 //! target, cargo-fuzz, nightly, the shared traces) install or skip with a visible
 //! notice, except that the traces are required when `CI=true`.
 
+mod bench;
 mod steps;
 
 use std::process::ExitCode;
@@ -31,17 +33,31 @@ enum Command {
         #[arg(long, default_value_t = 60)]
         seconds: u32,
     },
+    /// Every performance figure, side by side with AccaSim; see docs/performance.md.
+    Bench {
+        /// End with one line holding every figure as a JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Runs of each side-by-side measurement (medians are reported).
+        #[arg(long, default_value_t = 5)]
+        runs: u32,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The bench report must end with its JSON line: no closing line after it.
+    let closing_line = !matches!(cli.command, Command::Bench { .. });
     let result = match cli.command {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
         Command::Fuzz { seconds } => steps::fuzz(seconds),
+        Command::Bench { json, runs } => bench::bench(json, runs),
     };
     match result {
         Ok(()) => {
-            println!("==> all steps passed");
+            if closing_line {
+                println!("==> all steps passed");
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -5,36 +5,36 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const EMBEDDED_TARGET: &str = "thumbv7em-none-eabihf";
+pub(crate) const EMBEDDED_TARGET: &str = "thumbv7em-none-eabihf";
 const FUZZ_TARGETS: &[&str] = &["admission", "log_reader", "log_roundtrip"];
 
-type Result<T = ()> = std::result::Result<T, String>;
+pub(crate) type Result<T = ()> = std::result::Result<T, String>;
 
 /// The workspace root: xtask lives one level below it.
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
-fn cargo() -> Command {
+pub(crate) fn cargo() -> Command {
     let mut cmd = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.current_dir(root());
     cmd
 }
 
 /// Runs `cmd`, echoing it; a non-zero exit is an error naming `step`.
-fn run(step: &str, cmd: &mut Command) -> Result {
+pub(crate) fn run(step: &str, cmd: &mut Command) -> Result {
     println!("==> {step}: {}", render(cmd));
     let status = cmd.status().map_err(|e| format!("{step}: cannot start {}: {e}", render(cmd)))?;
     if status.success() { Ok(()) } else { Err(format!("{step}: `{}` exited with {status}", render(cmd))) }
 }
 
 /// Whether `cmd` runs and exits zero, quietly.
-fn works(cmd: &mut Command) -> bool {
+pub(crate) fn works(cmd: &mut Command) -> bool {
     cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
     cmd.status().is_ok_and(|s| s.success())
 }
 
-fn render(cmd: &Command) -> String {
+pub(crate) fn render(cmd: &Command) -> String {
     let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
     format!("{} {}", cmd.get_program().to_string_lossy(), args.join(" "))
 }
