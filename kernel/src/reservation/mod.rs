@@ -72,8 +72,14 @@
 //!
 //! | `H` | `W` | `RUN` | `OFFERS` | bytes |
 //! |---|---|---|---|---|
-//! | 64 | 16 | 16 | 4 | SIZE_SMALL |
-//! | 2048 | 256 | 256 | 4 | SIZE_DOC |
+//! | 64 | 16 | 16 | 4 | 1,752 |
+//! | 2048 | 256 | 256 | 4 | 30,808 |
+//!
+//! The second is the documented configuration: 8 KiB of calendar (2,048 slots, 20,480
+//! ticks ahead with 10-tick slots), 16 KiB of waiting queue, 6 KiB of running set and
+//! 88 bytes of configuration, clock, counters and lengths. `OFFERS` costs nothing:
+//! offers are emitted as they are found. On 32-bit targets the lengths are 4 bytes
+//! smaller each.
 
 pub mod calendar;
 pub mod criteria;
