@@ -1,0 +1,197 @@
+//! The slot calendar against a plain array model, over a fixed seeded set of cases.
+//!
+//! The model keeps one `u32` per absolute slot over a long span and the horizon's base;
+//! every query is answered by brute force. After every operation the results and the
+//! free capacity of every slot around the horizon must agree.
+
+use kernel::reservation::{Calendar, CalendarError, Slot};
+
+/// SplitMix64: a tiny deterministic generator, so the kernel needs no `rand`.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 { 0 } else { self.next() % n }
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+const H: usize = 16;
+const SPAN: usize = 2048;
+
+/// The plain model: absolute slots, no ring.
+struct Model {
+    free: Vec<u32>,
+    base: Slot,
+    capacity: u32,
+}
+
+impl Model {
+    fn new(capacity: u32) -> Self {
+        Self { free: vec![capacity; SPAN], base: 0, capacity }
+    }
+
+    fn end(&self) -> Slot {
+        self.base + H as Slot
+    }
+
+    fn free(&self, slot: Slot) -> Option<u32> {
+        (slot >= self.base && slot < self.end()).then(|| self.free[slot as usize])
+    }
+
+    fn bad(&self, nodes: u32, n: u64) -> bool {
+        nodes == 0 || nodes > self.capacity || n == 0
+    }
+
+    fn inside(&self, first: Slot, n: u64) -> bool {
+        first >= self.base && first + n <= self.end()
+    }
+
+    fn earliest(&self, from: Slot, to: Slot, nodes: u32, n: u64) -> Result<Slot, CalendarError> {
+        if self.bad(nodes, n) || from > to {
+            return Err(CalendarError::BadRequest);
+        }
+        let lo = from.max(self.base);
+        if self.end() < n || lo > to.min(self.end() - n) {
+            return Err(CalendarError::OutOfHorizon);
+        }
+        let hi = to.min(self.end() - n);
+        (lo..=hi).find(|&s| (s..s + n).all(|a| self.free[a as usize] >= nodes)).ok_or(CalendarError::NoRoom)
+    }
+
+    fn reserve(&mut self, first: Slot, n: u64, nodes: u32) -> Result<(), CalendarError> {
+        if self.bad(nodes, n) {
+            return Err(CalendarError::BadRequest);
+        }
+        if !self.inside(first, n) {
+            return Err(CalendarError::OutOfHorizon);
+        }
+        if (first..first + n).any(|a| self.free[a as usize] < nodes) {
+            return Err(CalendarError::NoRoom);
+        }
+        (first..first + n).for_each(|a| self.free[a as usize] -= nodes);
+        Ok(())
+    }
+
+    fn release(&mut self, first: Slot, n: u64, nodes: u32) -> Result<(), CalendarError> {
+        if self.bad(nodes, n) {
+            return Err(CalendarError::BadRequest);
+        }
+        if !self.inside(first, n) {
+            return Err(CalendarError::OutOfHorizon);
+        }
+        if (first..first + n).any(|a| self.capacity - self.free[a as usize] < nodes) {
+            return Err(CalendarError::OverRelease);
+        }
+        (first..first + n).for_each(|a| self.free[a as usize] += nodes);
+        Ok(())
+    }
+}
+
+fn compare(calendar: &Calendar<H>, model: &Model, context: &str) {
+    assert_eq!(calendar.base(), model.base, "{context}: base");
+    let low = model.base.saturating_sub(3);
+    for slot in low..model.end() + 3 {
+        assert_eq!(calendar.free(slot), model.free(slot), "{context}: slot {slot}");
+    }
+}
+
+/// How often each operation gave each answer, to show the cases reach every branch.
+type Seen = std::collections::BTreeMap<(&'static str, String), u32>;
+
+fn note<T>(seen: &mut Seen, op: &'static str, result: &Result<T, CalendarError>) {
+    let answer = match result {
+        Ok(_) => "ok".to_string(),
+        Err(e) => e.to_string(),
+    };
+    *seen.entry((op, answer)).or_default() += 1;
+}
+
+fn run_case(seed: u64, seen: &mut Seen) {
+    let mut rng = Rng(seed);
+    let capacity = 1 + rng.below(5) as u32;
+    let mut calendar = Calendar::<H>::new(capacity);
+    let mut model = Model::new(capacity);
+    // Reservations that succeeded, so that releases mostly succeed too.
+    let mut held: Vec<(Slot, u64, u32)> = Vec::new();
+    for step in 0..400 {
+        let context = format!("seed {seed}, step {step}");
+        let near = |rng: &mut Rng, base: Slot| (base + rng.below(H as u64 + 6)).saturating_sub(3);
+        let nodes = rng.below(u64::from(capacity) + 2) as u32;
+        let n = rng.below(H as u64 / 2 + 2) + u64::from(rng.chance(5)) * H as u64;
+        match rng.below(10) {
+            0 => {
+                let jump = if rng.chance(10) { 2 * H as u64 } else { 3 };
+                let base = model.base + rng.below(jump);
+                let base = base.min((SPAN - H) as Slot);
+                calendar.advance_to(base);
+                model.base = model.base.max(base);
+                held.retain(|&(first, _, _)| first >= model.base);
+            }
+            1..=3 => {
+                let from = near(&mut rng, model.base);
+                let to = from + rng.below(H as u64 + 2) - u64::from(rng.chance(5)).min(from);
+                let got = calendar.earliest(from, to, nodes, n);
+                assert_eq!(
+                    got,
+                    model.earliest(from, to, nodes, n),
+                    "{context}: earliest({from}, {to}, {nodes}, {n})"
+                );
+                note(seen, "earliest", &got);
+            }
+            4..=6 => {
+                let first = near(&mut rng, model.base);
+                let got = calendar.reserve(first, n, nodes);
+                assert_eq!(got, model.reserve(first, n, nodes), "{context}: reserve({first}, {n}, {nodes})");
+                note(seen, "reserve", &got);
+                if got.is_ok() {
+                    held.push((first, n, nodes));
+                }
+            }
+            7..=8 if !held.is_empty() => {
+                let (first, n, nodes) = held.swap_remove(rng.below(held.len() as u64) as usize);
+                // Usually `Ok`; a random release below may have given some of it back.
+                let got = calendar.release(first, n, nodes);
+                assert_eq!(got, model.release(first, n, nodes), "{context}: release of a held run");
+                note(seen, "release", &got);
+            }
+            _ => {
+                let first = near(&mut rng, model.base);
+                let got = calendar.release(first, n, nodes);
+                assert_eq!(got, model.release(first, n, nodes), "{context}: release({first}, {n}, {nodes})");
+                note(seen, "release", &got);
+            }
+        }
+        compare(&calendar, &model, &context);
+    }
+}
+
+#[test]
+fn the_calendar_agrees_with_a_plain_array() {
+    let mut seen = Seen::new();
+    for seed in 0..300 {
+        run_case(seed, &mut seen);
+    }
+    let expected = [
+        ("earliest", ["ok", "no_room", "out_of_horizon", "bad_request"].as_slice()),
+        ("reserve", &["ok", "no_room", "out_of_horizon", "bad_request"]),
+        ("release", &["ok", "over_release", "out_of_horizon", "bad_request"]),
+    ];
+    for (op, answers) in expected {
+        for &answer in answers {
+            let count = seen.get(&(op, answer.to_string())).copied().unwrap_or(0);
+            assert!(count >= 50, "{op} answered {answer} only {count} times: {seen:?}");
+        }
+    }
+}
