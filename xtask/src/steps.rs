@@ -15,6 +15,11 @@ pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
+/// Cargo's target directory: `CARGO_TARGET_DIR` (relative to the root) or `target/`.
+pub(crate) fn target_dir() -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), |dir| root().join(dir))
+}
+
 pub(crate) fn cargo() -> Command {
     let mut cmd = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.current_dir(root());
@@ -73,11 +78,11 @@ fn embedded() -> Result {
 }
 
 fn replay_bin() -> PathBuf {
-    root().join("target/release/replay")
+    target_dir().join("release/replay")
 }
 
 fn host_sim_bin() -> PathBuf {
-    root().join("target/release/host-sim")
+    target_dir().join("release/host-sim")
 }
 
 /// Every log committed under `snapshots/logs/` re-verifies.
@@ -145,7 +150,7 @@ fn traces() -> Result {
         .filter(|p| p.to_string_lossy().ends_with(".swf.gz") || p.to_string_lossy().ends_with(".swf"))
         .collect();
     traces.sort();
-    let out = root().join("target/xtask/traces");
+    let out = target_dir().join("xtask/traces");
     fs::create_dir_all(&out).map_err(|e| format!("traces: cannot create {}: {e}", out.display()))?;
     for trace in &traces {
         let name = trace.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());

@@ -112,8 +112,10 @@ impl<const Q: usize> WorstCase<Q> {
             let outcome = kernel.step(Event::Submit { t: 0, job, p: 1, level: 1 }, &mut |_| {});
             assert!(matches!(outcome, Outcome::Accepted { .. }), "filling job {job}: {outcome:?}");
         }
-        assert!(kernel.machines().iter().all(|m| m.queue().is_full()), "every queue is full");
-        let probe = Event::Submit { t: 0, job: fill + 1, p: 1, level: 0 };
+        // One more filler is feasible everywhere: only full queues can turn it away.
+        let more = kernel.step(Event::Submit { t: 0, job: fill + 1, p: 1, level: 1 }, &mut |_| {});
+        assert_eq!(more, Outcome::Rejected(RejectReason::QueueFull), "every queue is full");
+        let probe = Event::Submit { t: 0, job: fill + 2, p: 1, level: 0 };
         let mut worst = Self { kernel, probe };
         assert_eq!(worst.step(), Outcome::Rejected(RejectReason::QueueFull), "the probe is the worst case");
         worst

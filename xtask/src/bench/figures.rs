@@ -3,7 +3,8 @@
 use serde_json::{Map, Value};
 
 use super::report::{Figure, Goal};
-use super::{ReplayFigures, SideBySide};
+use super::side_by_side::SideBySide;
+use super::traces::ReplayFigures;
 
 /// Every headline figure, in the order of `docs/performance.md`.
 pub fn all(

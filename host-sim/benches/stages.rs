@@ -1,0 +1,64 @@
+//! Where host-sim's end-to-end time goes, stage by stage, on the NASA trace with the
+//! set-up `cargo xtask bench` runs (64 machines, one level, sf 2): reading and
+//! decompressing the gzipped trace, parsing it from memory, the run loop without a
+//! log, and the run loop writing its log into memory.
+//!
+//! Run with `cargo bench -p host-sim --bench stages`. The sum is the process's time
+//! less its start-up and the JSON summary.
+
+mod support;
+
+use divan::Bencher;
+use divan::counter::ItemsCount;
+use host_sim::levels::single;
+use host_sim::sim::{self, RunConfig};
+use host_sim::swf::{self, SwfOptions};
+use replay::format::LogWriter;
+
+const NASA: &str = "NASA-iPSC-1993-3.1-cln";
+
+fn main() {
+    divan::main();
+}
+
+fn config() -> RunConfig {
+    RunConfig::new(64, single(2000))
+}
+
+/// `swf::read`: the file, gunzip, parse.
+#[divan::bench]
+fn read_gz(bencher: Bencher) {
+    let path = support::trace_path(NASA);
+    let jobs = support::trace(NASA).workload.jobs.len();
+    bencher.counter(ItemsCount::new(jobs)).bench(|| swf::read(&path, SwfOptions::default()).unwrap());
+}
+
+/// `swf::parse` of the decompressed bytes, already in memory.
+#[divan::bench]
+fn parse(bencher: Bencher) {
+    let raw = std::fs::read(support::trace_path(NASA)).unwrap();
+    let bytes = swf::decompress(NASA, raw).unwrap();
+    let jobs = support::trace(NASA).workload.jobs.len();
+    bencher.counter(ItemsCount::new(jobs)).bench(|| swf::parse(NASA, &bytes, SwfOptions::default()).unwrap());
+}
+
+/// `sim::run` without a log: engine, kernel, metrics.
+#[divan::bench]
+fn run(bencher: Bencher) {
+    let jobs = support::trace(NASA).workload.jobs;
+    let config = config();
+    bencher.counter(ItemsCount::new(jobs.len())).bench(|| sim::run(&config, &jobs, None).unwrap());
+}
+
+/// `sim::run` writing its log into a `Vec`.
+#[divan::bench]
+fn run_logged(bencher: Bencher) {
+    let workload = support::trace(NASA).workload;
+    let config = config();
+    let header = config.log_header(&workload, "bench");
+    bencher.counter(ItemsCount::new(workload.jobs.len())).bench(|| {
+        let mut log = LogWriter::new(Vec::with_capacity(4 << 20), &header).unwrap();
+        sim::run(&config, &workload.jobs, Some(&mut log)).unwrap();
+        log.finish().unwrap()
+    });
+}
