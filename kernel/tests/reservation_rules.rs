@@ -463,6 +463,31 @@ fn a_finish_at_the_end_is_on_time_and_after_it_is_too_late() {
 }
 
 #[test]
+fn a_job_that_ran_for_no_time_gives_back_every_slot() {
+    check(
+        kernel(),
+        &[
+            (Event::Advance { t: 5 }, ADVANCED, &[]),
+            // [5, 25) holds slots 0..3; ending at 5 it overlapped none of them.
+            (relaxed(5, 1, 4, 20, 100), accepted(5), &[Accept { job: 1, start: 5 }, Start { t: 5, job: 1 }]),
+            (
+                Event::Finish { t: 5, job: 1 },
+                Outcome::Finished,
+                &[End { t: 5, job: 1, early: true, cut: false }],
+            ),
+            (relaxed(5, 2, 4, 20, 100), accepted(5), &[Accept { job: 2, start: 5 }, Start { t: 5, job: 2 }]),
+            // Ending at 6 it overlapped slot 0, which stays taken.
+            (
+                Event::Finish { t: 6, job: 2 },
+                Outcome::Finished,
+                &[End { t: 6, job: 2, early: true, cut: false }],
+            ),
+            (relaxed(6, 3, 4, 5, 100), accepted(10), &[Accept { job: 3, start: 10 }]),
+        ],
+    );
+}
+
+#[test]
 fn a_waiting_job_cannot_finish() {
     check(
         kernel(),

@@ -314,11 +314,14 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         Some(running)
     }
 
-    /// Removes the running `job`, ending at `t`, and gives back the slots after `t`:
-    /// `ceil(t / len) .. ceil(end / len)`. Returns the entry as it was.
+    /// Removes the running `job`, ending at `t`, and gives back the slots that its
+    /// actual run `[start, t)` does not overlap: `ceil(t / len) .. ceil(end / len)`, or
+    /// every slot of the reservation if it ran for no time at all. Returns the entry as
+    /// it was.
     pub fn end(&mut self, job: JobId, t: Tick) -> Option<Running> {
         let running = *self.running.iter().find(|r| r.job == job)?;
-        let first = self.slot.slot_at_or_after(t);
+        let (ran_first, ran_slots) = self.slot.span(running.start, t);
+        let first = ran_first.saturating_add(ran_slots);
         let last = self.slot.slot_at_or_after(running.end);
         if last > first {
             let _ = self.calendar.release(first, last.saturating_sub(first), running.nodes);
