@@ -3,7 +3,11 @@
 //! zero, then the end of the log.
 //!
 //! The kernel's types do not implement `Arbitrary` (the kernel keeps its dependency
-//! list short), so this file mirrors them and converts.
+//! list short), so this file mirrors them and converts. Besides arbitrary records, it
+//! makes records that follow the ones before them the way a kernel's do (an accept of
+//! the job just submitted with its level's deadline, a complete of the job a machine
+//! started), so that the encoding's implicit paths are round-tripped as well as its
+//! escapes.
 
 #![no_main]
 
@@ -30,14 +34,67 @@ struct Input {
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
 enum ArbBody {
-    Submit { t: u64, job: u32, p: u64, level: u8 },
-    Advance { t: u64 },
+    Submit {
+        t: u64,
+        job: u32,
+        p: u64,
+        level: u8,
+    },
+    Advance {
+        t: u64,
+    },
     Reset,
-    Accept { job: u32, machine: u16, deadline: u64, preempted: Option<u32> },
-    Reject { job: u32, reason: u8 },
-    Start { t: u64, job: u32, machine: u16 },
-    Preempt { t: u64, job: u32, machine: u16 },
-    Complete { t: u64, job: u32, machine: u16 },
+    Accept {
+        job: u32,
+        machine: u16,
+        deadline: u64,
+        preempted: Option<u32>,
+    },
+    Reject {
+        job: u32,
+        reason: u8,
+    },
+    Start {
+        t: u64,
+        job: u32,
+        machine: u16,
+    },
+    Preempt {
+        t: u64,
+        job: u32,
+        machine: u16,
+    },
+    Complete {
+        t: u64,
+        job: u32,
+        machine: u16,
+    },
+    /// An accept of the last submitted job, with the deadline its level gives.
+    AcceptSubmitted {
+        machine: u16,
+        preempted: Option<u32>,
+    },
+    /// A reject of the last submitted job.
+    RejectSubmitted {
+        reason: u8,
+    },
+    /// A start of the last submitted job at its submit time.
+    StartSubmitted {
+        machine: u16,
+    },
+    /// A preempt or complete of the job `machine` last started, `dt` after its start.
+    StopStarted {
+        dt: u16,
+        machine: u16,
+        complete: bool,
+    },
+}
+
+/// What the records so far say, for the variants that follow them.
+#[derive(Default)]
+struct Followed {
+    submit: Option<(u64, u32, u64, u8)>,
+    started: std::collections::HashMap<u16, (u64, u32)>,
 }
 
 const REASONS: [RejectReason; 6] = [
@@ -49,9 +106,11 @@ const REASONS: [RejectReason; 6] = [
     RejectReason::Overflow,
 ];
 
-impl From<ArbBody> for Body {
-    fn from(body: ArbBody) -> Self {
-        match body {
+impl ArbBody {
+    /// The record this stands for, after the records `followed` has seen.
+    fn to_body(self, levels: &[Level], followed: &mut Followed) -> Body {
+        let (t0, job0, p0, level0) = followed.submit.unwrap_or_default();
+        let body = match self {
             ArbBody::Submit { t, job, p, level } => Body::Event(Event::Submit { t, job, p, level }),
             ArbBody::Advance { t } => Body::Event(Event::Advance { t }),
             ArbBody::Reset => Body::Event(Event::Reset),
@@ -65,7 +124,37 @@ impl From<ArbBody> for Body {
             ArbBody::Start { t, job, machine } => Body::Decision(Decision::Start { t, job, machine }),
             ArbBody::Preempt { t, job, machine } => Body::Decision(Decision::Preempt { t, job, machine }),
             ArbBody::Complete { t, job, machine } => Body::Decision(Decision::Complete { t, job, machine }),
+            ArbBody::AcceptSubmitted { machine, preempted } => {
+                let level = levels.get(usize::from(level0));
+                let deadline = level.and_then(|l| l.deadline(t0, p0)).unwrap_or(t0);
+                Body::Decision(Decision::Accept { job: job0, machine, deadline, preempted })
+            }
+            ArbBody::RejectSubmitted { reason } => {
+                let reason = REASONS[usize::from(reason) % REASONS.len()];
+                Body::Decision(Decision::Reject { job: job0, reason })
+            }
+            ArbBody::StartSubmitted { machine } => {
+                Body::Decision(Decision::Start { t: t0, job: job0, machine })
+            }
+            ArbBody::StopStarted { dt, machine, complete } => {
+                let (since, job) = followed.started.get(&machine).copied().unwrap_or_default();
+                let t = since.saturating_add(u64::from(dt));
+                let decision = if complete {
+                    Decision::Complete { t, job, machine }
+                } else {
+                    Decision::Preempt { t, job, machine }
+                };
+                Body::Decision(decision)
+            }
+        };
+        match body {
+            Body::Event(Event::Submit { t, job, p, level }) => followed.submit = Some((t, job, p, level)),
+            Body::Decision(Decision::Start { t, job, machine }) => {
+                followed.started.insert(machine, (t, job));
+            }
+            _ => {}
         }
+        body
     }
 }
 
@@ -86,8 +175,11 @@ fn header(input: &Input) -> Header {
 
 fuzz_target!(|input: Input| {
     let header = header(&input);
-    let bodies: Vec<Body> =
-        (0..=input.repeat % 32).flat_map(|_| input.bodies.iter().map(|&b| Body::from(b))).collect();
+    let mut followed = Followed::default();
+    let bodies: Vec<Body> = (0..=input.repeat % 32)
+        .flat_map(|_| input.bodies.iter())
+        .map(|&b| b.to_body(&header.levels, &mut followed))
+        .collect();
     let mut writer = LogWriter::new(Vec::new(), &header).expect("writing to memory cannot fail");
     for body in &bodies {
         match body {

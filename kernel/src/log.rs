@@ -1,8 +1,12 @@
 //! Log records: every event and every decision, numbered, in the order they happened.
 //!
-//! This module owns only the record body and its postcard encoding into a buffer the
-//! caller supplies; the file framing (header, blocks, checksums, footer) is host-side
-//! and specified in `docs/log-format.md`.
+//! This module owns the record types and a simple, self-contained postcard encoding of
+//! one record into a buffer the caller supplies: what a controller uses to send records
+//! one at a time. The decision log *file* (format version 2, `docs/log-format.md`) is
+//! the host's framing of these same records: `replay::format` stores them in blocks,
+//! with sequence numbers implicit and each record encoded against the ones before it,
+//! which takes a fraction of the bytes but needs state across records. A reader of
+//! either hands out [`Record`] values.
 
 use serde::{Deserialize, Serialize};
 
@@ -26,10 +30,11 @@ pub struct Record {
     pub body: Body,
 }
 
-/// No record encodes to more bytes than this (varints of the widest values plus tags).
+/// No record encodes to more bytes than this with [`encode`] (varints of the widest
+/// values plus tags).
 pub const RECORD_MAX_BYTES: usize = 64;
 
-/// Encodes `record` at the start of `buf` and returns the bytes written.
+/// Encodes `record` at the start of `buf`, as postcard, and returns the bytes written.
 pub fn encode<'b>(record: &Record, buf: &'b mut [u8]) -> Result<&'b mut [u8], postcard::Error> {
     postcard::to_slice(record, buf)
 }

@@ -1,5 +1,7 @@
-//! Exact bytes of a few records: postcard is not self-describing, so these pin the
-//! log format. A change here is a format change and needs a version bump.
+//! Exact bytes of a few records in the kernel's postcard encoding (`kernel::log::encode`),
+//! the one a controller sends: postcard is not self-describing, so these pin it. The
+//! decision log file stores records in its own encoding, pinned by
+//! `replay/tests/record_bytes.rs`; a change to either is a format change.
 
 use kernel::log::{Body, RECORD_MAX_BYTES, Record, decode, encode};
 use kernel::{Decision, Event, RejectReason};

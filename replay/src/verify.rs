@@ -4,7 +4,6 @@
 //! accepted job runs for exactly its processing time, one job at a time per machine,
 //! and completes by the deadline its level gives).
 
-use std::collections::VecDeque;
 use std::io::Read;
 
 use kernel::log::Body;
@@ -71,37 +70,39 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
     let header = reader.header();
     let mut checker = TraceChecker::with_levels(header.machines, header.levels.clone());
     let mut report = Report::default();
-    // The event being matched, and the decisions the kernel made for it.
+    // The event being matched, the decisions the kernel made for it (reused from
+    // event to event, so the loop allocates nothing), and how many of them the log
+    // has matched so far.
     let mut current: Option<Event> = None;
-    let mut fresh = Vec::new();
-    let mut pending: VecDeque<Decision> = VecDeque::new();
+    let mut fresh = Vec::with_capacity(64);
+    let mut matched = 0;
     let mut now = None;
     while let Some(record) = reader.next_record()? {
         report.records += 1;
         match record.body {
             Body::Event(event) => {
-                if let Some(&left) = pending.front() {
+                if let Some(&left) = fresh.get(matched) {
                     return Err(diverged(record.seq, now, Some(record.body), Some(left)));
                 }
                 audit(&mut checker, current.as_ref(), &fresh, record.seq)?;
                 report.events += 1;
                 now = event.time().or(now);
                 fresh.clear();
+                matched = 0;
                 engine.step(event, &mut fresh);
-                pending.extend(fresh.iter().copied());
                 current = Some(event);
             }
             Body::Decision(logged) => {
                 report.decisions += 1;
-                match pending.pop_front() {
-                    Some(decided) if decided == logged => {}
-                    decided => return Err(diverged(record.seq, now, Some(record.body), decided)),
+                match fresh.get(matched) {
+                    Some(&decided) if decided == logged => matched += 1,
+                    decided => return Err(diverged(record.seq, now, Some(record.body), decided.copied())),
                 }
                 count(&mut report, &logged);
             }
         }
     }
-    if let Some(&left) = pending.front() {
+    if let Some(&left) = fresh.get(matched) {
         return Err(diverged(report.records, now, None, Some(left)));
     }
     audit(&mut checker, current.as_ref(), &fresh, report.records)?;

@@ -3,7 +3,7 @@
 
 use kernel::log::{Body, Record};
 use kernel::{Decision, Event, Level, Policy};
-use replay::format::{FormatError, Header, LogReader, LogWriter};
+use replay::format::{CRC32C, CodecError, FormatError, Header, KIND_BLOCK, LogReader, LogWriter};
 
 fn header() -> Header {
     let mut header = Header::new(2, 64, Policy::FirstFit, vec![Level::whole(1, 20), Level::whole(2, 19)]);
@@ -107,13 +107,66 @@ fn every_flipped_byte_is_detected() {
 
 #[test]
 fn another_version_is_refused_by_name() {
-    let (mut bytes, _) = sample_log(1);
-    bytes[8] = 9;
-    let (_, error) = read_all(&bytes);
+    for (version, message) in [
+        (1, "log format version 1 is not supported (this build reads version 2)"),
+        (9, "log format version 9 is not supported (this build reads version 2)"),
+    ] {
+        let (mut bytes, _) = sample_log(1);
+        bytes[8] = version;
+        let (_, error) = read_all(&bytes);
+        assert_eq!(error.unwrap().to_string(), message);
+    }
+}
+
+/// The magic, the version and the header of `sample_log`, then `frames`, each given
+/// as (kind, payload) and framed with a valid checksum.
+fn with_frames(frames: &[(u8, Vec<u8>)]) -> Vec<u8> {
+    let (bytes, _) = sample_log(0);
+    let header_len = u32::from_le_bytes(bytes[11..15].try_into().unwrap()) as usize;
+    let mut out = bytes[..10 + 5 + header_len + 4].to_vec();
+    for (kind, payload) in frames {
+        let start = out.len();
+        out.push(*kind);
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(payload);
+        let crc = CRC32C.checksum(&out[start..]);
+        out.extend_from_slice(&crc.to_le_bytes());
+    }
+    out
+}
+
+#[test]
+fn an_intact_block_that_a_writer_could_not_have_written_is_reported() {
+    // A Reset record (tag 0x02) in a block that claims to start at record 5.
+    let (_, error) = read_all(&with_frames(&[(KIND_BLOCK, vec![5, 1, 0x02])]));
+    assert!(matches!(error, Some(FormatError::SequenceGap { expected: 0, found: 5, .. })), "{error:?}");
+    // One record counted, two present.
+    let (records, error) = read_all(&with_frames(&[(KIND_BLOCK, vec![0, 1, 0x02, 0x02])]));
+    assert_eq!(records.len(), 1);
     assert_eq!(
         error.unwrap().to_string(),
-        "log format version 9 is not supported (this build reads version 1)"
+        format!(
+            "record 1 in the block at byte {} does not decode: 1 bytes follow the block's last record",
+            with_frames(&[]).len()
+        )
     );
+    // More records counted than bytes to hold them.
+    let (records, error) = read_all(&with_frames(&[(KIND_BLOCK, vec![0, 3, 0x02, 0x02])]));
+    assert!(records.is_empty());
+    assert!(matches!(error, Some(FormatError::Decode { source: CodecError::Count(3), .. })), "{error:?}");
+    // A tag that is no record.
+    let (_, error) = read_all(&with_frames(&[(KIND_BLOCK, vec![0, 1, 0x0A])]));
+    assert!(matches!(error, Some(FormatError::Decode { source: CodecError::Tag(0x0A), .. })), "{error:?}");
+}
+
+#[test]
+fn records_take_a_few_bytes_each() {
+    let (bytes, bodies) = sample_log(3000);
+    // A submit takes 3 bytes, a start 1, an accept 1; but the sample's deadline
+    // matches its level's only on level 1, so every other accept spells out its job
+    // and deadline (4 bytes).
+    let per_record = bytes.len() as f64 / bodies.len() as f64;
+    assert!(per_record < 2.3, "{per_record:.2} bytes per record");
 }
 
 #[test]

@@ -17,9 +17,16 @@
 //!   queues before either, with `Advance { t: Tick::MAX }`).
 //!
 //! Job identifiers must be unique within the stream; the case generator makes them so.
+//!
+//! It is also `replay verify`'s auditor, so it is built to run at millions of
+//! decisions a second over whole traces: it keeps only the jobs that are accepted and
+//! not yet complete (plus one bit per job identifier ever accepted, for the
+//! uniqueness check), counts the machines that are not work-conserving instead of
+//! looking at every machine after every event, and allocates nothing per event.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use kernel::{Decision, Event, JobId, Level, MachineId, Tick};
 
@@ -117,14 +124,63 @@ struct Submit {
     level: u8,
 }
 
-/// An accepted job as the trace has shown it so far.
+/// An accepted job that has not completed, as the trace has shown it so far.
 #[derive(Clone, Copy, Debug)]
 struct JobState {
     machine: MachineId,
     p: Tick,
     deadline: Tick,
     processed: u128,
-    complete: bool,
+}
+
+/// Fibonacci hashing of a job identifier: one multiplication, no random state (the
+/// maps are never iterated in an order that matters: [`TraceChecker::unfinished`]
+/// sorts).
+#[derive(Clone, Copy, Debug, Default)]
+struct JobHasher(u64);
+
+impl Hasher for JobHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u32(&mut self, value: u32) {
+        self.write_u64(u64::from(value));
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type JobMap<V> = HashMap<JobId, V, BuildHasherDefault<JobHasher>>;
+
+/// Identifiers per page of [`IdSet`].
+const IDS_PER_PAGE: u32 = 4096;
+
+/// A set of job identifiers: one bit each, in pages of 4,096 allocated when first
+/// touched. Trace job numbers are dense, so a whole trace takes a few kilobytes.
+#[derive(Clone, Debug, Default)]
+struct IdSet {
+    pages: JobMap<Box<[u64; (IDS_PER_PAGE / 64) as usize]>>,
+}
+
+impl IdSet {
+    /// Adds `id`; `false` if it was already there.
+    fn insert(&mut self, id: JobId) -> bool {
+        let page = self.pages.entry(id / IDS_PER_PAGE).or_insert_with(|| Box::new([0; 64]));
+        let bit = id % IDS_PER_PAGE;
+        let (word, mask) = ((bit / 64) as usize, 1u64 << (bit % 64));
+        let fresh = page[word] & mask == 0;
+        page[word] |= mask;
+        fresh
+    }
 }
 
 /// What one machine is doing.
@@ -138,11 +194,23 @@ struct MachineState {
     unfinished: usize,
 }
 
+impl MachineState {
+    /// Runs a job exactly when it has unfinished jobs.
+    const fn conserving(&self) -> bool {
+        self.running.is_some() == (self.unfinished > 0)
+    }
+}
+
 /// Reads a trace one event at a time; see the module documentation for the checks.
 #[derive(Clone, Debug)]
 pub struct TraceChecker {
     machines: Vec<MachineState>,
-    jobs: BTreeMap<JobId, JobState>,
+    /// How many of `machines` are not [`MachineState::conserving`] right now.
+    not_conserving: usize,
+    /// Accepted jobs that have not completed.
+    jobs: JobMap<JobState>,
+    /// Every job ever accepted, for [`Violation::DuplicateJob`].
+    accepted: IdSet,
     /// The level table, when deadlines are to be recomputed.
     levels: Option<Vec<Level>>,
     /// The time of the last event that was not refused: the kernel's clock.
@@ -163,7 +231,9 @@ impl TraceChecker {
     pub fn new(machines: u16) -> Self {
         Self {
             machines: vec![MachineState::default(); usize::from(machines)],
-            jobs: BTreeMap::new(),
+            not_conserving: 0,
+            jobs: JobMap::default(),
+            accepted: IdSet::default(),
             levels: None,
             now: 0,
             steps: 0,
@@ -190,13 +260,19 @@ impl TraceChecker {
             Event::Submit { t, job, p, level } => Some(Submit { t, job, p, level }),
             Event::Advance { .. } | Event::Reset => None,
         };
-        let mut verdicts = Vec::new();
+        // The verdicts are counted, and only listed when they are wrong.
+        let mut verdicts = 0usize;
+        let mut verdicts_right = true;
         for decision in decisions {
-            self.decision(decision, submit, latest, &mut verdicts).map_err(|v| fail(Some(*decision), v))?;
+            if let Decision::Accept { job, .. } | Decision::Reject { job, .. } = *decision {
+                verdicts_right &= verdicts == 0 && submit.is_some_and(|s| s.job == job);
+                verdicts += 1;
+            }
+            self.decision(decision, submit, latest).map_err(|v| fail(Some(*decision), v))?;
         }
-        let expected = submit.map(|s| s.job);
-        if verdicts != expected.into_iter().collect::<Vec<_>>() {
-            return Err(fail(None, Violation::Verdicts { expected, found: verdicts }));
+        if !verdicts_right || (verdicts == 1) != submit.is_some() {
+            let expected = submit.map(|s| s.job);
+            return Err(fail(None, Violation::Verdicts { expected, found: verdicts_of(decisions) }));
         }
         self.now = latest;
         if *event == Event::Reset {
@@ -219,28 +295,22 @@ impl TraceChecker {
         decision: &Decision,
         submit: Option<Submit>,
         latest: Tick,
-        verdicts: &mut Vec<JobId>,
     ) -> Result<(), Violation> {
         match *decision {
             Decision::Accept { job, machine, deadline, .. } => {
-                verdicts.push(job);
                 self.machine(machine)?;
                 // Only the submitted job can be accepted, and only once per trace.
                 let Some(submit) = submit.filter(|s| s.job == job) else {
                     return Ok(());
                 };
                 self.check_deadline(&submit, deadline)?;
-                let state = JobState { machine, p: submit.p, deadline, processed: 0, complete: false };
-                if self.jobs.insert(job, state).is_some() {
+                if !self.accepted.insert(job) {
                     return Err(Violation::DuplicateJob(job));
                 }
-                self.machine(machine)?.unfinished += 1;
-                Ok(())
+                self.jobs.insert(job, JobState { machine, p: submit.p, deadline, processed: 0 });
+                self.update_machine(machine, |m| m.unfinished += 1)
             }
-            Decision::Reject { job, .. } => {
-                verdicts.push(job);
-                Ok(())
-            }
+            Decision::Reject { .. } => Ok(()),
             Decision::Start { t, job, machine } => self.start(t, job, machine, latest),
             Decision::Preempt { t, job, machine } => self.stop(t, job, machine, latest, false),
             Decision::Complete { t, job, machine } => self.stop(t, job, machine, latest, true),
@@ -251,7 +321,11 @@ impl TraceChecker {
     fn check_deadline(&self, submit: &Submit, promised: Tick) -> Result<(), Violation> {
         let Some(levels) = &self.levels else { return Ok(()) };
         let expected = levels.get(usize::from(submit.level)).and_then(|level| {
-            let slack = (u128::from(level.slack_milli) * u128::from(submit.p)).div_ceil(1000);
+            // In u64 when the product fits (almost always); the u128 division is slow.
+            let slack = match u64::from(level.slack_milli).checked_mul(submit.p) {
+                Some(scaled) => u128::from(scaled.div_ceil(1000)),
+                None => (u128::from(level.slack_milli) * u128::from(submit.p)).div_ceil(1000),
+            };
             Tick::try_from(u128::from(submit.t) + slack).ok()
         });
         if expected == Some(promised) {
@@ -263,6 +337,25 @@ impl TraceChecker {
 
     fn machine(&mut self, machine: MachineId) -> Result<&mut MachineState, Violation> {
         self.machines.get_mut(usize::from(machine)).ok_or(Violation::UnknownMachine(machine))
+    }
+
+    /// Changes a machine's state with `change`, keeping [`Self::not_conserving`] right.
+    fn update_machine(
+        &mut self,
+        machine: MachineId,
+        change: impl FnOnce(&mut MachineState),
+    ) -> Result<(), Violation> {
+        let state = self.machine(machine)?;
+        let before = state.conserving();
+        change(state);
+        let after = state.conserving();
+        // The count only ever holds machines that went from conserving to not.
+        match (before, after) {
+            (true, false) => self.not_conserving += 1,
+            (false, true) => self.not_conserving -= 1,
+            _ => {}
+        }
+        Ok(())
     }
 
     /// Checks `t` against the event's span and the machine's last decision, and moves
@@ -279,13 +372,12 @@ impl TraceChecker {
     }
 
     fn start(&mut self, t: Tick, job: JobId, machine: MachineId, latest: Tick) -> Result<(), Violation> {
-        let state = self.timed(t, machine, latest)?;
-        if let Some((running, _)) = state.running {
+        if let Some((running, _)) = self.timed(t, machine, latest)?.running {
             return Err(Violation::TwoJobsRunning { running });
         }
-        state.running = Some((job, t));
+        self.update_machine(machine, |m| m.running = Some((job, t)))?;
         match self.jobs.get(&job) {
-            Some(j) if j.machine == machine && !j.complete => Ok(()),
+            Some(j) if j.machine == machine => Ok(()),
             _ => Err(Violation::StartOfUnknownJob(job)),
         }
     }
@@ -302,7 +394,7 @@ impl TraceChecker {
         let Some((running, since)) = state.running.filter(|&(running, _)| running == job) else {
             return Err(Violation::NotRunning(job));
         };
-        state.running = None;
+        self.update_machine(machine, |m| m.running = None)?;
         let state = self.jobs.get_mut(&running).ok_or(Violation::NotRunning(job))?;
         state.processed += u128::from(t - since);
         let p = u128::from(state.p);
@@ -312,37 +404,112 @@ impl TraceChecker {
         if complete && t > state.deadline {
             return Err(Violation::DeadlineMissed { job, completed: t, deadline: state.deadline });
         }
-        state.complete = complete;
         if complete {
-            let machine = self.machine(machine)?;
-            machine.unfinished = machine.unfinished.saturating_sub(1);
+            // A completed job can neither start again nor be accepted again (the
+            // `accepted` set remembers it), so it need not be kept.
+            self.jobs.remove(&running);
+            self.update_machine(machine, |m| m.unfinished = m.unfinished.saturating_sub(1))?;
         }
         Ok(())
     }
 
     fn work_conserving(&self) -> Result<(), Violation> {
+        if self.not_conserving == 0 {
+            return Ok(());
+        }
         for (machine, state) in (0..).zip(&self.machines) {
-            let unfinished = state.unfinished;
-            if state.running.is_some() != (unfinished > 0) {
-                let running = state.running.map(|(job, _)| job);
+            if !state.conserving() {
+                let (running, unfinished) = (state.running.map(|(job, _)| job), state.unfinished);
                 return Err(Violation::NotWorkConserving { machine, running, unfinished });
             }
         }
         Ok(())
     }
 
+    /// Accepted jobs that have not completed, in identifier order.
     fn unfinished(&self) -> Vec<JobId> {
-        self.jobs.iter().filter(|(_, j)| !j.complete).map(|(&job, _)| job).collect()
+        let mut jobs: Vec<JobId> = self.jobs.keys().copied().collect();
+        jobs.sort_unstable();
+        jobs
     }
 
     /// A reset starts a new experiment at time zero; the old one must be drained.
     fn reset(&mut self) -> Result<(), Violation> {
-        let unfinished = self.unfinished();
-        if !unfinished.is_empty() {
-            return Err(Violation::Unfinished(unfinished));
+        if !self.jobs.is_empty() {
+            return Err(Violation::Unfinished(self.unfinished()));
         }
         self.machines.iter_mut().for_each(|m| *m = MachineState::default());
+        self.not_conserving = 0;
         self.now = 0;
         Ok(())
+    }
+}
+
+/// The jobs of the `Accept`s and `Reject`s among `decisions`, in order.
+fn verdicts_of(decisions: &[Decision]) -> Vec<JobId> {
+    decisions
+        .iter()
+        .filter_map(|d| match *d {
+            Decision::Accept { job, .. } | Decision::Reject { job, .. } => Some(job),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_job(
+        checker: &mut TraceChecker,
+        t: Tick,
+        job: JobId,
+        machine: MachineId,
+    ) -> Result<(), TraceError> {
+        let submit = Event::Submit { t, job, p: 2, level: 0 };
+        let accept = Decision::Accept { job, machine, deadline: t + 4, preempted: None };
+        checker.step(&submit, &[accept, Decision::Start { t, job, machine }])?;
+        checker.step(&Event::Advance { t: t + 2 }, &[Decision::Complete { t: t + 2, job, machine }])
+    }
+
+    #[test]
+    fn a_job_accepted_again_after_it_completed_is_a_duplicate() {
+        let mut checker = TraceChecker::new(2);
+        run_job(&mut checker, 0, 7, 0).unwrap();
+        run_job(&mut checker, 10, 8, 1).unwrap();
+        let error = run_job(&mut checker, 20, 7, 1).unwrap_err();
+        assert_eq!(error.violation, Violation::DuplicateJob(7));
+        // Identifiers far apart land on pages of their own.
+        let mut checker = TraceChecker::new(1);
+        for (t, job) in (0..).step_by(10).zip([0, u32::MAX, 4096, 4095]) {
+            run_job(&mut checker, t, job, 0).unwrap();
+        }
+        assert!(checker.finish().is_ok());
+    }
+
+    #[test]
+    fn the_lowest_idle_machine_with_work_is_reported() {
+        let mut checker = TraceChecker::new(3);
+        let submit = |job| Event::Submit { t: 0, job, p: 2, level: 0 };
+        let accept = |job, machine| Decision::Accept { job, machine, deadline: 4, preempted: None };
+        let start = |job, machine| Decision::Start { t: 0, job, machine };
+        checker.step(&submit(1), &[accept(1, 2), start(1, 2)]).unwrap();
+        // Machine 1 gets work but does not start it.
+        let error = checker.step(&submit(2), &[accept(2, 1)]).unwrap_err();
+        let expected = Violation::NotWorkConserving { machine: 1, running: None, unfinished: 1 };
+        assert_eq!(error.violation, expected);
+    }
+
+    #[test]
+    fn wrong_verdicts_are_listed() {
+        let mut checker = TraceChecker::new(1);
+        let submit = Event::Submit { t: 0, job: 1, p: 2, level: 0 };
+        let reject = |job| Decision::Reject { job, reason: kernel::RejectReason::QueueFull };
+        let error = checker.clone().step(&submit, &[reject(1), reject(2)]).unwrap_err();
+        assert_eq!(error.violation, Violation::Verdicts { expected: Some(1), found: vec![1, 2] });
+        let error = checker.clone().step(&submit, &[]).unwrap_err();
+        assert_eq!(error.violation, Violation::Verdicts { expected: Some(1), found: vec![] });
+        let error = checker.step(&Event::Advance { t: 1 }, &[reject(3)]).unwrap_err();
+        assert_eq!(error.violation, Violation::Verdicts { expected: None, found: vec![3] });
     }
 }

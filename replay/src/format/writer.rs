@@ -1,0 +1,110 @@
+//! [`LogWriter`]: the header at once, then records into blocks, each written out as
+//! soon as it is full, then the footer. Only one block is ever held in memory, so a
+//! log of any length streams to its file.
+
+use std::io::Write;
+
+use crc::{Digest, Table};
+use kernel::log::Body;
+use kernel::{Decision, Event};
+
+use super::codec::{BLOCK_HEADER_MAX_BYTES, BlockHeader, RECORD_MAX_BYTES, RecordCodec};
+use super::{
+    BLOCK_TARGET_BYTES, CRC32C, FORMAT_VERSION, Footer, FormatError, Header, KIND_BLOCK, KIND_FOOTER,
+    KIND_HEADER, MAGIC, write_frame,
+};
+
+/// Writes a log; sequence numbers are assigned here, in the order records arrive.
+pub struct LogWriter<W: Write> {
+    out: W,
+    codec: RecordCodec,
+    /// The encoded records of the open block.
+    block: Vec<u8>,
+    /// The open block's header, once it is closed.
+    head: Vec<u8>,
+    /// The sequence number of the open block's first record.
+    block_first: u64,
+    seq: u64,
+    blocks: u64,
+    whole: Digest<'static, u32, Table<16>>,
+}
+
+impl<W: Write> std::fmt::Debug for LogWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogWriter").field("seq", &self.seq).field("blocks", &self.blocks).finish()
+    }
+}
+
+impl<W: Write> LogWriter<W> {
+    /// Writes the magic, the version and `header`.
+    pub fn new(mut out: W, header: &Header) -> Result<Self, FormatError> {
+        out.write_all(&MAGIC)?;
+        out.write_all(&FORMAT_VERSION.to_le_bytes())?;
+        let payload = postcard::to_stdvec(header).map_err(FormatError::Encode)?;
+        write_frame(&mut out, KIND_HEADER, &[&payload])?;
+        Ok(Self {
+            out,
+            codec: RecordCodec::new(&header.levels),
+            block: Vec::with_capacity(BLOCK_TARGET_BYTES + RECORD_MAX_BYTES),
+            head: Vec::with_capacity(BLOCK_HEADER_MAX_BYTES),
+            block_first: 0,
+            seq: 0,
+            blocks: 0,
+            whole: CRC32C.digest(),
+        })
+    }
+
+    pub fn event(&mut self, event: &Event) -> Result<(), FormatError> {
+        self.record(Body::Event(*event))
+    }
+
+    pub fn decision(&mut self, decision: &Decision) -> Result<(), FormatError> {
+        self.record(Body::Decision(*decision))
+    }
+
+    /// Appends the next record.
+    pub fn record(&mut self, body: Body) -> Result<(), FormatError> {
+        self.codec.encode(&body, &mut self.block);
+        self.seq += 1;
+        if self.block.len() >= BLOCK_TARGET_BYTES {
+            self.flush_block()?;
+        }
+        Ok(())
+    }
+
+    /// Records written so far.
+    pub fn records(&self) -> u64 {
+        self.seq
+    }
+
+    /// Writes the open block, if it holds any record, and starts the next.
+    fn flush_block(&mut self) -> Result<(), FormatError> {
+        let records = self.seq - self.block_first;
+        if records == 0 {
+            return Ok(());
+        }
+        // A block holds at most BLOCK_TARGET_BYTES + RECORD_MAX_BYTES bytes, each
+        // record at least one, so its count always fits.
+        let records = u32::try_from(records).unwrap_or(u32::MAX);
+        self.head.clear();
+        BlockHeader { first_seq: self.block_first, records }.put(&mut self.head);
+        write_frame(&mut self.out, KIND_BLOCK, &[&self.head, &self.block])?;
+        self.whole.update(&self.head);
+        self.whole.update(&self.block);
+        self.blocks += 1;
+        self.block.clear();
+        self.block_first = self.seq;
+        self.codec.start_block();
+        Ok(())
+    }
+
+    /// Writes the last block and the footer, flushes, and hands the output back.
+    pub fn finish(mut self) -> Result<W, FormatError> {
+        self.flush_block()?;
+        let footer = Footer { records: self.seq, blocks: self.blocks, checksum: self.whole.finalize() };
+        let payload = postcard::to_stdvec(&footer).map_err(FormatError::Encode)?;
+        write_frame(&mut self.out, KIND_FOOTER, &[&payload])?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
