@@ -10,11 +10,18 @@
 //!   window. Fixed ones never move.
 //! - A rejection leaves the state equal (`==`) to the state before it.
 //! - Every offer, requested at once, is accepted with the offered start.
+//! - Every request gets exactly the answer of a plain reference of Algorithms 1 and 2
+//!   (`reservation_model`): the same start and the same moves, or the same reason and
+//!   the same offers in the same order.
 //!
 //! To follow one case: `SEED=4 TRACE=1 cargo test -p admission-kernel --test
 //! reservation_props -- --nocapture` prints its events and decisions.
 
+mod reservation_model;
+
 use std::collections::BTreeMap;
+
+use reservation_model::{Answer, Reference};
 
 use kernel::Tick;
 use kernel::reservation::{
@@ -323,7 +330,9 @@ impl World {
     /// every offer must be accepted as offered.
     fn request(&mut self, q: Request, context: &str) {
         let before = self.kernel.clone();
+        let reference = Reference::of(&self.kernel).request(&q);
         let (outcome, decisions) = self.step(Event::Request(q));
+        self.compare(&reference, outcome, &decisions, context);
         match outcome {
             Outcome::Accepted { start } => {
                 assert_eq!(decisions.first(), Some(&Decision::Accept { job: q.job, start }))
@@ -340,6 +349,35 @@ impl World {
             }
             other => panic!("{context}: {other:?} for a request"),
         }
+    }
+
+    /// The kernel's answer is the reference's: the same start and the same moves, or
+    /// the same reason and the same offers.
+    fn compare(&self, reference: &Answer, outcome: Outcome, decisions: &[Decision], context: &str) {
+        let answer = match outcome {
+            Outcome::Accepted { start } => {
+                let moved = decisions
+                    .iter()
+                    .filter_map(|d| match *d {
+                        Decision::Replan { job, start } => Some((job, start)),
+                        _ => None,
+                    })
+                    .collect();
+                Answer::Accepted { start, moved }
+            }
+            Outcome::Rejected { reason, .. } => {
+                let offers = decisions
+                    .iter()
+                    .filter_map(|d| match *d {
+                        Decision::Offer { ready, deadline, start, .. } => Some((ready, deadline, start)),
+                        _ => None,
+                    })
+                    .collect();
+                Answer::Rejected { reason, offers }
+            }
+            other => panic!("{context}: {other:?} for a request"),
+        };
+        assert_eq!(&answer, reference, "{context}: the kernel and the reference disagree");
     }
 
     fn check_offer(&mut self, q: Request, offer: Decision, context: &str) {
