@@ -90,7 +90,12 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
 {
     /// A kernel at time zero with every slot free.
     pub fn new(config: Config) -> Result<Self, ConfigError> {
-        const { assert!(OFFERS <= u8::MAX as usize, "offers are counted in a u8") };
+        const {
+            assert!(H > 0, "the calendar needs at least one slot");
+            assert!(W > 0 && W <= 1 << 16, "the waiting capacity must be in 1..=2^16 (u16 plan indices)");
+            assert!(RUN > 0, "the running set needs room for at least one job");
+            assert!(OFFERS <= u8::MAX as usize, "offers are counted in a u8");
+        };
         if config.nodes == 0 {
             return Err(ConfigError::NoNodes);
         }
