@@ -6,7 +6,6 @@
 //! `Advance { t: u64::MAX }` so that every accepted job completes. Each event is
 //! written to the log, followed by the decisions it caused, in the kernel's order.
 
-use std::collections::HashMap;
 use std::io::Write;
 
 use indicatif::ProgressBar;
@@ -14,13 +13,13 @@ use replay::engine::{DEFAULT_QUEUE_CAPACITY, Engine};
 use replay::format::{FormatError, Header, LogWriter};
 use serde::Serialize;
 
-use kernel::{Decision, Event, JobId, Level, LevelId, Outcome, Policy, RejectReason, Tick};
+use kernel::{Decision, Event, Level, LevelId, Outcome, Policy, RejectReason, Tick};
 
 use crate::error::SimError;
 use crate::levels::{LevelDraw, greedy_bound};
 use crate::metrics::{MetricContext, Metrics, Tally, spread};
 use crate::window::{self, Window};
-use crate::workload::{Job, Workload};
+use crate::workload::{Job, JobIdMap, Workload};
 
 /// Jobs between two progress updates.
 const PROGRESS_STEP: usize = 4096;
@@ -138,7 +137,7 @@ pub fn run_with_progress(
     if let Some(position) = jobs.windows(2).position(|p| p[1].release < p[0].release) {
         return Err(SimError::Unsorted { job: jobs[position + 1].id, position: position + 1 });
     }
-    let mut position_of = HashMap::with_capacity(jobs.len());
+    let mut position_of = JobIdMap::with_capacity_and_hasher(jobs.len(), Default::default());
     for (position, job) in jobs.iter().enumerate() {
         if position_of.insert(job.id, position).is_some() {
             return Err(SimError::DuplicateJob(job.id));
@@ -208,7 +207,7 @@ struct Runner<'a, 'l> {
     log: Option<&'l mut dyn Recorder>,
     jobs: &'a [Job],
     job_levels: Vec<LevelId>,
-    position_of: HashMap<JobId, usize>,
+    position_of: JobIdMap<usize>,
     levels: &'a [Level],
     window_start: Tick,
     window_index: u64,

@@ -18,15 +18,24 @@
 //!   whose rounded submit time is `< 0`, is not submitted but counted by reason.
 //! - Jobs are ordered by (submit time, line number), whatever the file order, and
 //!   their times are made relative to the first of them.
+//!
+//! The file is streamed: read through a buffer, decompressed on the fly and split
+//! into lines one at a time, with the input hash computed as the bytes go by. Only
+//! the parsed jobs are kept (24 bytes each), so memory does not grow with the size
+//! of the file, only with its number of jobs.
 
-use std::collections::HashMap;
-use std::io::Read;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use flate2::read::MultiGzDecoder;
+use flate2::bufread::MultiGzDecoder;
 
 use crate::error::SwfError;
-use crate::workload::{Excluded, INPUT_CRC, Job, Workload};
+use crate::workload::{Excluded, INPUT_CRC, Job, JobIdMap, Workload};
+
+mod line;
+
+use line::{Line, RawJob, parse_line, read_header};
 
 /// The number of fields on an SWF job line.
 pub const FIELDS: usize = 18;
@@ -53,6 +62,11 @@ pub const FIELD_NAMES: [&str; FIELDS] = [
     "think time",
 ];
 
+/// The first two bytes of every gzip member.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+/// Bytes read from the file, and from the decompressor, at a time.
+const BUFFER_BYTES: usize = 1 << 16;
+
 /// How strict the reader is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SwfOptions {
@@ -77,32 +91,30 @@ pub enum NumberError {
     OutOfRange,
 }
 
-/// One well-formed job line, before exclusion and sorting.
-#[derive(Clone, Copy, Debug)]
-struct RawJob {
-    id: u32,
-    submit: i64,
-    run: i64,
-    line: u64,
+/// Where the lines come from, which decides how a read error is reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    Plain,
+    Gzip,
 }
 
-enum Line {
-    Blank,
-    Comment,
-    Job(RawJob),
-}
-
-/// Reads a trace file, plain or gzipped. Errors name `path` as given.
+/// Reads a trace file, plain or gzipped, streaming it. Errors name `path` as given.
 pub fn read(path: &Path, options: SwfOptions) -> Result<Trace, SwfError> {
     let file = path.display().to_string();
-    let raw = std::fs::read(path).map_err(|source| SwfError::Io { file: file.clone(), source })?;
-    let bytes = decompress(&file, raw)?;
-    parse(&file, &bytes, options)
+    let io_error = |source| SwfError::Io { file: file.clone(), source };
+    let mut input = BufReader::with_capacity(BUFFER_BYTES, File::open(path).map_err(io_error)?);
+    if input.fill_buf().map_err(io_error)?.starts_with(&GZIP_MAGIC) {
+        let lines = BufReader::with_capacity(BUFFER_BYTES, MultiGzDecoder::new(input));
+        parse_lines(&file, lines, options, Source::Gzip)
+    } else {
+        parse_lines(&file, input, options, Source::Plain)
+    }
 }
 
-/// Decompresses gzip input (detected by its magic bytes); returns other input as is.
+/// Decompresses gzip input held in memory (detected by its magic bytes); returns other
+/// input as is. [`read`] streams instead; this is for callers that hold the file.
 pub fn decompress(file: &str, raw: Vec<u8>) -> Result<Vec<u8>, SwfError> {
-    if !raw.starts_with(&[0x1f, 0x8b]) {
+    if !raw.starts_with(&GZIP_MAGIC) {
         return Ok(raw);
     }
     let mut out = Vec::with_capacity(raw.len().saturating_mul(4));
@@ -114,50 +126,105 @@ pub fn decompress(file: &str, raw: Vec<u8>) -> Result<Vec<u8>, SwfError> {
 
 /// Parses decompressed trace bytes; `file` names the trace in errors.
 pub fn parse(file: &str, bytes: &[u8], options: SwfOptions) -> Result<Trace, SwfError> {
-    let mut raw_jobs = Vec::new();
-    let mut first_line_of: HashMap<u32, u64> = HashMap::new();
-    let mut excluded = Excluded::default();
-    let (mut max_procs, mut max_nodes) = (None, None);
-    for (number, text) in (1u64..).zip(bytes.split(|&b| b == b'\n')) {
-        let parsed = parse_line(file, number, text).and_then(|line| {
-            if let Line::Job(job) = line
-                && let Some(&first_line) = first_line_of.get(&job.id)
-            {
-                return Err(SwfError::DuplicateJob {
-                    file: file.to_owned(),
-                    line: number,
-                    job: job.id,
-                    first_line,
-                });
-            }
-            Ok(line)
-        });
-        match parsed {
-            Ok(Line::Blank) => {}
-            Ok(Line::Comment) => read_header(text, &mut max_procs, &mut max_nodes),
-            Ok(Line::Job(job)) => {
-                first_line_of.insert(job.id, job.line);
-                if job.run <= 0 {
-                    excluded.run_time_nonpositive += 1;
-                } else if job.submit < 0 {
-                    excluded.negative_submit += 1;
-                } else {
-                    raw_jobs.push(job);
-                }
-            }
-            Err(_) if options.skip_bad_lines => excluded.bad_lines += 1,
-            Err(error) => return Err(error),
-        }
-    }
-    let jobs = order_jobs(raw_jobs);
-    let hash = INPUT_CRC.checksum(bytes);
-    let workload = Workload { name: file.to_owned(), hash, jobs, excluded };
-    Ok(Trace { workload, max_procs, max_nodes })
+    parse_lines(file, bytes, options, Source::Plain)
 }
 
-/// Sorts by (submit time, line) and makes times relative to the first job.
+/// Reads `input` line by line (lines are split at `\n` and numbered from 1), hashing
+/// every byte, and parses each line as it comes.
+fn parse_lines(
+    file: &str,
+    mut input: impl BufRead,
+    options: SwfOptions,
+    source: Source,
+) -> Result<Trace, SwfError> {
+    let mut builder = Builder::new(file, options);
+    let mut hash = INPUT_CRC.digest();
+    let mut line = Vec::with_capacity(256);
+    for number in 1u64.. {
+        line.clear();
+        let read = input.read_until(b'\n', &mut line).map_err(|source_error| match source {
+            Source::Plain => SwfError::Io { file: file.to_owned(), source: source_error },
+            Source::Gzip => SwfError::Gzip { file: file.to_owned(), source: source_error },
+        })?;
+        if read == 0 {
+            break;
+        }
+        hash.update(&line);
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        builder.line(number, text)?;
+    }
+    Ok(builder.finish(hash.finalize()))
+}
+
+/// What the lines read so far have given.
+struct Builder<'f> {
+    file: &'f str,
+    options: SwfOptions,
+    /// Usable jobs, in line order.
+    jobs: Vec<RawJob>,
+    /// The line of every job number seen, for the duplicate check.
+    first_line_of: JobIdMap<u64>,
+    excluded: Excluded,
+    max_procs: Option<u64>,
+    max_nodes: Option<u64>,
+}
+
+impl<'f> Builder<'f> {
+    fn new(file: &'f str, options: SwfOptions) -> Self {
+        Self {
+            file,
+            options,
+            jobs: Vec::new(),
+            first_line_of: JobIdMap::default(),
+            excluded: Excluded::default(),
+            max_procs: None,
+            max_nodes: None,
+        }
+    }
+
+    /// Takes line `number`, its bytes without the `\n`.
+    fn line(&mut self, number: u64, text: &[u8]) -> Result<(), SwfError> {
+        let parsed = parse_line(self.file, number, text).and_then(|line| self.unique(line, number));
+        match parsed {
+            Ok(Line::Blank) => {}
+            Ok(Line::Comment) => read_header(text, &mut self.max_procs, &mut self.max_nodes),
+            Ok(Line::Job(job)) => {
+                if job.run <= 0 {
+                    self.excluded.run_time_nonpositive += 1;
+                } else if job.submit < 0 {
+                    self.excluded.negative_submit += 1;
+                } else {
+                    self.jobs.push(job);
+                }
+            }
+            Err(_) if self.options.skip_bad_lines => self.excluded.bad_lines += 1,
+            Err(error) => return Err(error),
+        }
+        Ok(())
+    }
+
+    /// Refuses a job number that an earlier line has; remembers it otherwise.
+    fn unique(&mut self, line: Line, number: u64) -> Result<Line, SwfError> {
+        let Line::Job(job) = line else { return Ok(line) };
+        if let Some(&first_line) = self.first_line_of.get(&job.id) {
+            let file = self.file.to_owned();
+            return Err(SwfError::DuplicateJob { file, line: number, job: job.id, first_line });
+        }
+        self.first_line_of.insert(job.id, number);
+        Ok(line)
+    }
+
+    fn finish(self, hash: u64) -> Trace {
+        let jobs = order_jobs(self.jobs);
+        let workload = Workload { name: self.file.to_owned(), hash, jobs, excluded: self.excluded };
+        Trace { workload, max_procs: self.max_procs, max_nodes: self.max_nodes }
+    }
+}
+
+/// Sorts by (submit time, line) and makes times relative to the first job. The jobs
+/// come in line order, so a stable sort by submit time alone gives that order.
 fn order_jobs(mut raw_jobs: Vec<RawJob>) -> Vec<Job> {
-    raw_jobs.sort_unstable_by_key(|j| (j.submit, j.line));
+    raw_jobs.sort_by_key(|j| j.submit);
     let origin = raw_jobs.first().map_or(0, |j| j.submit);
     raw_jobs
         .iter()
@@ -170,89 +237,17 @@ fn order_jobs(mut raw_jobs: Vec<RawJob>) -> Vec<Job> {
         .collect()
 }
 
-fn parse_line(file: &str, line: u64, bytes: &[u8]) -> Result<Line, SwfError> {
-    let text = std::str::from_utf8(bytes).map_err(|_| SwfError::NotUtf8 { file: file.to_owned(), line })?;
-    let trimmed = text.trim_start();
-    if trimmed.starts_with(';') {
-        return Ok(Line::Comment);
-    }
-    if trimmed.trim_end().is_empty() {
-        return Ok(Line::Blank);
-    }
-    let mut fields = [""; FIELDS];
-    let mut found = 0;
-    for field in trimmed.split_whitespace() {
-        if let Some(slot) = fields.get_mut(found) {
-            *slot = field;
-        }
-        found += 1;
-    }
-    if found != FIELDS {
-        return Err(SwfError::FieldCount { file: file.to_owned(), line, found });
-    }
-    let field_error = |index: usize, error: NumberError| {
-        let (file, text, name) = (file.to_owned(), fields[index].to_owned(), FIELD_NAMES[index]);
-        match error {
-            NumberError::NotANumber => SwfError::NotANumber { file, line, field: index + 1, name, text },
-            NumberError::OutOfRange => SwfError::OutOfRange { file, line, field: index + 1, name, text },
-        }
-    };
-    if let Some(index) = fields.iter().position(|f| !is_decimal(f)) {
-        return Err(field_error(index, NumberError::NotANumber));
-    }
-    let id = fields[0].parse::<u32>().map_err(|_| SwfError::NotAJobNumber {
-        file: file.to_owned(),
-        line,
-        text: fields[0].to_owned(),
-    })?;
-    let submit = round_half_away(fields[1]).map_err(|e| field_error(1, e))?;
-    let run = round_half_away(fields[3]).map_err(|e| field_error(3, e))?;
-    Ok(Line::Job(RawJob { id, submit, run, line }))
-}
-
-/// Reads `; MaxProcs: N` and `; MaxNodes: N`; other header lines are ignored.
-fn read_header(bytes: &[u8], max_procs: &mut Option<u64>, max_nodes: &mut Option<u64>) {
-    let Ok(text) = std::str::from_utf8(bytes) else { return };
-    let body = text.trim_start().trim_start_matches(';').trim();
-    let Some((key, value)) = body.split_once(':') else { return };
-    let value = value.trim().parse::<u64>().ok();
-    match key.trim() {
-        "MaxProcs" => *max_procs = value.or(*max_procs),
-        "MaxNodes" => *max_nodes = value.or(*max_nodes),
-        _ => {}
-    }
-}
-
 /// Whether `text` is a decimal number as SWF writes them: an optional sign, digits,
 /// an optional point and more digits, with at least one digit in all.
 pub fn is_decimal(text: &str) -> bool {
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    !(whole.is_empty() && fraction.is_empty()) && all_digits(whole) && all_digits(fraction)
+    line::is_decimal(text.as_bytes())
 }
 
 /// Rounds a decimal number to a whole number, half away from zero, exactly: the
 /// whole part, plus one when the first decimal is 5 or more, with the sign applied
 /// last (`0.5 -> 1`, `-0.5 -> -1`, `2.49 -> 2`).
 pub fn round_half_away(text: &str) -> Result<i64, NumberError> {
-    if !is_decimal(text) {
-        return Err(NumberError::NotANumber);
-    }
-    let negative = text.starts_with('-');
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    let mut magnitude: i64 = 0;
-    for digit in whole.bytes() {
-        magnitude = magnitude
-            .checked_mul(10)
-            .and_then(|m| m.checked_add(i64::from(digit - b'0')))
-            .ok_or(NumberError::OutOfRange)?;
-    }
-    if fraction.bytes().next().is_some_and(|d| d >= b'5') {
-        magnitude = magnitude.checked_add(1).ok_or(NumberError::OutOfRange)?;
-    }
-    Ok(if negative { -magnitude } else { magnitude })
+    line::round_half_away(text.as_bytes())
 }
 
 #[cfg(test)]

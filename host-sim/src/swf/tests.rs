@@ -185,3 +185,53 @@ fn input_hash_is_crc64_xz() {
     // The CRC-64/XZ check value of "123456789".
     assert_eq!(INPUT_CRC.checksum(b"123456789"), 0x995d_c9bb_df19_39fa);
 }
+
+#[test]
+fn unicode_blanks_and_vertical_tabs_separate_fields_as_before() {
+    // `str::split_whitespace` splits on these; the byte-level fast path must agree.
+    let ideographic = line("1", "10", "3").replace(' ', "\u{3000}");
+    let vertical_tab = line("2", "11", "4").replacen(' ', "\u{0B}", 3);
+    check(&[ideographic, vertical_tab].join("\n"), &[(1, 0, 3), (2, 1, 4)], Excluded::default());
+    let nbsp_comment = format!("\u{A0};{}\n{}", "MaxProcs: 4", line("1", "0", "1"));
+    assert_eq!(parse_text(&nbsp_comment, false).unwrap().max_procs, Some(4));
+    // U+001F is not whitespace in Rust: one field short.
+    let unit_separator = line("3", "12", "5").replacen(' ', "\u{1F}", 1);
+    assert_eq!(error(&unit_separator), "trace.swf:1: 17 fields, an SWF job line has exactly 18");
+}
+
+#[test]
+fn gzip_members_are_all_read_and_hashed() {
+    let parts = [line("4", "100", "7") + "\n", line("5", "90", "8") + "\n"];
+    let mut gz = Vec::new();
+    for part in &parts {
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+        encoder.write_all(part.as_bytes()).unwrap();
+        gz.extend(encoder.finish().unwrap());
+    }
+    let dir = std::env::temp_dir().join(format!("host-sim-swf-members-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.swf.gz");
+    std::fs::write(&path, &gz).unwrap();
+    let trace = read(&path, SwfOptions::default());
+    std::fs::remove_dir_all(&dir).unwrap();
+    let trace = trace.unwrap();
+    assert_eq!(trace.workload.jobs.len(), 2);
+    assert_eq!(trace.workload.hash, INPUT_CRC.checksum(parts.concat().as_bytes()));
+}
+
+#[test]
+fn a_damaged_gzip_stream_is_named() {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    encoder.write_all(line("1", "0", "5").repeat(100).as_bytes()).unwrap();
+    let mut gz = encoder.finish().unwrap();
+    let middle = gz.len() / 2;
+    gz[middle] ^= 0xff;
+    let dir = std::env::temp_dir().join(format!("host-sim-swf-damaged-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.swf.gz");
+    std::fs::write(&path, &gz).unwrap();
+    let err = read(&path, SwfOptions::default()).unwrap_err().to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let expected = format!("{}: cannot decompress the gzip stream: ", path.display());
+    assert!(err.starts_with(&expected), "{err}");
+}

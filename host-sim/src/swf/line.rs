@@ -1,0 +1,225 @@
+//! One SWF line into a job, a comment or nothing, without allocating: fields are
+//! slices of the line's bytes, and only the three fields a job needs are converted.
+//! Only an error allocates (its message copies the file name and the field).
+
+use crate::error::SwfError;
+
+use super::{FIELD_NAMES, FIELDS, NumberError};
+
+/// One well-formed job line, before exclusion and sorting.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RawJob {
+    pub id: u32,
+    pub submit: i64,
+    pub run: i64,
+}
+
+pub(super) enum Line {
+    Blank,
+    Comment,
+    Job(RawJob),
+}
+
+/// The ASCII characters that `str::split_whitespace` splits on: `char::is_whitespace`,
+/// which, unlike `u8::is_ascii_whitespace`, includes the vertical tab: the space and
+/// 9 to 13 (tab, line feed, vertical tab, form feed, carriage return). Written as one
+/// subtraction and two compares, which the compiler can do 32 bytes at a time.
+const fn is_space(byte: u8) -> bool {
+    byte == b' ' || byte.wrapping_sub(b'\t') < 5
+}
+
+/// Parses line `line` of `file` (its bytes without the `\n`).
+pub(super) fn parse_line(file: &str, line: u64, bytes: &[u8]) -> Result<Line, SwfError> {
+    let mut fields: [&[u8]; FIELDS] = [&[]; FIELDS];
+    let found = if bytes.is_ascii() {
+        // ASCII (every line of the shared traces): split the bytes directly.
+        split_ascii(bytes, &mut fields)
+    } else {
+        let text =
+            std::str::from_utf8(bytes).map_err(|_| SwfError::NotUtf8 { file: file.to_owned(), line })?;
+        keep_fields(text.split_whitespace().map(str::as_bytes), &mut fields)
+    };
+    match fields[0] {
+        _ if found == 0 => Ok(Line::Blank),
+        [b';', ..] => Ok(Line::Comment),
+        _ => job_line(file, line, &fields, found),
+    }
+}
+
+/// Splits ASCII `bytes` at [`is_space`] runs like `keep_fields`, 64 bytes at a time:
+/// a bit mask of the bytes that are not spaces, whose edges (found with
+/// `trailing_zeros`) are where fields start and end. Fields and blanks alternate
+/// every few bytes, which a byte-by-byte loop pays for in mispredicted branches; this
+/// is the hottest loop of trace reading.
+fn split_ascii<'a>(bytes: &'a [u8], fields: &mut [&'a [u8]; FIELDS]) -> usize {
+    let mut found = 0;
+    let mut keep = |from: usize, to: usize| {
+        if let Some(slot) = fields.get_mut(found) {
+            *slot = &bytes[from..to];
+        }
+        found += 1;
+    };
+    // Whether the byte before the current one is inside a field, and where it began.
+    let (mut inside, mut from) = (false, 0);
+    for (index, chunk) in bytes.chunks(64).enumerate() {
+        let field_bytes = field_mask(chunk);
+        // A bit where a byte differs in kind from the one before it.
+        let mut edges = field_bytes ^ (field_bytes << 1 | u64::from(inside));
+        while edges != 0 {
+            let at = index * 64 + edges.trailing_zeros() as usize;
+            edges &= edges - 1;
+            if inside {
+                keep(from, at);
+            } else {
+                from = at;
+            }
+            inside = !inside;
+        }
+    }
+    // A field that runs to the end of a line of a multiple of 64 bytes has no edge.
+    if inside {
+        keep(from, bytes.len());
+    }
+    found
+}
+
+/// Bit `i` set when `chunk[i]` is not a space; bits past the chunk's end are clear.
+/// Written over a fixed 64-byte array so that the compiler vectorizes it.
+fn field_mask(chunk: &[u8]) -> u64 {
+    let mut padded = [b' '; 64];
+    padded[..chunk.len()].copy_from_slice(chunk);
+    // A byte per class, then their top bits packed: a pattern the compiler turns into
+    // vector compares and a movemask.
+    let classes = padded.map(|b| if is_space(b) { 0u8 } else { 0x80 });
+    let mut mask = 0u64;
+    for (at, &class) in classes.iter().enumerate() {
+        mask |= u64::from(class >> 7) << at;
+    }
+    mask
+}
+
+/// Stores the first [`FIELDS`] tokens; returns how many there are in all.
+fn keep_fields<'a>(tokens: impl Iterator<Item = &'a [u8]>, fields: &mut [&'a [u8]; FIELDS]) -> usize {
+    let mut found = 0;
+    for token in tokens {
+        if let Some(slot) = fields.get_mut(found) {
+            *slot = token;
+        }
+        found += 1;
+    }
+    found
+}
+
+fn job_line(file: &str, line: u64, fields: &[&[u8]; FIELDS], found: usize) -> Result<Line, SwfError> {
+    if found != FIELDS {
+        return Err(SwfError::FieldCount { file: file.to_owned(), line, found });
+    }
+    let field_error = |index: usize, error: NumberError| {
+        let (file, text, name) = (file.to_owned(), text_of(fields[index]), FIELD_NAMES[index]);
+        match error {
+            NumberError::NotANumber => SwfError::NotANumber { file, line, field: index + 1, name, text },
+            NumberError::OutOfRange => SwfError::OutOfRange { file, line, field: index + 1, name, text },
+        }
+    };
+    if let Some(index) = fields.iter().position(|f| !is_decimal(f)) {
+        return Err(field_error(index, NumberError::NotANumber));
+    }
+    // `u32`'s own parser, so that exactly what it accepts (`+7`, `007`) is a job number.
+    let id = std::str::from_utf8(fields[0]).ok().and_then(|text| text.parse::<u32>().ok());
+    let id =
+        id.ok_or_else(|| SwfError::NotAJobNumber { file: file.to_owned(), line, text: text_of(fields[0]) })?;
+    let submit = round_half_away(fields[1]).map_err(|e| field_error(1, e))?;
+    let run = round_half_away(fields[3]).map_err(|e| field_error(3, e))?;
+    Ok(Line::Job(RawJob { id, submit, run }))
+}
+
+/// A field for an error message; fields are slices of valid UTF-8 at token bounds.
+fn text_of(field: &[u8]) -> String {
+    String::from_utf8_lossy(field).into_owned()
+}
+
+/// `text` split at its first `.`: the whole part and the fraction (empty without one).
+fn split_point(text: &[u8]) -> (&[u8], &[u8]) {
+    match text.iter().position(|&b| b == b'.') {
+        Some(point) => (&text[..point], &text[point + 1..]),
+        None => (text, &[]),
+    }
+}
+
+/// `text` without one leading sign, and whether the sign was `-`.
+fn strip_sign(text: &[u8]) -> (&[u8], bool) {
+    match text {
+        [b'-', rest @ ..] => (rest, true),
+        [b'+', rest @ ..] => (rest, false),
+        _ => (text, false),
+    }
+}
+
+/// Whether `text` is a decimal number as SWF writes them: an optional sign, digits,
+/// an optional point and more digits, with at least one digit in all.
+pub(super) fn is_decimal(text: &[u8]) -> bool {
+    let (whole, fraction) = split_point(strip_sign(text).0);
+    !(whole.is_empty() && fraction.is_empty())
+        && whole.iter().all(u8::is_ascii_digit)
+        && fraction.iter().all(u8::is_ascii_digit)
+}
+
+/// Rounds a decimal number to a whole number, half away from zero, exactly: the
+/// whole part, plus one when the first decimal is 5 or more, with the sign applied
+/// last (`0.5 -> 1`, `-0.5 -> -1`, `2.49 -> 2`).
+pub(super) fn round_half_away(text: &[u8]) -> Result<i64, NumberError> {
+    if !is_decimal(text) {
+        return Err(NumberError::NotANumber);
+    }
+    let (digits, negative) = strip_sign(text);
+    let (whole, fraction) = split_point(digits);
+    let mut magnitude: i64 = 0;
+    for digit in whole {
+        magnitude = magnitude
+            .checked_mul(10)
+            .and_then(|m| m.checked_add(i64::from(digit - b'0')))
+            .ok_or(NumberError::OutOfRange)?;
+    }
+    if fraction.first().is_some_and(|&d| d >= b'5') {
+        magnitude = magnitude.checked_add(1).ok_or(NumberError::OutOfRange)?;
+    }
+    Ok(if negative { -magnitude } else { magnitude })
+}
+
+/// Reads `; MaxProcs: N` and `; MaxNodes: N`; other header lines are ignored.
+pub(super) fn read_header(bytes: &[u8], max_procs: &mut Option<u64>, max_nodes: &mut Option<u64>) {
+    let Ok(text) = std::str::from_utf8(bytes) else { return };
+    let body = text.trim_start().trim_start_matches(';').trim();
+    let Some((key, value)) = body.split_once(':') else { return };
+    let value = value.trim().parse::<u64>().ok();
+    match key.trim() {
+        "MaxProcs" => *max_procs = value.or(*max_procs),
+        "MaxNodes" => *max_nodes = value.or(*max_nodes),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spaces_are_the_ascii_whitespace_of_char() {
+        for byte in 0..=127u8 {
+            assert_eq!(is_space(byte), char::from(byte).is_whitespace(), "{byte:#04x}");
+        }
+    }
+
+    #[test]
+    fn fields_split_across_64_byte_chunks() {
+        for width in [1, 2, 63, 64, 65, 127, 128, 129] {
+            let line = format!("  {} b\t{}", "a".repeat(width), "c".repeat(width));
+            let mut fields: [&[u8]; FIELDS] = [&[]; FIELDS];
+            let found = split_ascii(line.as_bytes(), &mut fields);
+            let expected: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(found, expected.len());
+            let got: Vec<&str> = fields[..found].iter().map(|f| std::str::from_utf8(f).unwrap()).collect();
+            assert_eq!(got, expected, "width {width}");
+        }
+    }
+}
