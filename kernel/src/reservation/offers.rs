@@ -139,7 +139,7 @@ pub fn next_candidate(
 /// rejected at `now`: tests candidates best first, hands each feasible one to `found`,
 /// and stops after `limit` offers or `trials` tests. The plan is left as it was: the
 /// entry's window is put back and every successful attempt is taken back.
-pub fn find<const H: usize, const W: usize, const RUN: usize>(
+pub(super) fn find<const H: usize, const W: usize, const RUN: usize>(
     plan: &mut Plan<H, W, RUN>,
     now: Tick,
     criterion: Criterion,

@@ -26,7 +26,7 @@
 //! Nothing is copied to be restored: every placement of the attempt is taken back and
 //! every previous reservation re-made, slot for slot, so a rejected request leaves the
 //! calendar exactly as it was (the property tests compare the whole state with `==`).
-//! The working memory of an attempt, [`Attempt`], lives on the caller's stack:
+//! The working memory of an attempt, `Attempt`, lives on the caller's stack:
 //! `10 * W + 16` bytes (the plan order as `u16` indices and a trial start per entry).
 
 use heapless::Vec;
@@ -49,7 +49,7 @@ pub struct Plan<const H: usize, const W: usize, const RUN: usize> {
 
 /// The working memory of one admission attempt.
 #[derive(Debug)]
-pub struct Attempt<const W: usize> {
+pub(super) struct Attempt<const W: usize> {
     /// Indices into the waiting queue, in plan order.
     order: Vec<u16, W>,
     /// The start each waiting entry has in the attempt (its current start until
@@ -62,18 +62,18 @@ pub struct Attempt<const W: usize> {
 }
 
 impl<const W: usize> Attempt<W> {
-    pub const fn new() -> Self {
+    pub(super) const fn new() -> Self {
         const { assert!(W > 0 && W <= 1 << 16, "the waiting capacity must fit u16 indices") };
         Self { order: Vec::new(), trial: [0; W], at: 0, new_start: 0 }
     }
 
     /// The start the attempt gives waiting entry `index`.
-    pub fn start_of(&self, index: usize) -> Option<Tick> {
+    pub(super) fn start_of(&self, index: usize) -> Option<Tick> {
         self.trial.get(index).copied()
     }
 
     /// Waiting entry indices in plan order.
-    pub fn order(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(super) fn order(&self) -> impl Iterator<Item = usize> + '_ {
         self.order.iter().map(|&i| usize::from(i))
     }
 }
@@ -106,7 +106,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         self.slot
     }
 
-    pub fn reset(&mut self) {
+    pub(super) fn reset(&mut self) {
         self.calendar.reset();
         self.waiting.clear();
         self.running.clear();
@@ -122,7 +122,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
     }
 
     /// Moves the calendar's horizon to start at the slot that contains `now`.
-    pub fn advance_calendar(&mut self, now: Tick) {
+    pub(super) fn advance_calendar(&mut self, now: Tick) {
         self.calendar.advance_to(self.slot.slot_of(now));
     }
 
@@ -155,16 +155,16 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
     }
 
     /// Appends a new reservation to the waiting queue; a full queue hands it back.
-    pub fn push_waiting(&mut self, r: Reservation) -> Result<(), Reservation> {
+    pub(super) fn push_waiting(&mut self, r: Reservation) -> Result<(), Reservation> {
         self.waiting.push(r)
     }
 
     /// Removes the last waiting entry: the new reservation of a rejected request.
-    pub fn pop_waiting(&mut self) -> Option<Reservation> {
+    pub(super) fn pop_waiting(&mut self) -> Option<Reservation> {
         self.waiting.pop()
     }
 
-    pub fn waiting_mut(&mut self, index: usize) -> Option<&mut Reservation> {
+    pub(super) fn waiting_mut(&mut self, index: usize) -> Option<&mut Reservation> {
         self.waiting.get_mut(index)
     }
 
@@ -173,7 +173,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
     /// [`Attempt::start_of`]), to be kept with [`Self::commit`] or taken back with
     /// [`Self::withdraw`]; on failure the calendar is as it was and the reason is the
     /// new reservation's.
-    pub fn attempt(
+    pub(super) fn attempt(
         &mut self,
         now: Tick,
         criterion: Criterion,
@@ -200,7 +200,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
 
     /// Keeps a successful attempt: every waiting entry takes its trial start. `moved`
     /// is called, in plan order, for each entry whose start changed, with its index.
-    pub fn commit(&mut self, a: &Attempt<W>, mut moved: impl FnMut(usize, &Reservation)) {
+    pub(super) fn commit(&mut self, a: &Attempt<W>, mut moved: impl FnMut(usize, &Reservation)) {
         for index in a.order() {
             let (Some(r), Some(start)) = (self.waiting.get_mut(index), a.start_of(index)) else {
                 continue;
@@ -213,7 +213,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
     }
 
     /// Takes a successful attempt back: the calendar is as it was before it.
-    pub fn withdraw(&mut self, a: &mut Attempt<W>) {
+    pub(super) fn withdraw(&mut self, a: &mut Attempt<W>) {
         let len = a.order.len();
         self.take_back(a, a.at, len);
         self.restore_committed(a, a.at.saturating_add(1), len);
@@ -306,7 +306,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
     /// Moves the waiting entry at `index` to the running set. Its slots stay reserved.
     /// The running set has room: the kernel's configuration keeps `2 m <= RUN` (see
     /// [`super::Config`]).
-    pub fn start(&mut self, index: usize) -> Option<Running> {
+    pub(super) fn start(&mut self, index: usize) -> Option<Running> {
         let r = *self.waiting.get(index)?;
         let running = Running { job: r.job, nodes: r.nodes, start: r.start, end: r.end() };
         self.running.push(running).ok()?;
@@ -318,7 +318,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
     /// actual run `[start, t)` does not overlap: `ceil(t / len) .. ceil(end / len)`, or
     /// every slot of the reservation if it ran for no time at all. Returns the entry as
     /// it was.
-    pub fn end(&mut self, job: JobId, t: Tick) -> Option<Running> {
+    pub(super) fn end(&mut self, job: JobId, t: Tick) -> Option<Running> {
         let running = *self.running.iter().find(|r| r.job == job)?;
         let (ran_first, ran_slots) = self.slot.span(running.start, t);
         let first = ran_first.saturating_add(ran_slots);
