@@ -174,7 +174,8 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
             Ok(start) => self.accept(job, start, &attempt, sink),
             Err(reason) => {
                 sink(Decision::Reject { job, reason });
-                let offers = if reason == RejectReason::NoRoom { self.offers(job, sink) } else { 0 };
+                let offers =
+                    if reason == RejectReason::NoRoom { self.offers(job, &mut attempt, sink) } else { 0 };
                 self.plan.pop_waiting();
                 Outcome::Rejected { reason, offers }
             }
@@ -232,9 +233,14 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
         Outcome::Accepted { start }
     }
 
-    fn offers<S: FnMut(Decision) + ?Sized>(&mut self, job: JobId, sink: &mut S) -> u8 {
+    fn offers<S: FnMut(Decision) + ?Sized>(
+        &mut self,
+        job: JobId,
+        attempt: &mut Attempt<W>,
+        sink: &mut S,
+    ) -> u8 {
         let limits = (OFFERS, self.config.offer_trials);
-        offers::find(&mut self.plan, self.now, self.config.criterion, limits, |offer| {
+        offers::find(&mut self.plan, attempt, self.now, self.config.criterion, limits, |offer| {
             sink(Decision::Offer { job, ready: offer.ready, deadline: offer.deadline, start: offer.start });
         })
     }

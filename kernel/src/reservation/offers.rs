@@ -136,11 +136,13 @@ pub fn next_candidate(
 }
 
 /// Algorithm 2 for the last waiting entry of `plan`, which Algorithm 1 has just
-/// rejected at `now`: tests candidates best first, hands each feasible one to `found`,
+/// rejected at `now` (`attempt` is its working memory, used again): tests candidates
+/// best first, hands each feasible one to `found`,
 /// and stops after `limit` offers or `trials` tests. The plan is left as it was: the
 /// entry's window is put back and every successful attempt is taken back.
 pub(super) fn find<const H: usize, const W: usize, const RUN: usize>(
     plan: &mut Plan<H, W, RUN>,
+    attempt: &mut Attempt<W>,
     now: Tick,
     criterion: Criterion,
     (limit, trials): (usize, u16),
@@ -148,7 +150,6 @@ pub(super) fn find<const H: usize, const W: usize, const RUN: usize>(
 ) -> u8 {
     let Some(new) = plan.waiting().len().checked_sub(1) else { return 0 };
     let Some(original) = plan.waiting().last().copied() else { return 0 };
-    let mut attempt = Attempt::new();
     let (mut last, mut tested, mut offered) = (None, 0u16, 0u8);
     while usize::from(offered) < limit && tested < trials {
         let running = plan.running().iter().map(|r| (r.start, r.end));
@@ -160,8 +161,8 @@ pub(super) fn find<const H: usize, const W: usize, const RUN: usize>(
             entry.ready = candidate.ready;
             entry.deadline = candidate.deadline;
         }
-        if let Ok(start) = plan.attempt(now, criterion, &mut attempt) {
-            plan.withdraw(&mut attempt);
+        if let Ok(start) = plan.attempt(now, criterion, attempt) {
+            plan.withdraw(attempt);
             found(Offer { ready: candidate.ready, deadline: candidate.deadline, start });
             offered = offered.saturating_add(1);
         }

@@ -27,7 +27,8 @@
 //! every previous reservation re-made, slot for slot, so a rejected request leaves the
 //! calendar exactly as it was (the property tests compare the whole state with `==`).
 //! The working memory of an attempt, `Attempt`, lives on the caller's stack:
-//! `10 * W + 16` bytes (the plan order as `u16` indices and a trial start per entry).
+//! `10 W + 24` bytes (the plan order as `u16` indices and a trial start per entry),
+//! one per request, which the offers reuse.
 
 use heapless::Vec;
 
@@ -328,5 +329,16 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         }
         self.running.retain(|r| r.job != job);
         Some(running)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_working_memory_of_an_attempt() {
+        // 2 bytes of plan order and 8 of trial start per entry, and three words.
+        assert_eq!(core::mem::size_of::<Attempt<256>>(), 10 * 256 + 24);
     }
 }
