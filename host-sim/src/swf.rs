@@ -129,29 +129,50 @@ pub fn parse(file: &str, bytes: &[u8], options: SwfOptions) -> Result<Trace, Swf
     parse_lines(file, bytes, options, Source::Plain)
 }
 
-/// Reads `input` line by line (lines are split at `\n` and numbered from 1), hashing
-/// every byte, and parses each line as it comes.
+/// Reads `input` a buffer at a time and parses each line (lines end at `\n` and are
+/// numbered from 1). Each buffer is hashed whole and its lines are parsed where they
+/// lie; only a line cut by the end of a buffer is copied, to be completed from the
+/// next one.
 fn parse_lines(
     file: &str,
     mut input: impl BufRead,
     options: SwfOptions,
     source: Source,
 ) -> Result<Trace, SwfError> {
+    let read_error = |error| match source {
+        Source::Plain => SwfError::Io { file: file.to_owned(), source: error },
+        Source::Gzip => SwfError::Gzip { file: file.to_owned(), source: error },
+    };
     let mut builder = Builder::new(file, options);
     let mut hash = INPUT_CRC.digest();
-    let mut line = Vec::with_capacity(256);
-    for number in 1u64.. {
-        line.clear();
-        let read = input.read_until(b'\n', &mut line).map_err(|source_error| match source {
-            Source::Plain => SwfError::Io { file: file.to_owned(), source: source_error },
-            Source::Gzip => SwfError::Gzip { file: file.to_owned(), source: source_error },
-        })?;
-        if read == 0 {
+    let mut cut = Vec::new();
+    let mut number = 0u64;
+    loop {
+        let buffer = input.fill_buf().map_err(read_error)?;
+        if buffer.is_empty() {
             break;
         }
-        hash.update(&line);
-        let text = line.strip_suffix(b"\n").unwrap_or(&line);
-        builder.line(number, text)?;
+        hash.update(buffer);
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', buffer) {
+            number += 1;
+            let line = &buffer[start..end];
+            if cut.is_empty() {
+                builder.line(number, line)?;
+            } else {
+                cut.extend_from_slice(line);
+                builder.line(number, &cut)?;
+                cut.clear();
+            }
+            start = end + 1;
+        }
+        cut.extend_from_slice(&buffer[start..]);
+        let consumed = buffer.len();
+        input.consume(consumed);
+    }
+    // The last line, when the input does not end with a line feed.
+    if !cut.is_empty() {
+        builder.line(number + 1, &cut)?;
     }
     Ok(builder.finish(hash.finalize()))
 }

@@ -235,3 +235,28 @@ fn a_damaged_gzip_stream_is_named() {
     let expected = format!("{}: cannot decompress the gzip stream: ", path.display());
     assert!(err.starts_with(&expected), "{err}");
 }
+
+#[test]
+fn lines_cut_by_the_end_of_a_buffer_are_read_whole() {
+    let text = [
+        "; MaxProcs: 64".to_owned(),
+        line("1", "10", "3"),
+        String::new(),
+        line("2", "11", "4"),
+        line("3", "9", "5"), // the last line has no line feed
+    ]
+    .join("\n");
+    let whole = parse_text(&text, false).unwrap();
+    for capacity in [1, 2, 7, 64] {
+        let input = std::io::BufReader::with_capacity(capacity, text.as_bytes());
+        let cut = parse_lines("trace.swf", input, SwfOptions::default(), Source::Plain).unwrap();
+        assert_eq!(cut.workload.jobs, whole.workload.jobs, "capacity {capacity}");
+        assert_eq!(cut.workload.hash, INPUT_CRC.checksum(text.as_bytes()));
+        assert_eq!(cut.max_procs, Some(64));
+        let bad = format!("{text}\n{}", line("4", "x", "1"));
+        let input = std::io::BufReader::with_capacity(capacity, bad.as_bytes());
+        let err = parse_lines("trace.swf", input, SwfOptions::default(), Source::Plain).unwrap_err();
+        assert_eq!(err.to_string(), "trace.swf:6: field 2 (submit time): \"x\" is not a number");
+    }
+    assert_eq!(whole.workload.jobs.iter().map(|j| j.id).collect::<Vec<_>>(), [3, 1, 2]);
+}
