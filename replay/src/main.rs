@@ -56,8 +56,10 @@ fn run_verify(log: &Path) -> ExitCode {
     };
     match verify(reader) {
         Ok(r) => {
-            println!(
-                "{}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} completed, {} interruptions",
+            let summary = format!(
+                "{}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} completed, \
+                 {} interruptions\nevery decision re-made by the kernel; every accepted job ran for exactly its \
+                 processing time and met its deadline\n",
                 log.display(),
                 r.records,
                 r.events,
@@ -67,10 +69,12 @@ fn run_verify(log: &Path) -> ExitCode {
                 r.completed,
                 r.preemptions
             );
-            println!(
-                "every decision re-made by the kernel; every accepted job ran for exactly its processing time and met its deadline"
-            );
-            ExitCode::SUCCESS
+            // `println!` would panic on a closed pipe (`| head`); a gone reader is no error.
+            let written = io::stdout().lock().write_all(summary.as_bytes());
+            match written {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => fail(Path::new("standard output"), &e),
+                _ => ExitCode::SUCCESS,
+            }
         }
         Err(e) => fail(log, &e),
     }
