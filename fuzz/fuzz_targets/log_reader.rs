@@ -7,20 +7,24 @@
 //! checksums are computed, and whose blocks mostly start with a block header that
 //! continues the sequence, so that record decoding (every tag, varint and context
 //! path of `replay::format::codec`), the sequence check and the footer checks behind
-//! them are reached as well.
+//! them are reached as well. Bit 1 of that first byte writes the header as version 2
+//! did (its own version and header layout), bit 2 gives the header a reservation
+//! configuration, so that both header layouts are read; record decoding is the same for
+//! both versions (version 2 blocks simply hold no reservation records).
 
 #![no_main]
 
+use kernel::reservation::{Config, Criterion, Fixing};
 use kernel::{Level, Policy};
 use libfuzzer_sys::fuzz_target;
 use replay::format::codec::BlockHeader;
 use replay::format::{
-    CRC32C, FORMAT_VERSION, Footer, Header, KIND_BLOCK, KIND_FOOTER, KIND_HEADER, LogReader, MAGIC,
+    CRC32C, Footer, Header, KIND_BLOCK, KIND_FOOTER, KIND_HEADER, LogReader, MAGIC, ReservationHeader,
 };
 
 fuzz_target!(|data: &[u8]| {
     match data.split_first() {
-        Some((mode, rest)) if mode & 1 == 1 => read_all(&framed(rest)),
+        Some((mode, rest)) if mode & 1 == 1 => read_all(&framed(rest, *mode)),
         _ => read_all(data),
     }
 });
@@ -51,12 +55,33 @@ fn read_all(bytes: &[u8]) {
 /// is a control byte, a length byte and that many payload bytes; the control byte
 /// picks the kind (mostly blocks, whose header claims `control >> 3` records and
 /// continues the sequence), or a footer that agrees with the blocks before it.
-fn framed(input: &[u8]) -> Vec<u8> {
+fn framed(input: &[u8], mode: u8) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     // Two levels, so that accepts with implicit deadlines decode.
-    let header = Header::new(2, 16, Policy::FirstFit, vec![Level::whole(2, 1), Level::whole(1, 2)]);
-    frame(&mut out, KIND_HEADER, &postcard::to_stdvec(&header).expect("a header encodes"));
+    let mut header = Header::new(2, 16, Policy::FirstFit, vec![Level::whole(2, 1), Level::whole(1, 2)]);
+    let payload = if mode & 2 != 0 {
+        // Version 2: its header is version 3's without the last field (`None`, one
+        // zero byte).
+        header.format_version = 2;
+        let mut payload = postcard::to_stdvec(&header).expect("a header encodes");
+        payload.pop();
+        payload
+    } else {
+        if mode & 4 != 0 {
+            let config = Config {
+                nodes: 4,
+                slot_ticks: 10,
+                criterion: Criterion::Edf,
+                fixing: Fixing::Half,
+                offer_trials: 4,
+            };
+            header.reservation =
+                Some(ReservationHeader { config, slots: 64, waiting: 16, running: 16, offers: 4 });
+        }
+        postcard::to_stdvec(&header).expect("a header encodes")
+    };
+    out.extend_from_slice(&header.format_version.to_le_bytes());
+    frame(&mut out, KIND_HEADER, &payload);
     let mut blocks: Vec<Vec<u8>> = Vec::new();
     let mut records = 0u64;
     let mut rest = input;

@@ -7,15 +7,17 @@
 //! makes records that follow the ones before them the way a kernel's do (an accept of
 //! the job just submitted with its level's deadline, a complete of the job a machine
 //! started), so that the encoding's implicit paths are round-tripped as well as its
-//! escapes.
+//! escapes. Reservation records (format version 3) come arbitrary too, mixed with the
+//! service-level ones, and the header may carry a reservation configuration.
 
 #![no_main]
 
 use arbitrary::Arbitrary;
 use kernel::log::{Body, Record};
+use kernel::reservation::{self, Config, Criterion, Fixing, Request, RequestKind};
 use kernel::{Decision, Event, Level, Policy, RejectReason};
 use libfuzzer_sys::fuzz_target;
-use replay::format::{Header, LogReader, LogWriter};
+use replay::format::{Header, LogReader, LogWriter, ReservationHeader};
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -27,6 +29,8 @@ struct Input {
     input_hash: String,
     window_ticks: Option<u64>,
     command: String,
+    /// Nodes, slot length, criterion, fixing, offer trials and the four capacities.
+    reservation: Option<(u32, u64, u8, u8, u16, [u32; 3], u16)>,
     bodies: Vec<ArbBody>,
     /// The bodies are written `1 + repeat % 32` times over, to cross block boundaries.
     repeat: u8,
@@ -88,6 +92,112 @@ enum ArbBody {
         machine: u16,
         complete: bool,
     },
+    Request {
+        t: u64,
+        job: u32,
+        nodes: u32,
+        estimate: u64,
+        ready: u64,
+        deadline: u64,
+        kind: u8,
+        shuffle_key: u32,
+    },
+    ResvAdvance {
+        t: u64,
+    },
+    Finish {
+        t: u64,
+        job: u32,
+    },
+    ResvReset,
+    ResvAccept {
+        job: u32,
+        start: u64,
+    },
+    ResvReject {
+        job: u32,
+        reason: u8,
+    },
+    Offer {
+        job: u32,
+        ready: u64,
+        deadline: u64,
+        start: u64,
+    },
+    Replan {
+        job: u32,
+        start: u64,
+    },
+    Fix {
+        t: u64,
+        job: u32,
+    },
+    ResvStart {
+        t: u64,
+        job: u32,
+    },
+    End {
+        t: u64,
+        job: u32,
+        early: bool,
+        cut: bool,
+    },
+}
+
+const KINDS: [RequestKind; 3] = [RequestKind::Strict, RequestKind::RelaxedStart, RequestKind::Flexible];
+
+const RESERVATION_REASONS: [reservation::RejectReason; 12] = {
+    use reservation::RejectReason as R;
+    [
+        R::TimeWentBackwards,
+        R::ZeroNodes,
+        R::TooManyNodes,
+        R::ZeroEstimate,
+        R::WindowTooShort,
+        R::KindMismatch,
+        R::WindowPassed,
+        R::DuplicateJob,
+        R::QueueFull,
+        R::BeyondHorizon,
+        R::NoRoom,
+        R::NotRunning,
+    ]
+};
+
+/// A reservation record, or `None` for a service-level variant.
+fn reservation_body(body: ArbBody) -> Option<Body> {
+    use reservation::{Decision as D, Event as E};
+    Some(match body {
+        ArbBody::Request { t, job, nodes, estimate, ready, deadline, kind, shuffle_key } => {
+            let kind = KINDS[usize::from(kind) % KINDS.len()];
+            Body::ReservationEvent(E::Request(Request {
+                t,
+                job,
+                nodes,
+                estimate,
+                ready,
+                deadline,
+                kind,
+                shuffle_key,
+            }))
+        }
+        ArbBody::ResvAdvance { t } => Body::ReservationEvent(E::Advance { t }),
+        ArbBody::Finish { t, job } => Body::ReservationEvent(E::Finish { t, job }),
+        ArbBody::ResvReset => Body::ReservationEvent(E::Reset),
+        ArbBody::ResvAccept { job, start } => Body::ReservationDecision(D::Accept { job, start }),
+        ArbBody::ResvReject { job, reason } => {
+            let reason = RESERVATION_REASONS[usize::from(reason) % RESERVATION_REASONS.len()];
+            Body::ReservationDecision(D::Reject { job, reason })
+        }
+        ArbBody::Offer { job, ready, deadline, start } => {
+            Body::ReservationDecision(D::Offer { job, ready, deadline, start })
+        }
+        ArbBody::Replan { job, start } => Body::ReservationDecision(D::Replan { job, start }),
+        ArbBody::Fix { t, job } => Body::ReservationDecision(D::Fix { t, job }),
+        ArbBody::ResvStart { t, job } => Body::ReservationDecision(D::Start { t, job }),
+        ArbBody::End { t, job, early, cut } => Body::ReservationDecision(D::End { t, job, early, cut }),
+        _ => return None,
+    })
 }
 
 /// What the records so far say, for the variants that follow them.
@@ -109,6 +219,9 @@ const REASONS: [RejectReason; 6] = [
 impl ArbBody {
     /// The record this stands for, after the records `followed` has seen.
     fn to_body(self, levels: &[Level], followed: &mut Followed) -> Body {
+        if let Some(body) = reservation_body(self) {
+            return body;
+        }
         let (t0, job0, p0, level0) = followed.submit.unwrap_or_default();
         let body = match self {
             ArbBody::Submit { t, job, p, level } => Body::Event(Event::Submit { t, job, p, level }),
@@ -146,6 +259,7 @@ impl ArbBody {
                 };
                 Body::Decision(decision)
             }
+            _ => unreachable!("reservation records are made above"),
         };
         match body {
             Body::Event(Event::Submit { t, job, p, level }) => followed.submit = Some((t, job, p, level)),
@@ -170,6 +284,27 @@ fn header(input: &Input) -> Header {
     header.input_hash.clone_from(&input.input_hash);
     header.window_ticks = input.window_ticks;
     header.command.clone_from(&input.command);
+    header.reservation = input.reservation.map(
+        |(nodes, slot_ticks, criterion, fixing, offer_trials, [slots, waiting, running], offers)| {
+            const CRITERIA: [Criterion; 5] = [
+                Criterion::Fifo,
+                Criterion::Edf,
+                Criterion::LeastFlexibleFirst,
+                Criterion::BiggestJobFirst,
+                Criterion::Shuffle,
+            ];
+            const FIXINGS: [Fixing; 5] =
+                [Fixing::Never, Fixing::AtAcceptance, Fixing::Quarter, Fixing::Half, Fixing::ThreeQuarters];
+            let config = Config {
+                nodes,
+                slot_ticks,
+                criterion: CRITERIA[usize::from(criterion) % CRITERIA.len()],
+                fixing: FIXINGS[usize::from(fixing) % FIXINGS.len()],
+                offer_trials,
+            };
+            ReservationHeader { config, slots, waiting, running, offers }
+        },
+    );
     header
 }
 
@@ -185,6 +320,7 @@ fuzz_target!(|input: Input| {
         match body {
             Body::Event(event) => writer.event(event),
             Body::Decision(decision) => writer.decision(decision),
+            _ => writer.record(*body),
         }
         .expect("every record encodes");
     }

@@ -48,3 +48,29 @@ fn the_widest_record_fits_the_buffer() {
     let submit = Event::Submit { t: u64::MAX, job: u32::MAX, p: u64::MAX, level: u8::MAX };
     assert!(bytes_of(Record { seq: u64::MAX, body: Body::Event(submit) }).len() <= RECORD_MAX_BYTES);
 }
+
+#[test]
+fn reservation_records_come_after_the_service_level_ones() {
+    use kernel::reservation;
+    let request = reservation::Request {
+        t: u64::MAX,
+        job: u32::MAX,
+        nodes: u32::MAX,
+        estimate: u64::MAX,
+        ready: u64::MAX,
+        deadline: u64::MAX,
+        kind: reservation::RequestKind::Flexible,
+        shuffle_key: u32::MAX,
+    };
+    let widest = bytes_of(Record {
+        seq: u64::MAX,
+        body: Body::ReservationEvent(reservation::Event::Request(request)),
+    });
+    assert_eq!(widest.len(), 68);
+    assert!(widest.len() <= RECORD_MAX_BYTES);
+    let advance = Record { seq: 1, body: Body::ReservationEvent(reservation::Event::Advance { t: 5 }) };
+    assert_eq!(bytes_of(advance), [0x01, 0x02, 0x01, 0x05]);
+    let start =
+        Record { seq: 2, body: Body::ReservationDecision(reservation::Decision::Start { t: 3, job: 7 }) };
+    assert_eq!(bytes_of(start), [0x02, 0x03, 0x05, 0x03, 0x07]);
+}

@@ -6,6 +6,7 @@
 use std::io::{Read, Write};
 
 use kernel::log::Body;
+use kernel::reservation::{self, RequestKind};
 use kernel::{Decision, Event, Tick};
 
 use crate::format::{FormatError, Header, LogReader};
@@ -23,7 +24,9 @@ pub enum ExportError {
 /// One line per record, the header first:
 /// `{"kind":"header",...}`, then `submit`, `advance`, `reset`, `accept`, `reject`,
 /// `start`, `preempt` and `complete` objects. Accepts and rejects carry the time of
-/// the submit they answer.
+/// the submit they answer. Reservation records (version 3) are `request`,
+/// `resv_advance`, `finish`, `resv_reset`, `resv_accept`, `resv_reject`, `offer`,
+/// `replan`, `fix`, `resv_start` and `end`; the answers to a request carry its time.
 pub fn jsonl<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result<u64, ExportError> {
     let mut header = serde_json::to_value(reader.header())?;
     if let Some(map) = header.as_object_mut() {
@@ -53,9 +56,79 @@ pub fn jsonl<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result
                 writeln!(out, r#"{{"kind":"reset","seq":{seq}}}"#)?;
             }
             Body::Decision(decision) => write_decision(out, seq, now, &decision)?,
+            Body::ReservationEvent(event) => {
+                now = match event {
+                    reservation::Event::Reset => 0,
+                    _ => event.time().unwrap_or(now),
+                };
+                write_reservation_event(out, seq, &event)?;
+            }
+            Body::ReservationDecision(decision) => write_reservation_decision(out, seq, now, &decision)?,
         }
     }
     Ok(reader.records_read())
+}
+
+fn write_reservation_event<W: Write>(
+    out: &mut W,
+    seq: u64,
+    event: &reservation::Event,
+) -> std::io::Result<()> {
+    match *event {
+        reservation::Event::Request(r) => {
+            let kind = kind_name(r.kind);
+            writeln!(
+                out,
+                r#"{{"kind":"request","seq":{seq},"t":{},"job":{},"nodes":{},"estimate":{},"ready":{},"deadline":{},"request":"{kind}","shuffle_key":{}}}"#,
+                r.t, r.job, r.nodes, r.estimate, r.ready, r.deadline, r.shuffle_key
+            )
+        }
+        reservation::Event::Advance { t } => {
+            writeln!(out, r#"{{"kind":"resv_advance","seq":{seq},"t":{t}}}"#)
+        }
+        reservation::Event::Finish { t, job } => {
+            writeln!(out, r#"{{"kind":"finish","seq":{seq},"t":{t},"job":{job}}}"#)
+        }
+        reservation::Event::Reset => writeln!(out, r#"{{"kind":"resv_reset","seq":{seq}}}"#),
+    }
+}
+
+fn write_reservation_decision<W: Write>(
+    out: &mut W,
+    seq: u64,
+    now: Tick,
+    decision: &reservation::Decision,
+) -> std::io::Result<()> {
+    use reservation::Decision as D;
+    match *decision {
+        D::Accept { job, start } => {
+            writeln!(out, r#"{{"kind":"resv_accept","seq":{seq},"t":{now},"job":{job},"start":{start}}}"#)
+        }
+        D::Reject { job, reason } => {
+            writeln!(out, r#"{{"kind":"resv_reject","seq":{seq},"t":{now},"job":{job},"reason":"{reason}"}}"#)
+        }
+        D::Offer { job, ready, deadline, start } => writeln!(
+            out,
+            r#"{{"kind":"offer","seq":{seq},"t":{now},"job":{job},"ready":{ready},"deadline":{deadline},"start":{start}}}"#
+        ),
+        D::Replan { job, start } => {
+            writeln!(out, r#"{{"kind":"replan","seq":{seq},"t":{now},"job":{job},"start":{start}}}"#)
+        }
+        D::Fix { t, job } => writeln!(out, r#"{{"kind":"fix","seq":{seq},"t":{t},"job":{job}}}"#),
+        D::Start { t, job } => writeln!(out, r#"{{"kind":"resv_start","seq":{seq},"t":{t},"job":{job}}}"#),
+        D::End { t, job, early, cut } => {
+            writeln!(out, r#"{{"kind":"end","seq":{seq},"t":{t},"job":{job},"early":{early},"cut":{cut}}}"#)
+        }
+    }
+}
+
+/// A request kind's name in exports and listings.
+pub const fn kind_name(kind: RequestKind) -> &'static str {
+    match kind {
+        RequestKind::Strict => "strict",
+        RequestKind::RelaxedStart => "relaxed",
+        RequestKind::Flexible => "flexible",
+    }
 }
 
 fn write_decision<W: Write>(out: &mut W, seq: u64, now: Tick, decision: &Decision) -> std::io::Result<()> {
@@ -114,6 +187,23 @@ pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<(
     if let Some(window) = header.window_ticks {
         writeln!(out, "window: {window} ticks")?;
     }
+    if let Some(r) = &header.reservation {
+        let c = &r.config;
+        writeln!(
+            out,
+            "reservations: {} nodes, {}-tick slots, criterion {}, fixing {}, {} offer trials",
+            c.nodes,
+            c.slot_ticks,
+            c.criterion.name(),
+            c.fixing.name(),
+            c.offer_trials
+        )?;
+        writeln!(
+            out,
+            "reservation kernel: {} slots, {} waiting, {} running, {} offers",
+            r.slots, r.waiting, r.running, r.offers
+        )?;
+    }
     writeln!(out, "command: {}", header.command)
 }
 
@@ -141,6 +231,51 @@ pub fn describe(body: &Body) -> String {
         }
         Body::Decision(Decision::Complete { t, job, machine }) => {
             format!("  t={t} complete job {job} on m{machine}")
+        }
+        Body::ReservationEvent(event) => describe_reservation_event(&event),
+        Body::ReservationDecision(decision) => describe_reservation_decision(&decision),
+    }
+}
+
+fn describe_reservation_event(event: &reservation::Event) -> String {
+    match *event {
+        reservation::Event::Request(r) => format!(
+            "t={} request job {}: {} nodes x {} ticks, {} window [{}, {}], key {}",
+            r.t,
+            r.job,
+            r.nodes,
+            r.estimate,
+            kind_name(r.kind),
+            r.ready,
+            r.deadline,
+            r.shuffle_key
+        ),
+        reservation::Event::Advance { t } if t == Tick::MAX => "t=end advance".to_owned(),
+        reservation::Event::Advance { t } => format!("t={t} advance"),
+        reservation::Event::Finish { t, job } => format!("t={t} finish job {job}"),
+        reservation::Event::Reset => "reset".to_owned(),
+    }
+}
+
+fn describe_reservation_decision(decision: &reservation::Decision) -> String {
+    use reservation::Decision as D;
+    match *decision {
+        D::Accept { job, start } => format!("  accept job {job}, start {start}"),
+        D::Reject { job, reason } => format!("  reject job {job}: {reason}"),
+        D::Offer { job, ready, deadline, start } => {
+            format!("  offer job {job} the window [{ready}, {deadline}], start {start}")
+        }
+        D::Replan { job, start } => format!("  replan job {job} to start {start}"),
+        D::Fix { t, job } => format!("  t={t} fix job {job}"),
+        D::Start { t, job } => format!("  t={t} start job {job}"),
+        D::End { t, job, early, cut } => {
+            let how = match (early, cut) {
+                (false, false) => "",
+                (true, false) => " (early)",
+                (false, true) => " (cut)",
+                (true, true) => " (early, cut)",
+            };
+            format!("  t={t} end job {job}{how}")
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The decision log file, format version 2: a versioned header, checksummed blocks of
-//! compactly encoded records, and a footer. `docs/log-format.md` is the spec; this is
+//! The decision log file, format version 3: a versioned header, checksummed blocks of
+//! compactly encoded records, and a footer. Version 2 logs (no reservation records,
+//! a header without the reservation field) are still read. `docs/log-format.md` is the spec; this is
 //! its only implementation, for writing and reading alike.
 //!
 //! ```text
@@ -25,6 +26,7 @@
 use std::io::{self, Write};
 
 use crc::{CRC_32_ISCSI, Crc, Table};
+use kernel::reservation::Config as ReservationConfig;
 use kernel::{Level, Policy};
 use serde::{Deserialize, Serialize};
 
@@ -39,8 +41,12 @@ pub use writer::LogWriter;
 
 /// The first eight bytes of every log.
 pub const MAGIC: [u8; 8] = *b"ADMLOG\r\n";
-/// Bumped on any change to the bytes; readers refuse other versions by name.
-pub const FORMAT_VERSION: u16 = 2;
+/// Bumped on any change to the bytes; readers refuse other versions by name. Version 3
+/// added the reservation records and the header's `reservation` field.
+pub const FORMAT_VERSION: u16 = 3;
+/// The oldest version this build reads: version 2's records are version 3's without
+/// the reservation records, and its header lacks only the last field.
+pub const OLDEST_READABLE_VERSION: u16 = 2;
 /// A block is closed once its records take this many bytes.
 pub const BLOCK_TARGET_BYTES: usize = 4096;
 /// No frame payload may be larger; a larger length field means a damaged log.
@@ -74,9 +80,73 @@ pub struct Header {
     pub window_ticks: Option<u64>,
     /// The command line that produced the log.
     pub command: String,
+    /// The reservation kernel's configuration, for a log of reservation records
+    /// (version 3 on; a version 2 header reads as `None`).
+    pub reservation: Option<ReservationHeader>,
+}
+
+/// What rebuilds a reservation kernel: its configuration and its compiled capacities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReservationHeader {
+    /// Nodes, slot length, criterion, fixing rule and offer trials, in that order.
+    pub config: ReservationConfig,
+    /// `H`, the calendar's slots.
+    pub slots: u32,
+    /// `W`, the waiting reservations.
+    pub waiting: u32,
+    /// `RUN`, the running reservations.
+    pub running: u32,
+    /// `OFFERS`, the offers per rejection.
+    pub offers: u16,
+}
+
+/// The header of a version 2 log: version 3's without its last field. Postcard is
+/// positional, so each version's header is decoded with its own layout.
+#[derive(Deserialize)]
+struct HeaderV2 {
+    format_version: u16,
+    kernel_version: String,
+    machines: u16,
+    queue_capacity: u32,
+    policy: Policy,
+    levels: Vec<Level>,
+    seed: u64,
+    input_name: String,
+    input_hash: String,
+    window_ticks: Option<u64>,
+    command: String,
+}
+
+impl From<HeaderV2> for Header {
+    fn from(v2: HeaderV2) -> Self {
+        Self {
+            format_version: v2.format_version,
+            kernel_version: v2.kernel_version,
+            machines: v2.machines,
+            queue_capacity: v2.queue_capacity,
+            policy: v2.policy,
+            levels: v2.levels,
+            seed: v2.seed,
+            input_name: v2.input_name,
+            input_hash: v2.input_hash,
+            window_ticks: v2.window_ticks,
+            command: v2.command,
+            reservation: None,
+        }
+    }
 }
 
 impl Header {
+    /// Decodes a header payload written by a log of `version` (checked by the caller
+    /// to be readable).
+    pub(crate) fn decode(version: u16, payload: &[u8]) -> Result<Self, postcard::Error> {
+        if version == 2 {
+            postcard::from_bytes::<HeaderV2>(payload).map(Self::from)
+        } else {
+            postcard::from_bytes(payload)
+        }
+    }
+
     /// A header for the current format and kernel; the provenance fields start empty.
     pub fn new(machines: u16, queue_capacity: u32, policy: Policy, levels: Vec<Level>) -> Self {
         Self {
@@ -91,6 +161,7 @@ impl Header {
             input_hash: String::new(),
             window_ticks: None,
             command: String::new(),
+            reservation: None,
         }
     }
 }
@@ -111,8 +182,12 @@ pub enum FormatError {
     Io(#[from] io::Error),
     #[error("not a decision log (the first 8 bytes are not the log magic)")]
     BadMagic,
-    #[error("log format version {found} is not supported (this build reads version {supported})")]
-    UnsupportedVersion { found: u16, supported: u16 },
+    #[error(
+        "log format version {found} is not supported (this build reads versions {oldest} to {newest})",
+        oldest = OLDEST_READABLE_VERSION,
+        newest = FORMAT_VERSION
+    )]
+    UnsupportedVersion { found: u16 },
     #[error("the log ends early at byte {offset}, after {records} intact records (no footer)")]
     Truncated { offset: u64, records: u64 },
     #[error("damaged frame at byte {offset} ({what}); {records} intact records before it")]

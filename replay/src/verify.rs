@@ -62,6 +62,8 @@ pub enum VerifyError {
     Diverged(Box<Divergence>),
     #[error("broken promise before record {seq}: {error}")]
     Promise { seq: u64, error: TraceError },
+    #[error("record {seq} is a {found} record in a log whose header is for {header}")]
+    WrongModel { seq: u64, found: &'static str, header: &'static str },
 }
 
 /// Verifies a whole log; see the module documentation.
@@ -99,6 +101,13 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
                     decided => return Err(diverged(record.seq, now, Some(record.body), decided.copied())),
                 }
                 count(&mut report, &logged);
+            }
+            Body::ReservationEvent(_) | Body::ReservationDecision(_) => {
+                return Err(VerifyError::WrongModel {
+                    seq: record.seq,
+                    found: "reservation",
+                    header: "the service-level kernel",
+                });
             }
         }
     }

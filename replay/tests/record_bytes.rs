@@ -1,4 +1,4 @@
-//! Exact bytes of a few v2 records and of one whole block frame: the encoding is not
+//! Exact bytes of a few records (v2, and the reservation records of v3) and of one whole block frame: the encoding is not
 //! self-describing, so these pin the log format (`docs/log-format.md`). A change here
 //! is a format change and needs a version bump.
 
@@ -123,4 +123,72 @@ fn a_whole_block_frame() {
     assert_eq!(reader.next_record().unwrap().map(|r| r.seq), Some(0));
     assert_eq!(reader.next_record().unwrap().map(|r| r.seq), Some(1));
     assert!(reader.next_record().unwrap().is_none());
+}
+
+#[test]
+fn reservation_records() {
+    use kernel::reservation::{Decision as D, Event as E, RejectReason as R, Request, RequestKind};
+    let request = |t, job, nodes, estimate, ready, deadline, kind, shuffle_key| {
+        Body::ReservationEvent(E::Request(Request {
+            t,
+            job,
+            nodes,
+            estimate,
+            ready,
+            deadline,
+            kind,
+            shuffle_key,
+        }))
+    };
+    let bodies = [
+        request(300, 7, 4, 30, 310, 400, RequestKind::Flexible, 1),
+        Body::ReservationDecision(D::Accept { job: 7, start: 310 }),
+        Body::ReservationDecision(D::Replan { job: 5, start: 350 }),
+        Body::ReservationEvent(E::Advance { t: 310 }),
+        Body::ReservationDecision(D::Start { t: 310, job: 7 }),
+        request(320, 8, 8, 10, 320, 330, RequestKind::Strict, 0),
+        Body::ReservationDecision(D::Reject { job: 8, reason: R::NoRoom }),
+        Body::ReservationDecision(D::Offer { job: 8, ready: 340, deadline: 350, start: 340 }),
+        Body::ReservationEvent(E::Finish { t: 330, job: 7 }),
+        Body::ReservationDecision(D::Fix { t: 325, job: 5 }),
+        Body::ReservationDecision(D::End { t: 330, job: 7, early: true, cut: false }),
+        Body::ReservationEvent(E::Advance { t: Tick::MAX }),
+        Body::ReservationDecision(D::End { t: 380, job: 5, early: false, cut: true }),
+        Body::ReservationEvent(E::Reset),
+    ];
+    let expected: [&[u8]; 14] = [
+        // Request, flexible (3) | dt zigzag(300) | job step +6 from 0 + 1 | 4 nodes |
+        // estimate 30 | ready step +10 from t | deadline step +60 from ready + estimate |
+        // shuffle key 1
+        &[0x1A, 0xD8, 0x04, 0x0C, 0x04, 0x1E, 0x14, 0x78, 0x01],
+        // Accept (7) | job step 0 from the request's | start step +10 from now
+        &[0x3A, 0x00, 0x14],
+        // Replan (10) | job step -2 | start step +50
+        &[0x52, 0x03, 0x64],
+        // Advance (4) | dt +10
+        &[0x22, 0x14],
+        // Start (12) | t step 0 from now | job step 0
+        &[0x62, 0x00, 0x00],
+        // Request, strict (1) | dt +10 | job 7 + 1 | 8 nodes | estimate 10 | ready step 0
+        // | deadline step 0 (strict: ready + estimate) | key 0
+        &[0x0A, 0x14, 0x00, 0x08, 0x0A, 0x00, 0x00, 0x00],
+        // Reject (8) | job step 0 | reason byte 10 (no_room)
+        &[0x42, 0x00, 0x0A],
+        // Offer (9) | job step 0 | ready step +20 from now | deadline step 0 from ready +
+        // the request's estimate | start step 0 from ready
+        &[0x4A, 0x00, 0x28, 0x00, 0x00],
+        // Finish (5) | dt +10 | job step -1 from the request's
+        &[0x2A, 0x14, 0x01],
+        // Fix (11) | t step -5 from now | job step -3
+        &[0x5A, 0x09, 0x05],
+        // End, early (13 + 1) | t step 0 | job step -1
+        &[0x72, 0x00, 0x01],
+        // Advance (4) to u64::MAX | dt -331 modulo 2^64
+        &[0x22, 0x95, 0x05],
+        // End, cut (13 + 2) | t step +381 from u64::MAX, modulo 2^64 | job step -3
+        &[0x7A, 0xFA, 0x05, 0x05],
+        // Reset (6)
+        &[0x32],
+    ];
+    assert_eq!(bytes_of(&bodies), expected);
 }

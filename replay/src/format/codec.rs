@@ -1,5 +1,6 @@
-//! The v2 record encoding: a tag byte per record, then only what the context of the
-//! block so far does not already say. `docs/log-format.md` ("Records") is the spec.
+//! The record encoding (v2, plus the reservation records of v3): a tag byte per
+//! record, then only what the context of the block so far does not already say.
+//! `docs/log-format.md` ("Records", "Reservation records") is the spec.
 //!
 //! The tag's low three bits are the kind (which event or decision), its high five
 //! bits are small fields and flags. The context holds the last event's time, the
@@ -12,15 +13,22 @@
 //! Writer and reader run the same [`RecordCodec`]: the context moves after every
 //! record by one rule ([`Context::update`]) on both sides, and starts afresh at every
 //! block, so a block decodes on its own given the header's level table.
+//!
+//! The reservation kernel's records ([`reservation`]) use tags that v2 left malformed
+//! (a `Reset` with flags), so v2 blocks decode exactly as before.
 
 use kernel::log::Body;
 use kernel::{Decision, Event, JobId, Level, LevelId, MachineId, RejectReason, SLACK_ONE_MILLI, Tick};
 
+use self::reservation::ReservationContext;
 use super::varint::{self, Cursor};
 
-/// No record encodes to more bytes than this (the widest is a `Submit` with every
-/// field escaped: 1 + 10 + 5 + 10 + 1).
-pub const RECORD_MAX_BYTES: usize = 32;
+mod reservation;
+
+/// No record encodes to more bytes than this. The widest is a reservation `Request`
+/// with every field at its widest: 1 + 4 * 10 (times) + 3 * 5 (job, nodes, shuffle
+/// key) = 56 bytes; version 2's widest, a `Submit` with every field escaped, took 27.
+pub const RECORD_MAX_BYTES: usize = 56;
 /// A block header is two varints: a `u64` and a `u32`.
 pub const BLOCK_HEADER_MAX_BYTES: usize = 15;
 /// Machines whose last decision time and last started job are kept in the context;
@@ -80,6 +88,8 @@ pub enum CodecError {
     Range,
     #[error("tag byte {0:#04x} is not a record")]
     Tag(u8),
+    #[error("reservation reject reason {0} is not a reason")]
+    Reason(u8),
     #[error("an accept leaves out a deadline that its submit does not give")]
     Deadline,
     #[error("the block counts {0} records, more than its bytes can hold")]
@@ -143,6 +153,8 @@ struct Context {
     /// The machine of the last Accept, Start, Preempt or Complete.
     machine: MachineId,
     machines: [MachineContext; TRACKED_MACHINES],
+    /// The last reservation request; its time is `now`.
+    reservation: ReservationContext,
 }
 
 impl Context {
@@ -153,6 +165,7 @@ impl Context {
             submit: LastSubmit::default(),
             machine: 0,
             machines: [MachineContext::default(); TRACKED_MACHINES],
+            reservation: ReservationContext::default(),
         }
     }
 
@@ -186,6 +199,8 @@ impl Context {
                     m.time = t;
                 }
             }
+            Body::ReservationEvent(event) => self.reservation.update(&event, &mut self.now),
+            Body::ReservationDecision(_) => {}
         }
     }
 
@@ -247,6 +262,12 @@ impl RecordCodec {
             }
             Body::Decision(Decision::Complete { t, job, machine }) => {
                 self.put_run(COMPLETE, t, job, machine, out);
+            }
+            Body::ReservationEvent(event) => {
+                reservation::put_event(&event, self.context.now, &self.context.reservation, out);
+            }
+            Body::ReservationDecision(decision) => {
+                reservation::put_decision(&decision, self.context.now, &self.context.reservation, out);
             }
         }
         self.context.update(body);
@@ -330,6 +351,12 @@ impl RecordCodec {
                 Body::Event(Event::Advance { t: varint::add_step(self.context.now, cursor.u64()?) })
             }
             RESET if flags == 0 => Body::Event(Event::Reset),
+            RESET if reservation::is_reservation(flags) => {
+                match reservation::get(flags, self.context.now, &self.context.reservation, cursor)? {
+                    reservation::Decoded::Event(event) => Body::ReservationEvent(event),
+                    reservation::Decoded::Decision(decision) => Body::ReservationDecision(decision),
+                }
+            }
             ACCEPT => Body::Decision(self.get_accept(flags, cursor)?),
             REJECT if flags & RESERVED == 0 => {
                 let reason = reason_of(flags & 7).ok_or(CodecError::Tag(tag))?;

@@ -14,7 +14,7 @@ use super::codec::{BlockHeader, CodecError, RecordCodec};
 use super::varint::Cursor;
 use super::{
     CRC32C, FORMAT_VERSION, FRAME_MAX_BYTES, Footer, FormatError, Header, KIND_BLOCK, KIND_FOOTER,
-    KIND_HEADER, MAGIC,
+    KIND_HEADER, MAGIC, OLDEST_READABLE_VERSION,
 };
 
 /// Input buffer of [`LogReader::open`]: several blocks per read from the file.
@@ -64,8 +64,8 @@ impl<R: Read> LogReader<R> {
             return Err(FormatError::BadMagic);
         }
         let found = u16::from_le_bytes([version[0], version[1]]);
-        if found != FORMAT_VERSION {
-            return Err(FormatError::UnsupportedVersion { found, supported: FORMAT_VERSION });
+        if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&found) {
+            return Err(FormatError::UnsupportedVersion { found });
         }
         let mut reader = Self {
             input,
@@ -85,11 +85,10 @@ impl<R: Read> LogReader<R> {
         if kind != KIND_HEADER {
             return Err(reader.corrupt(offset, "the first frame is not a header"));
         }
-        reader.header = postcard::from_bytes(&reader.block)
+        reader.header = Header::decode(found, &reader.block)
             .map_err(|_| reader.corrupt(offset, "the header does not decode"))?;
-        if reader.header.format_version != FORMAT_VERSION {
-            let found = reader.header.format_version;
-            return Err(FormatError::UnsupportedVersion { found, supported: FORMAT_VERSION });
+        if reader.header.format_version != found {
+            return Err(reader.corrupt(offset, "the header's version is not the one after the magic"));
         }
         reader.codec = RecordCodec::new(&reader.header.levels);
         reader.block.clear();

@@ -110,7 +110,9 @@ fn predicted_fields_take_no_bytes() {
 #[test]
 fn bad_tags_and_short_records_are_refused() {
     let decode = |bytes: &[u8]| RecordCodec::new(&levels()).decode(&mut Cursor::new(bytes, 0));
-    assert_eq!(decode(&[tag(RESET, 1)]), Err(CodecError::Tag(tag(RESET, 1))));
+    // A Reset with flags 1 to 16 is a reservation record (v3); 17 and up are not.
+    assert_eq!(decode(&[tag(RESET, 1)]), Err(CodecError::End));
+    assert_eq!(decode(&[tag(RESET, 17)]), Err(CodecError::Tag(tag(RESET, 17))));
     assert_eq!(decode(&[tag(ADVANCE, 2)]), Err(CodecError::Tag(tag(ADVANCE, 2))));
     assert_eq!(decode(&[tag(REJECT, 6)]), Err(CodecError::Tag(tag(REJECT, 6))));
     assert_eq!(decode(&[tag(START, RESERVED)]), Err(CodecError::Tag(tag(START, RESERVED))));
@@ -153,4 +155,89 @@ fn time_modes_prefer_the_shortest_and_then_the_earliest() {
     assert_eq!(time_mode(99, 5, 100), (AFTER_MACHINE_TIME, Some(94)));
     assert_eq!(time_mode(999, 5, 1000), (AROUND_EVENT_TIME, Some(1)));
     assert_eq!(time_mode(4, 5, u64::MAX), (AROUND_EVENT_TIME, Some(varint::step(u64::MAX, 4))));
+}
+
+#[test]
+fn reservation_records_round_trip_at_their_edges() {
+    use kernel::reservation::{Decision as D, Event as E, RejectReason as R, Request, RequestKind};
+    let reasons = [
+        R::TimeWentBackwards,
+        R::ZeroNodes,
+        R::TooManyNodes,
+        R::ZeroEstimate,
+        R::WindowTooShort,
+        R::KindMismatch,
+        R::WindowPassed,
+        R::DuplicateJob,
+        R::QueueFull,
+        R::BeyondHorizon,
+        R::NoRoom,
+        R::NotRunning,
+    ];
+    let kinds = [RequestKind::Strict, RequestKind::RelaxedStart, RequestKind::Flexible];
+    let mut bodies = vec![submit(5, 1, 2, 0)];
+    for (i, t) in [0, 1, 127, 128, u64::MAX - 1, u64::MAX, 5].into_iter().enumerate() {
+        for job in [0, 1, u32::MAX, 7] {
+            let kind = kinds[(i + job as usize) % kinds.len()];
+            let request = Request {
+                t,
+                job,
+                nodes: job ^ 5,
+                estimate: t ^ 9,
+                ready: t / 3,
+                deadline: !t,
+                kind,
+                shuffle_key: !job,
+            };
+            bodies.push(Body::ReservationEvent(E::Request(request)));
+            bodies.push(Body::ReservationDecision(D::Accept { job, start: t / 2 }));
+            bodies.push(Body::ReservationDecision(D::Replan { job: !job, start: !t }));
+            bodies.push(Body::ReservationDecision(D::Offer { job, ready: t, deadline: t / 7, start: !t }));
+            bodies.push(Body::ReservationDecision(D::Reject { job, reason: reasons[i % reasons.len()] }));
+            bodies.push(Body::ReservationDecision(D::Fix { t, job: !job }));
+            bodies.push(Body::ReservationDecision(D::Start { t: !t, job }));
+            for (early, cut) in [(false, false), (true, false), (false, true), (true, true)] {
+                bodies.push(Body::ReservationDecision(D::End { t, job, early, cut }));
+            }
+            bodies.push(Body::ReservationEvent(E::Finish { t: !t, job: !job }));
+            bodies.push(Body::ReservationEvent(E::Advance { t }));
+            // A service-level record between reservation ones keeps both contexts.
+            bodies.push(Body::Decision(Decision::Start { t, job, machine: 3 }));
+        }
+        bodies.push(Body::ReservationEvent(E::Reset));
+    }
+    for reason in reasons {
+        bodies.push(Body::ReservationDecision(D::Reject { job: 3, reason }));
+    }
+    round_trip(&bodies);
+}
+
+#[test]
+fn unused_reservation_tags_and_reasons_are_malformed() {
+    for number in 17..32u8 {
+        let byte = tag(RESET, number);
+        let mut reader = RecordCodec::new(&levels());
+        assert_eq!(reader.decode(&mut Cursor::new(&[byte, 0, 0, 0], 0)), Err(CodecError::Tag(byte)));
+    }
+    let mut reader = RecordCodec::new(&levels());
+    assert_eq!(reader.decode(&mut Cursor::new(&[tag(RESET, 8), 0, 12], 0)), Err(CodecError::Reason(12)));
+}
+
+#[test]
+fn the_widest_record_is_a_request_of_record_max_bytes() {
+    use kernel::reservation::{Event as E, Request, RequestKind};
+    // Every step as far from its base as it gets: i64::MIN zigzags to u64::MAX.
+    let t = 1u64 << 63;
+    let request = Request {
+        t,
+        job: u32::MAX / 2 + 2,
+        nodes: u32::MAX,
+        estimate: u64::MAX,
+        ready: 0,
+        deadline: t - 1,
+        kind: RequestKind::Flexible,
+        shuffle_key: u32::MAX,
+    };
+    let bytes = round_trip(&[Body::ReservationEvent(E::Request(request))]);
+    assert_eq!(bytes.len(), RECORD_MAX_BYTES);
 }
