@@ -14,6 +14,8 @@
 //! - [`metrics`]: PRJ, MBSD, MWT, TPT, MNI, ME, G, `c_V^u`, `c_V^l`.
 //! - [`sweep`]: the grid, in parallel, to CSV and JSON.
 //! - [`report`]: the summary as a table or JSON.
+//! - [`reserve`]: flexible advance reservations (Netto et al. 2007) around the
+//!   reservation kernel: mapping, run loop, metrics, the figures' sweep.
 //! - [`error`]: one error enum per boundary.
 //!
 //! Same input, same options: same log bytes and same numbers, on every machine.
@@ -22,6 +24,7 @@ pub mod error;
 pub mod levels;
 pub mod metrics;
 pub mod report;
+pub mod reserve;
 pub mod sim;
 pub mod sweep;
 pub mod swf;

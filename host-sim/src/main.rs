@@ -1,4 +1,5 @@
-//! The `host-sim` command line: `run` (the default) and `sweep`.
+//! The `host-sim` command line: `run` (the default), `sweep`, `reserve` and
+//! `reserve-sweep`.
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal};
@@ -39,6 +40,10 @@ enum Command {
     Run(RunArgs),
     /// Run the thesis' grid of configurations in parallel and write CSV and JSON.
     Sweep(SweepArgs),
+    /// Flexible advance reservations (Netto et al. 2007): one configuration.
+    Reserve(host_sim::reserve::cli::ReserveArgs),
+    /// Flexible advance reservations: the paper's figures 2-7 as CSV, and its findings.
+    ReserveSweep(host_sim::reserve::cli::ReserveSweepArgs),
 }
 
 /// Where the jobs come from, and what every run shares.
@@ -119,6 +124,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Run(args)) => run(&args, &command.join(" ")),
         Some(Command::Sweep(args)) => sweep(&args),
+        Some(Command::Reserve(args)) => {
+            host_sim::reserve::cli::reserve(&args).map_err(|e| CliError::Usage(e.to_string()))
+        }
+        Some(Command::ReserveSweep(args)) => {
+            host_sim::reserve::cli::reserve_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
+        }
         None => run(&cli.run, &command.join(" ")),
     };
     match result {

@@ -1,0 +1,223 @@
+//! The `reserve` and `reserve-sweep` subcommands.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use kernel::JobId;
+use kernel::reservation::{Criterion, Fixing};
+
+use super::mapping::{self, Estimates, Flex};
+use super::report::{self, PAPER_FIFO, Summary};
+use super::sweep;
+use super::{Experiment, Input, ReserveError, simulate};
+use crate::levels::parse_milli;
+use crate::swf::{self, SwfOptions};
+use crate::window::parse_duration;
+use crate::workload::Workload;
+
+/// Options shared by `reserve` and `reserve-sweep`.
+#[derive(Debug, Args)]
+pub struct ReserveInput {
+    /// SWF trace, plain or gzipped (the paper's is SDSC SP2).
+    #[arg(long, value_name = "FILE")]
+    pub trace: PathBuf,
+    /// Count malformed trace lines instead of stopping at the first.
+    #[arg(long)]
+    pub skip_bad_lines: bool,
+    /// Seeds every draw of the mapping (stream 2).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Window length (s, m, h, d, w).
+    #[arg(long, value_name = "DURATION", default_value = "15d")]
+    pub window: String,
+    /// Nodes of the pool (default: the trace's MaxNodes, else MaxProcs, else 128).
+    #[arg(long, value_name = "M")]
+    pub nodes: Option<u32>,
+    /// Calendar slot length in seconds.
+    #[arg(long, value_name = "TICKS", default_value_t = super::run::DEFAULT_SLOT_TICKS)]
+    pub slot: u64,
+}
+
+/// `host-sim reserve`.
+#[derive(Debug, Args)]
+pub struct ReserveArgs {
+    #[command(flatten)]
+    pub input: ReserveInput,
+    /// Order of the waiting queue: fifo, edf, lff, bjf or shuffle.
+    #[arg(long, value_name = "NAME", default_value = "edf")]
+    pub criterion: String,
+    /// Load factor: submit times are divided by it (1.0, 1.25, 1.5).
+    #[arg(long, value_name = "F", default_value = "1.0")]
+    pub load: String,
+    /// Flexible windows for half of the jobs: none, short, medium or long.
+    #[arg(long, value_name = "SIZE", default_value = "none")]
+    pub flex: String,
+    /// Fix waiting reservations after this share of their waiting time: 0, 0.25, 0.5,
+    /// 0.75 (default: never before they start).
+    #[arg(long, value_name = "SHARE")]
+    pub fix_at: Option<String>,
+    /// Turn alternative offers on; the user takes the first with phi <= PHI_MAX.
+    #[arg(long, value_name = "PHI_MAX")]
+    pub offers: Option<String>,
+    /// Run-time model: accurate or poisson80.
+    #[arg(long, value_name = "MODEL", default_value = "accurate")]
+    pub estimates: String,
+    /// Write the decision log (not yet supported for reserve).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Also run FIFO at loads 1.0, 1.25 and 1.5 and print it beside the paper's figures.
+    #[arg(long)]
+    pub compare_paper: bool,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `host-sim reserve-sweep`.
+#[derive(Debug, Args)]
+pub struct ReserveSweepArgs {
+    #[command(flatten)]
+    pub input: ReserveInput,
+    /// Write fig2.csv ... fig7.csv here.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+fn usage(text: String) -> ReserveError {
+    ReserveError::Usage(text)
+}
+
+pub fn parse_criterion(text: &str) -> Result<Criterion, ReserveError> {
+    use Criterion::{BiggestJobFirst, Edf, Fifo, LeastFlexibleFirst, Shuffle};
+    [Fifo, Edf, LeastFlexibleFirst, BiggestJobFirst, Shuffle]
+        .into_iter()
+        .find(|c| c.name() == text)
+        .ok_or_else(|| usage(format!("--criterion: \"{text}\" is not fifo, edf, lff, bjf or shuffle")))
+}
+
+pub fn parse_fixing(text: Option<&str>) -> Result<Fixing, ReserveError> {
+    match text.map(|t| (t, parse_milli(t))) {
+        None => Ok(Fixing::Never),
+        Some((_, Some(0))) => Ok(Fixing::AtAcceptance),
+        Some((_, Some(250))) => Ok(Fixing::Quarter),
+        Some((_, Some(500))) => Ok(Fixing::Half),
+        Some((_, Some(750))) => Ok(Fixing::ThreeQuarters),
+        Some((t, _)) => Err(usage(format!("--fix-at: \"{t}\" is not 0, 0.25, 0.5 or 0.75"))),
+    }
+}
+
+fn parse_load(text: &str) -> Result<u64, ReserveError> {
+    parse_milli(text).filter(|&l| l > 0).ok_or_else(|| {
+        usage(format!("--load: \"{text}\" is not a positive number with at most three decimals"))
+    })
+}
+
+/// The workload, its processor counts and its pool size.
+#[derive(Debug)]
+pub struct Loaded {
+    pub workload: Workload,
+    pub procs: HashMap<JobId, u32>,
+    pub nodes: u32,
+}
+
+pub fn load(input: &ReserveInput) -> Result<Loaded, ReserveError> {
+    let trace = swf::read(&input.trace, SwfOptions { skip_bad_lines: input.skip_bad_lines })?;
+    let procs = mapping::read_procs(&input.trace)?;
+    let header = trace.max_nodes.or(trace.max_procs).and_then(|n| u32::try_from(n).ok());
+    let nodes = input.nodes.or(header).unwrap_or(128);
+    Ok(Loaded { workload: trace.workload, procs, nodes })
+}
+
+fn base_experiment(input: &ReserveInput, nodes: u32) -> Result<Experiment, ReserveError> {
+    let window_ticks = parse_duration(&input.window).map_err(|e| usage(format!("--window: {e}")))?;
+    if input.slot == 0 {
+        return Err(usage("--slot: a slot is at least one second".into()));
+    }
+    Ok(Experiment { seed: input.seed, slot_ticks: input.slot, window_ticks, ..Experiment::paper(nodes) })
+}
+
+pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
+    if args.log.is_some() {
+        return Err(usage(
+            "--log: not yet supported for reserve (the log format has no reservation records yet)".into(),
+        ));
+    }
+    let loaded = load(&args.input)?;
+    let experiment = Experiment {
+        criterion: parse_criterion(&args.criterion)?,
+        load_milli: parse_load(&args.load)?,
+        flex: Flex::parse(&args.flex)
+            .ok_or_else(|| usage(format!("--flex: \"{}\" is not none, short, medium or long", args.flex)))?,
+        fixing: parse_fixing(args.fix_at.as_deref())?,
+        estimates: Estimates::parse(&args.estimates).ok_or_else(|| {
+            usage(format!("--estimates: \"{}\" is not accurate or poisson80", args.estimates))
+        })?,
+        offers_phi_milli: args
+            .offers
+            .as_deref()
+            .map(|t| parse_milli(t).ok_or_else(|| usage(format!("--offers: \"{t}\" is not a number"))))
+            .transpose()?,
+        ..base_experiment(&args.input, loaded.nodes)?
+    };
+    let input = Input { jobs: &loaded.workload.jobs, procs: &loaded.procs };
+    let outcome = simulate(&input, &experiment)?;
+    let trace = args.input.trace.display().to_string();
+    let summary = Summary::new(&trace, loaded.workload.hash_hex(), &outcome);
+    let io = |source| ReserveError::Io { path: "standard output".into(), source };
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        report::write_json(&summary, &mut stdout).map_err(io)?;
+    } else {
+        report::write_table(&summary, &mut stdout).map_err(io)?;
+    }
+    if args.compare_paper {
+        let rows = PAPER_FIFO
+            .iter()
+            .map(|&(load_milli, _, _)| {
+                simulate(&input, &Experiment { criterion: Criterion::Fifo, load_milli, ..experiment })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        // With --json the comparison goes to stderr, so that stdout stays one object.
+        if args.json {
+            report::write_paper_comparison(&rows, std::io::stderr().lock()).map_err(io)?;
+        } else {
+            std::io::Write::write_all(&mut stdout, b"\n").map_err(io)?;
+            report::write_paper_comparison(&rows, &mut stdout).map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
+pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {
+    let loaded = load(&args.input)?;
+    let base = base_experiment(&args.input, loaded.nodes)?;
+    let input = Input { jobs: &loaded.workload.jobs, procs: &loaded.procs };
+    let grid = sweep::grid(&base);
+    let progress = progress_bar(grid.len() as u64);
+    let results = sweep::run(&input, &grid, &progress);
+    progress.finish_and_clear();
+    let results = results?;
+    sweep::write_figures(&args.out, &results)?;
+    let io = |source| ReserveError::Io { path: "standard output".into(), source };
+    sweep::write_findings(&results, std::io::stdout().lock()).map_err(io)?;
+    eprintln!("host-sim: wrote fig2.csv ... fig7.csv to {}", args.out.display());
+    Ok(())
+}
+
+/// A progress bar on stderr when it is a terminal, hidden otherwise.
+fn progress_bar(length: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} runs (eta {eta})")
+    {
+        bar.set_style(style);
+    }
+    bar
+}

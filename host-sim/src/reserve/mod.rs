@@ -1,0 +1,165 @@
+//! The host side of flexible advance reservations (Netto, Bubendorfer and Buyya 2007,
+//! section 4): SWF jobs into reservation requests, the run loop around
+//! [`kernel::reservation::ReservationKernel`], the user's answer to offers, the
+//! paper's metrics, and the sweep that reproduces its figures 2 to 7.
+//!
+//! - [`poisson`]: a Poisson sampler with the same draws on every machine.
+//! - [`mapping`]: jobs into requests (`R`, `Te`, `D`, flexible windows, load, actual
+//!   run times), seeded.
+//! - [`run`]: windows, the host's clock, finishes, offers.
+//! - [`metrics`]: utilisation, acceptance, offers' `ϕ`, per window and over windows.
+//! - [`report`]: one run's summary as a table or JSON, and the paper comparison.
+//! - [`sweep`]: the figures' grid in parallel, one CSV per figure, and the findings.
+//! - [`cli`]: the `reserve` and `reserve-sweep` subcommands.
+
+pub mod cli;
+pub mod mapping;
+pub mod metrics;
+pub mod poisson;
+pub mod report;
+pub mod run;
+pub mod sweep;
+
+use std::collections::HashMap;
+use std::io;
+
+use thiserror::Error;
+
+use kernel::reservation::{Criterion, Fixing};
+use kernel::{JobId, Tick};
+
+use crate::error::SwfError;
+use crate::workload::Job;
+use mapping::{Estimates, Flex, MapOptions};
+use metrics::{Totals, WindowStats, spread};
+use run::RunOptions;
+
+/// Everything that can go wrong on the reservation side.
+#[derive(Debug, Error)]
+pub enum ReserveError {
+    #[error(transparent)]
+    Swf(#[from] SwfError),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("reservation kernel: {0}")]
+    Config(String),
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// One configuration of the experiment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Experiment {
+    pub seed: u64,
+    pub load_milli: u64,
+    pub flex: Flex,
+    pub estimates: Estimates,
+    pub nodes: u32,
+    pub slot_ticks: Tick,
+    pub criterion: Criterion,
+    pub fixing: Fixing,
+    pub offers_phi_milli: Option<u64>,
+    pub offer_trials: u16,
+    pub window_ticks: Tick,
+}
+
+impl Experiment {
+    /// The paper's setting: 15-day windows, one-minute slots, EDF, fixed intervals,
+    /// accurate estimates, no fixing, no offers, the trace's load.
+    pub const fn paper(nodes: u32) -> Self {
+        Self {
+            seed: 1,
+            load_milli: 1000,
+            flex: Flex::None,
+            estimates: Estimates::Accurate,
+            nodes,
+            slot_ticks: run::DEFAULT_SLOT_TICKS,
+            criterion: Criterion::Edf,
+            fixing: Fixing::Never,
+            offers_phi_milli: None,
+            offer_trials: 16,
+            window_ticks: 15 * 86_400,
+        }
+    }
+
+    fn map_options(&self) -> MapOptions {
+        MapOptions {
+            seed: self.seed,
+            load_milli: self.load_milli,
+            flex: self.flex,
+            estimates: self.estimates,
+        }
+    }
+
+    fn run_options(&self) -> RunOptions {
+        RunOptions {
+            nodes: self.nodes,
+            slot_ticks: self.slot_ticks,
+            criterion: self.criterion,
+            fixing: self.fixing,
+            offers_phi_milli: self.offers_phi_milli,
+            offer_trials: self.offer_trials,
+            window_ticks: self.window_ticks,
+        }
+    }
+}
+
+/// The workload of every experiment on one trace: its jobs and their processor counts.
+#[derive(Clone, Debug)]
+pub struct Input<'a> {
+    pub jobs: &'a [Job],
+    pub procs: &'a HashMap<JobId, u32>,
+}
+
+/// What one experiment measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub experiment: Experiment,
+    pub jobs_kept: u64,
+    pub excluded_short: u64,
+    pub excluded_no_procs: u64,
+    pub p_raised: u64,
+    pub windows_empty: u64,
+    pub trailing_dropped: bool,
+    pub windows: Vec<WindowStats>,
+    pub totals: Totals,
+    pub utilisation: (f64, f64),
+    pub utilisation_span: (f64, f64),
+    pub acceptance_rate: f64,
+    /// The mean `ϕ` of offers taken, 0 with none.
+    pub offer_phi_mean: f64,
+}
+
+/// Maps, splits and runs one experiment.
+pub fn simulate(input: &Input<'_>, experiment: &Experiment) -> Result<Outcome, ReserveError> {
+    let mapped = mapping::map_jobs(input.jobs, input.procs, &experiment.map_options());
+    let split = run::split(&mapped.jobs, experiment.window_ticks);
+    let windows = run::run_windows(&mapped.jobs, &split.windows, &experiment.run_options())?;
+    let (totals, phi_sum) = Totals::of(&windows);
+    let per_window: Vec<f64> = windows.iter().map(WindowStats::utilisation).collect();
+    let per_window_span: Vec<f64> = windows.iter().map(WindowStats::utilisation_span).collect();
+    let accepted = totals.accepted + totals.offers_accepted;
+    Ok(Outcome {
+        experiment: *experiment,
+        jobs_kept: mapped.jobs.len() as u64,
+        excluded_short: mapped.excluded_short,
+        excluded_no_procs: mapped.excluded_no_procs,
+        p_raised: mapped.p_raised,
+        windows_empty: split.empty,
+        trailing_dropped: split.trailing_dropped,
+        utilisation: spread(&per_window),
+        utilisation_span: spread(&per_window_span),
+        acceptance_rate: metrics::ratio(u128::from(accepted), u128::from(totals.requests)),
+        offer_phi_mean: if totals.offers_accepted == 0 {
+            0.0
+        } else {
+            phi_sum / totals.offers_accepted as f64
+        },
+        windows,
+        totals,
+    })
+}
