@@ -4,10 +4,14 @@
 //! The queue capacity changes decisions (a full queue rejects), so it must match a
 //! compiled size exactly. The machine capacity does not (only the machines in use
 //! are ever looked at), so the smallest compiled size that holds them is used.
+//!
+//! [`reservation`] holds the reservation kernel's one compiled size.
 
 use kernel::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
 
 use crate::format::Header;
+
+pub mod reservation;
 
 /// Queue capacities that are compiled in; a run must name one of them.
 pub const QUEUE_CAPACITIES: &[u32] = &[16, 64, 256, 1024];
@@ -39,6 +43,10 @@ pub enum EngineError {
     Config(kernel::ConfigError),
     #[error("cannot start the thread that builds the kernel: {0}")]
     Thread(std::io::Error),
+    #[error("the log's reservation kernel has {found} {what}; this build has {compiled}")]
+    ReservationCapacity { what: &'static str, found: u64, compiled: u64 },
+    #[error("invalid reservation configuration: {0}")]
+    Reservation(kernel::reservation::ConfigError),
 }
 
 /// What the engine needs of a kernel, whatever its sizes.
@@ -152,7 +160,7 @@ impl Engine {
 
 /// Runs `f` on a thread with a [`STACK_BYTES`] stack, so that building a kernel by
 /// value works from any caller's thread.
-fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, EngineError> {
+pub(crate) fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, EngineError> {
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
             .name("kernel-build".into())

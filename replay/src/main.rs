@@ -55,6 +55,29 @@ fn run_verify(log: &Path) -> ExitCode {
         Err(e) => return fail(log, &e),
     };
     match verify(reader) {
+        Ok(r) if r.reservations.is_some() => {
+            let c = r.reservations.unwrap_or_default();
+            let summary = format!(
+                "{}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} offers, \
+                 {} replans, {} fixes, {} started, {} ended ({} early, {} cut)\nevery decision re-made by the \
+                 reservation kernel; every executed reservation lay inside its window, and no instant had more \
+                 nodes in use than the pool\n",
+                log.display(),
+                r.records,
+                r.events,
+                r.decisions,
+                r.accepted,
+                r.rejected,
+                c.offers,
+                c.replans,
+                c.fixes,
+                c.starts,
+                r.completed,
+                c.early,
+                c.cut
+            );
+            write_summary(&summary)
+        }
         Ok(r) => {
             let summary = format!(
                 "{}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} completed, \
@@ -69,14 +92,18 @@ fn run_verify(log: &Path) -> ExitCode {
                 r.completed,
                 r.preemptions
             );
-            // `println!` would panic on a closed pipe (`| head`); a gone reader is no error.
-            let written = io::stdout().lock().write_all(summary.as_bytes());
-            match written {
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => fail(Path::new("standard output"), &e),
-                _ => ExitCode::SUCCESS,
-            }
+            write_summary(&summary)
         }
         Err(e) => fail(log, &e),
+    }
+}
+
+fn write_summary(summary: &str) -> ExitCode {
+    // `println!` would panic on a closed pipe (`| head`); a gone reader is no error.
+    let written = io::stdout().lock().write_all(summary.as_bytes());
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => fail(Path::new("standard output"), &e),
+        _ => ExitCode::SUCCESS,
     }
 }
 

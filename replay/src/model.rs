@@ -19,15 +19,20 @@
 //!   scenario, fed by libFuzzer in `fuzz/` and by a seeded generator in the tests.
 //! - [`harness`]: [`check_case`], which runs a scenario through a small kernel and
 //!   applies every check above.
+//! - [`reservation`]: the reservation model's audit ([`ReservationAudit`]: windows
+//!   and pool capacity, from the records alone) and the plain reference of its
+//!   admissions and offers.
 
 pub mod cases;
 pub mod feasibility;
 pub mod harness;
+pub mod reservation;
 pub mod sim;
 pub mod trace;
 
 pub use cases::{Case, Shape, case_from_bytes};
 pub use feasibility::{MAX_OPTIMAL_JOBS, edf_feasible, optimal_accepted_work};
 pub use harness::{CaseReport, Failure, check_case};
+pub use reservation::{ReservationAudit, ReservationViolation};
 pub use sim::{ModelJob, ModelStep, ReferenceSim};
 pub use trace::{TraceChecker, TraceError, Violation, check_trace};

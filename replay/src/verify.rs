@@ -3,6 +3,11 @@
 //! logged schedule must keep every promise, as [`TraceChecker`] judges it (each
 //! accepted job runs for exactly its processing time, one job at a time per machine,
 //! and completes by the deadline its level gives).
+//!
+//! A log whose header has a reservation configuration is verified by [`reservation`]
+//! the same way: the reservation kernel re-makes every decision, then
+//! [`ReservationAudit`](crate::model::ReservationAudit) checks windows and the pool's
+//! capacity without it.
 
 use std::io::Read;
 
@@ -12,7 +17,9 @@ use kernel::{Decision, Event, Tick};
 use crate::engine::{Engine, EngineError};
 use crate::export::describe;
 use crate::format::{FormatError, LogReader};
-use crate::model::{TraceChecker, TraceError};
+use crate::model::{ReservationViolation, TraceChecker, TraceError};
+
+mod reservation;
 
 /// Counts from a log that verified.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,6 +32,22 @@ pub struct Report {
     pub completed: u64,
     /// Accepts that displaced a job which had already run (the thesis' interruptions).
     pub preemptions: u64,
+    /// Reservation logs only: the counts of their own decisions.
+    pub reservations: Option<ReservationCounts>,
+}
+
+/// What a reservation log's decisions counted (its accepts, rejects and ends are
+/// [`Report::accepted`], [`Report::rejected`] and [`Report::completed`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReservationCounts {
+    pub offers: u64,
+    pub replans: u64,
+    pub fixes: u64,
+    pub starts: u64,
+    /// Ends before the end of the reservation (a reported early finish).
+    pub early: u64,
+    /// Jobs that overran their estimate and were cut at the end of their reservation.
+    pub cut: u64,
 }
 
 /// Where the kernel and the log first disagree.
@@ -36,14 +59,14 @@ pub struct Divergence {
     /// What the log holds at `seq` (`None`: the log has no record there).
     pub logged: Option<Body>,
     /// What the kernel decides now (`None`: the kernel decides nothing more).
-    pub kernel: Option<Decision>,
+    pub kernel: Option<Body>,
 }
 
 impl std::fmt::Display for Divergence {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let t = self.t.map_or_else(|| "-".to_owned(), |t| t.to_string());
         let logged = self.logged.map_or_else(|| "nothing (end of log)".to_owned(), |b| describe(&b));
-        let kernel = self.kernel.map_or_else(|| "nothing more".to_owned(), |d| describe(&Body::Decision(d)));
+        let kernel = self.kernel.map_or_else(|| "nothing more".to_owned(), |d| describe(&d));
         write!(
             f,
             "divergence at record {} (t = {t}):\n  expected (log):    {logged}\n  actual (kernel):   {kernel}",
@@ -64,10 +87,15 @@ pub enum VerifyError {
     Promise { seq: u64, error: TraceError },
     #[error("record {seq} is a {found} record in a log whose header is for {header}")]
     WrongModel { seq: u64, found: &'static str, header: &'static str },
+    #[error("broken reservation promise before record {seq}: {error}")]
+    Reservation { seq: u64, error: ReservationViolation },
 }
 
 /// Verifies a whole log; see the module documentation.
 pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> {
+    if let Some(header) = reader.header().reservation {
+        return reservation::verify(reader, &header);
+    }
     let mut engine = Engine::from_header(reader.header())?;
     let header = reader.header();
     let mut checker = TraceChecker::with_levels(header.machines, header.levels.clone());
@@ -84,7 +112,7 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
         match record.body {
             Body::Event(event) => {
                 if let Some(&left) = fresh.get(matched) {
-                    return Err(diverged(record.seq, now, Some(record.body), Some(left)));
+                    return Err(diverged(record.seq, now, Some(record.body), Some(Body::Decision(left))));
                 }
                 audit(&mut checker, current.as_ref(), &fresh, record.seq)?;
                 report.events += 1;
@@ -98,7 +126,10 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
                 report.decisions += 1;
                 match fresh.get(matched) {
                     Some(&decided) if decided == logged => matched += 1,
-                    decided => return Err(diverged(record.seq, now, Some(record.body), decided.copied())),
+                    decided => {
+                        let decided = decided.map(|&d| Body::Decision(d));
+                        return Err(diverged(record.seq, now, Some(record.body), decided));
+                    }
                 }
                 count(&mut report, &logged);
             }
@@ -112,7 +143,7 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
         }
     }
     if let Some(&left) = fresh.get(matched) {
-        return Err(diverged(report.records, now, None, Some(left)));
+        return Err(diverged(report.records, now, None, Some(Body::Decision(left))));
     }
     audit(&mut checker, current.as_ref(), &fresh, report.records)?;
     checker.finish().map_err(|error| VerifyError::Promise { seq: report.records, error })?;
@@ -130,7 +161,7 @@ fn audit(
     checker.step(event, decisions).map_err(|error| VerifyError::Promise { seq, error })
 }
 
-fn diverged(seq: u64, t: Option<Tick>, logged: Option<Body>, kernel: Option<Decision>) -> VerifyError {
+fn diverged(seq: u64, t: Option<Tick>, logged: Option<Body>, kernel: Option<Body>) -> VerifyError {
     VerifyError::Diverged(Box::new(Divergence { seq, t, logged, kernel }))
 }
 
