@@ -124,9 +124,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Run(args)) => run(&args, &command.join(" ")),
         Some(Command::Sweep(args)) => sweep(&args),
-        Some(Command::Reserve(args)) => {
-            host_sim::reserve::cli::reserve(&args).map_err(|e| CliError::Usage(e.to_string()))
-        }
+        Some(Command::Reserve(args)) => host_sim::reserve::cli::reserve(&args, &command.join(" "))
+            .map_err(|e| CliError::Usage(e.to_string())),
         Some(Command::ReserveSweep(args)) => {
             host_sim::reserve::cli::reserve_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
         }

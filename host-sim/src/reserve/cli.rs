@@ -13,11 +13,14 @@ use kernel::reservation::{Criterion, Fixing};
 use super::mapping::{self, Estimates, Flex};
 use super::report::{self, PAPER_FIFO, Summary};
 use super::sweep;
-use super::{Experiment, Input, ReserveError, simulate};
+use super::{Experiment, Input, ReserveError, run, simulate, simulate_recorded};
 use crate::levels::parse_milli;
 use crate::swf::{self, SwfOptions};
 use crate::window::parse_duration;
 use crate::workload::Workload;
+use kernel::Policy;
+use replay::engine::DEFAULT_QUEUE_CAPACITY;
+use replay::format::{Header, ReservationHeader};
 
 /// Options shared by `reserve` and `reserve-sweep`.
 #[derive(Debug, Args)]
@@ -66,7 +69,7 @@ pub struct ReserveArgs {
     /// Run-time model: accurate or poisson80.
     #[arg(long, value_name = "MODEL", default_value = "accurate")]
     pub estimates: String,
-    /// Write the decision log (not yet supported for reserve).
+    /// Write the decision log (reservation records, log format v3), via FILE.tmp.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
     /// Also run FIFO at loads 1.0, 1.25 and 1.5 and print it beside the paper's figures.
@@ -140,12 +143,30 @@ fn base_experiment(input: &ReserveInput, nodes: u32) -> Result<Experiment, Reser
     Ok(Experiment { seed: input.seed, slot_ticks: input.slot, window_ticks, ..Experiment::paper(nodes) })
 }
 
-pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
-    if args.log.is_some() {
-        return Err(usage(
-            "--log: not yet supported for reserve (the log format has no reservation records yet)".into(),
-        ));
+/// The log header of a reservation run: the reservation kernel's configuration and
+/// capacities, and the run's provenance. The service-level fields are unused: one
+/// machine, the default queue capacity and policy, no levels.
+pub fn log_header(experiment: &Experiment, trace: &str, workload: &Workload, command: &str) -> Header {
+    let capacity = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    Header {
+        seed: experiment.seed,
+        input_name: trace.to_owned(),
+        input_hash: workload.hash_hex(),
+        window_ticks: Some(experiment.window_ticks),
+        command: command.to_owned(),
+        reservation: Some(ReservationHeader {
+            config: run::kernel_config(&experiment.run_options()),
+            slots: capacity(run::HORIZON_SLOTS),
+            waiting: capacity(run::WAITING),
+            running: capacity(run::RUNNING),
+            offers: u16::try_from(run::OFFERS).unwrap_or(u16::MAX),
+        }),
+        ..Header::new(1, DEFAULT_QUEUE_CAPACITY, Policy::default(), Vec::new())
     }
+}
+
+/// `command` is the command line, for the log header.
+pub fn reserve(args: &ReserveArgs, command: &str) -> Result<(), ReserveError> {
     let loaded = load(&args.input)?;
     let experiment = Experiment {
         criterion: parse_criterion(&args.criterion)?,
@@ -164,8 +185,14 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
         ..base_experiment(&args.input, loaded.nodes)?
     };
     let input = Input { jobs: &loaded.workload.jobs, procs: &loaded.procs };
-    let outcome = simulate(&input, &experiment)?;
     let trace = args.input.trace.display().to_string();
+    let outcome = match &args.log {
+        Some(path) => {
+            let header = log_header(&experiment, &trace, &loaded.workload, command);
+            super::log::write(path, &header, |record| simulate_recorded(&input, &experiment, Some(record)))?
+        }
+        None => simulate(&input, &experiment)?,
+    };
     let summary = Summary::new(&trace, loaded.workload.hash_hex(), &outcome);
     let io = |source| ReserveError::Io { path: "standard output".into(), source };
     let mut stdout = std::io::stdout().lock();

@@ -10,9 +10,11 @@
 //! - [`metrics`]: utilisation, acceptance, offers' `ϕ`, per window and over windows.
 //! - [`report`]: one run's summary as a table or JSON, and the paper comparison.
 //! - [`sweep`]: the figures' grid in parallel, one CSV per figure, and the findings.
+//! - [`log`]: the decision log of a run (reservation records, format v3).
 //! - [`cli`]: the `reserve` and `reserve-sweep` subcommands.
 
 pub mod cli;
+pub mod log;
 pub mod mapping;
 pub mod metrics;
 pub mod poisson;
@@ -95,7 +97,7 @@ impl Experiment {
         }
     }
 
-    fn run_options(&self) -> RunOptions {
+    pub fn run_options(&self) -> RunOptions {
         RunOptions {
             nodes: self.nodes,
             slot_ticks: self.slot_ticks,
@@ -136,9 +138,18 @@ pub struct Outcome {
 
 /// Maps, splits and runs one experiment.
 pub fn simulate(input: &Input<'_>, experiment: &Experiment) -> Result<Outcome, ReserveError> {
+    simulate_recorded(input, experiment, None)
+}
+
+/// [`simulate`], handing every kernel event and decision to `record`.
+pub fn simulate_recorded(
+    input: &Input<'_>,
+    experiment: &Experiment,
+    record: Option<run::Recorder<'_>>,
+) -> Result<Outcome, ReserveError> {
     let mapped = mapping::map_jobs(input.jobs, input.procs, &experiment.map_options());
     let split = run::split(&mapped.jobs, experiment.window_ticks);
-    let windows = run::run_windows(&mapped.jobs, &split.windows, &experiment.run_options())?;
+    let windows = run::run_windows_recorded(&mapped.jobs, &split.windows, &experiment.run_options(), record)?;
     let (totals, phi_sum) = Totals::of(&windows);
     let per_window: Vec<f64> = windows.iter().map(WindowStats::utilisation).collect();
     let per_window_span: Vec<f64> = windows.iter().map(WindowStats::utilisation_span).collect();

@@ -22,6 +22,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
 
+use kernel::log::Body;
 use kernel::reservation::{Config, Criterion, Decision, Event, Fixing, Outcome, Request, ReservationKernel};
 use kernel::{JobId, Tick};
 
@@ -85,43 +86,56 @@ pub fn split(jobs: &[ReserveJob], length: Tick) -> Split {
     Split { windows: split.windows, empty: split.empty, trailing_dropped }
 }
 
+/// Where every event and decision goes, for a log: the kernel's records in order.
+pub type Recorder<'a> = &'a mut (dyn FnMut(Body) + Send);
+
 /// Runs every window on a thread with a stack big enough for the kernel.
 pub fn run_windows(
     jobs: &[ReserveJob],
     windows: &[Window],
     options: &RunOptions,
 ) -> Result<Vec<WindowStats>, ReserveError> {
+    run_windows_recorded(jobs, windows, options, None)
+}
+
+/// [`run_windows`], handing every event and decision to `record`.
+pub fn run_windows_recorded(
+    jobs: &[ReserveJob],
+    windows: &[Window],
+    options: &RunOptions,
+    mut record: Option<Recorder<'_>>,
+) -> Result<Vec<WindowStats>, ReserveError> {
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
             .name("reservation-kernel".into())
             .stack_size(STACK_BYTES)
             .spawn_scoped(scope, || {
-                let config = Config {
-                    nodes: options.nodes,
-                    slot_ticks: options.slot_ticks,
-                    criterion: options.criterion,
-                    fixing: options.fixing,
-                    offer_trials: if options.offers_phi_milli.is_some() { options.offer_trials } else { 0 },
-                };
+                let config = kernel_config(options);
                 let mut kernel =
                     Box::new(Kernel::new(config).map_err(|e| ReserveError::Config(e.to_string()))?);
-                let stats = windows
-                    .iter()
-                    .map(|w| {
-                        kernel.step(Event::Reset, &mut |_| {});
-                        let mut host = Host::new(&mut kernel, options);
-                        host.window(&jobs[w.jobs.clone()], w.start);
-                        let mut stats = host.stats;
-                        stats.index = w.index;
-                        stats.start = w.start;
-                        stats
-                    })
-                    .collect();
+                let mut stats = Vec::with_capacity(windows.len());
+                for w in windows {
+                    let mut host = Host::new(&mut kernel, options, record.as_deref_mut());
+                    host.step(Event::Reset);
+                    host.window(&jobs[w.jobs.clone()], w.start);
+                    stats.push(WindowStats { index: w.index, start: w.start, ..host.stats });
+                }
                 Ok(stats)
             })
             .map_err(|e| ReserveError::Io { path: "kernel thread".into(), source: e })?;
         handle.join().unwrap_or_else(|payload| std::panic::resume_unwind(payload))
     })
+}
+
+/// The kernel's configuration for a run.
+pub fn kernel_config(options: &RunOptions) -> Config {
+    Config {
+        nodes: options.nodes,
+        slot_ticks: options.slot_ticks,
+        criterion: options.criterion,
+        fixing: options.fixing,
+        offer_trials: if options.offers_phi_milli.is_some() { options.offer_trials } else { 0 },
+    }
 }
 
 /// A job the host has seen start.
@@ -132,8 +146,9 @@ struct Started {
 }
 
 /// The host's side of one window.
-struct Host<'k> {
+struct Host<'k, 'r, 'f> {
     kernel: &'k mut Kernel,
+    record: Option<&'r mut (dyn FnMut(Body) + Send + 'f)>,
     options: RunOptions,
     /// Planned starts of waiting reservations, by (start, job) and by job.
     planned: BTreeSet<(Tick, JobId)>,
@@ -147,10 +162,15 @@ struct Host<'k> {
     stats: WindowStats,
 }
 
-impl<'k> Host<'k> {
-    fn new(kernel: &'k mut Kernel, options: &RunOptions) -> Self {
+impl<'k, 'r, 'f> Host<'k, 'r, 'f> {
+    fn new(
+        kernel: &'k mut Kernel,
+        options: &RunOptions,
+        record: Option<&'r mut (dyn FnMut(Body) + Send + 'f)>,
+    ) -> Self {
         Self {
             kernel,
+            record,
             options: *options,
             planned: BTreeSet::new(),
             planned_by_job: HashMap::new(),
@@ -249,6 +269,10 @@ impl<'k> Host<'k> {
         let mut decisions = std::mem::take(&mut self.decisions);
         decisions.clear();
         let outcome = self.kernel.step(event, &mut |d| decisions.push(d));
+        if let Some(record) = self.record.as_mut() {
+            record(Body::ReservationEvent(event));
+            decisions.iter().for_each(|&d| record(Body::ReservationDecision(d)));
+        }
         for &decision in &decisions {
             self.observe(decision);
         }

@@ -415,5 +415,17 @@ pub fn write_findings(outcomes: &[Outcome], mut out: impl Write) -> io::Result<(
             finding.detail
         )?;
     }
-    Ok(())
+    // Capacity must not shape the figures: say how close any run came.
+    let deepest = outcomes.iter().map(|o| o.totals.deepest_waiting).max().unwrap_or(0);
+    let mut other = std::collections::BTreeMap::new();
+    for o in outcomes {
+        for (reason, n) in o.totals.rejected.iter().filter(|(r, _)| **r != "no_room") {
+            *other.entry(*reason).or_insert(0u64) += n;
+        }
+    }
+    writeln!(
+        out,
+        "capacity: deepest waiting queue {deepest} of {}; rejections other than no_room: {other:?}",
+        super::run::WAITING
+    )
 }
