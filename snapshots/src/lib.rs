@@ -20,6 +20,30 @@
 //!
 //! Levels must all come before the first event. The scenario always ends with a
 //! drain, so every accepted job completes and the metrics are whole.
+//!
+//! # Reservation scenarios
+//! A scenario whose first directive is `model reservation` runs the reservation
+//! kernel (`replay::engine::reservation`) instead. Its configuration comes before the
+//! first event:
+//!
+//! ```text
+//! model reservation
+//! nodes 8             # the pool (default 4)
+//! slot 10             # slot length in ticks (default 10)
+//! criterion edf       # fifo | edf | lff | bjf | shuffle (default edf)
+//! fixing half         # never | at_acceptance | quarter | half | three_quarters (default never)
+//! offers 4            # offer trials per rejection, 0 = no offers (default 0)
+//! request 0 1 4 30 10 100 flexible 7
+//!                     # at t=0 job 1 asks for 4 nodes for 30 ticks in [10, 100]:
+//!                     # strict | relaxed | flexible; the shuffle key is optional (default 0)
+//! finish 35 1         # the host reports job 1 finished at 35
+//! advance 50          # time passes to 50
+//! drain               # time passes to the end: every reservation starts and ends
+//! reset               # forget everything and return to time 0
+//! ```
+//!
+//! It also always ends with a drain. Its listing is followed by the counts of its
+//! decisions and the node-ticks its executed reservations used.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -31,6 +55,10 @@ use replay::engine::{Engine, EngineError};
 use replay::export::describe;
 use replay::format::{FormatError, Header, LogWriter};
 
+mod reservation;
+
+pub use reservation::ReservationScenario;
+
 /// A parsed scenario.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scenario {
@@ -38,6 +66,9 @@ pub struct Scenario {
     pub queue_capacity: u32,
     pub levels: Vec<Level>,
     pub events: Vec<Event>,
+    /// A reservation scenario (`model reservation`): its configuration and events; the
+    /// fields above are then unused.
+    pub reservation: Option<ReservationScenario>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -52,18 +83,34 @@ pub enum ScenarioError {
 
 /// Parses a scenario; errors name the file and line.
 pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
-    let mut scenario = Scenario { machines: 1, queue_capacity: 16, levels: Vec::new(), events: Vec::new() };
+    let mut scenario = Scenario {
+        machines: 1,
+        queue_capacity: 16,
+        levels: Vec::new(),
+        events: Vec::new(),
+        reservation: None,
+    };
+    let mut first = true;
     for (index, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
         let words: Vec<&str> = line.split_whitespace().collect();
-        directive(&mut scenario, &words).map_err(|message| ScenarioError::Parse {
-            file: file.to_owned(),
-            line: index + 1,
-            message,
-        })?;
+        let result = match (&mut scenario.reservation, words.as_slice()) {
+            (None, ["model", "reservation"]) if first => {
+                scenario.reservation = Some(ReservationScenario::default());
+                Ok(())
+            }
+            (Some(r), _) => r.directive(&words),
+            (None, _) => directive(&mut scenario, &words),
+        };
+        first = false;
+        result.map_err(|message| ScenarioError::Parse { file: file.to_owned(), line: index + 1, message })?;
+    }
+    if let Some(r) = &mut scenario.reservation {
+        r.events.push(kernel::reservation::Event::Advance { t: Tick::MAX });
+        return Ok(scenario);
     }
     if scenario.levels.is_empty() {
         scenario.levels.push(Level::whole(1, 20));
@@ -124,7 +171,7 @@ pub fn synthetic(jobs: u32, seed: u64, machines: u16, levels: Vec<Level>) -> Sce
         .map(|job| Event::Submit { t: job.release, job: job.id, p: job.p, level: draw.next_level() })
         .collect();
     events.push(Event::Advance { t: Tick::MAX });
-    Scenario { machines, queue_capacity: 16, levels, events }
+    Scenario { machines, queue_capacity: 16, levels, events, reservation: None }
 }
 
 /// The seeded synthetic scenario the snapshots and committed logs hold: 40 jobs of
@@ -142,6 +189,9 @@ pub struct Outcome {
 
 /// Runs a scenario through the kernel and renders the listing and the metrics.
 pub fn run(file: &str, scenario: &Scenario) -> Result<Outcome, ScenarioError> {
+    if let Some(r) = &scenario.reservation {
+        return r.run(file);
+    }
     let engine_error = |source| ScenarioError::Engine { file: file.to_owned(), source };
     let mut engine =
         Engine::new(scenario.machines, scenario.queue_capacity, Policy::FirstFit, &scenario.levels)
@@ -172,6 +222,11 @@ pub fn log_bytes(file: &str, scenario: &Scenario, outcome: &Outcome) -> Result<V
     let mut header =
         Header::new(scenario.machines, scenario.queue_capacity, Policy::FirstFit, scenario.levels.clone());
     header.input_name = format!("scenario:{file}");
+    if let Some(r) = &scenario.reservation {
+        header = Header::new(0, 0, Policy::FirstFit, Vec::new());
+        header.input_name = format!("scenario:{file}");
+        header.reservation = Some(replay::engine::reservation::header(r.config));
+    }
     let mut writer = LogWriter::new(Vec::new(), &header).map_err(log_error)?;
     for body in &outcome.bodies {
         writer.record(*body).map_err(log_error)?;
