@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub(crate) const EMBEDDED_TARGET: &str = "thumbv7em-none-eabihf";
-const FUZZ_TARGETS: &[&str] = &["admission", "log_reader", "log_roundtrip"];
+const FUZZ_TARGETS: &[&str] = &["admission", "log_reader", "log_roundtrip", "calendar", "reservation"];
 
 pub(crate) type Result<T = ()> = std::result::Result<T, String>;
 
