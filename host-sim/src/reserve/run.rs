@@ -218,8 +218,15 @@ impl<'k, 'r, 'f> Host<'k, 'r, 'f> {
                     self.finishes.pop();
                     self.step(Event::Finish { t: f, job });
                 }
-                (_, Some((s, _))) if s < t => {
+                (_, Some((s, job))) if s < t => {
                     self.step(Event::Advance { t: s });
+                    // The kernel starts every reservation at its planned start, so the
+                    // entry is gone now; were it not, dropping it keeps the loop finite.
+                    if self.planned.first() == Some(&(s, job)) {
+                        debug_assert!(false, "job {job} did not start at its planned start {s}");
+                        self.planned.remove(&(s, job));
+                        self.planned_by_job.remove(&job);
+                    }
                 }
                 _ => break,
             }
