@@ -3,9 +3,11 @@
 //! - [`format`](mod@format): the log file format (header, checksummed blocks of records, footer);
 //!   its spec is `docs/log-format.md`.
 //! - [`engine`]: a kernel whose machine count and queue capacity are chosen at run
-//!   time, from a fixed table of compiled sizes.
+//!   time, from a fixed table of compiled sizes; [`engine::reservation`], the host's
+//!   one compiled reservation kernel.
 //! - [`verify`]: re-runs the kernel from a log's header and compares every decision,
-//!   then checks deadlines and work without the kernel.
+//!   then checks deadlines and work (or, for a reservation log, windows and the pool's
+//!   capacity) without the kernel.
 //! - [`export`]: JSON lines and a readable listing.
 //! - [`model`]: an independent reference implementation of the rules, used by the
 //!   property tests and the fuzz targets.

@@ -4,8 +4,8 @@
 //! accepted job runs for exactly its processing time, one job at a time per machine,
 //! and completes by the deadline its level gives).
 //!
-//! A log whose header has a reservation configuration is verified by [`reservation`]
-//! the same way: the reservation kernel re-makes every decision, then
+//! A log whose header has a reservation configuration is verified the same way (in
+//! `verify/reservation.rs`): the reservation kernel re-makes every decision, then
 //! [`ReservationAudit`](crate::model::ReservationAudit) checks windows and the pool's
 //! capacity without it.
 

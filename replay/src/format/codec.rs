@@ -14,7 +14,7 @@
 //! record by one rule ([`Context::update`]) on both sides, and starts afresh at every
 //! block, so a block decodes on its own given the header's level table.
 //!
-//! The reservation kernel's records ([`reservation`]) use tags that v2 left malformed
+//! The reservation kernel's records (module `reservation`) use tags that v2 left malformed
 //! (a `Reset` with flags), so v2 blocks decode exactly as before.
 
 use kernel::log::Body;

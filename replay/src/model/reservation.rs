@@ -3,7 +3,7 @@
 //! - [`audit`]: [`ReservationAudit`], which reads reservation events and decisions and
 //!   checks, without the kernel, that every executed reservation lay inside its window
 //!   and that no instant had more nodes in use than the pool holds.
-//! - [`reference`]: the plain reference of the paper's Algorithms 1 and 2 (admission
+//! - [`reference`](mod@reference): the plain reference of the paper's Algorithms 1 and 2 (admission
 //!   with `fixqueue`, and offers) that the kernel's property tests compare with. It is
 //!   the kernel tests' own file (`kernel/tests/reservation_model/mod.rs`), included
 //!   here by path rather than copied, so that there is one reference: the kernel
