@@ -155,8 +155,10 @@ fn reservation_records() {
         Body::ReservationEvent(E::Advance { t: Tick::MAX }),
         Body::ReservationDecision(D::End { t: 380, job: 5, early: false, cut: true }),
         Body::ReservationEvent(E::Reset),
+        request(0, 1, 1, 5, 0, 9, RequestKind::RelaxedStart, 3),
+        Body::ReservationDecision(D::End { t: 5, job: 1, early: false, cut: false }),
     ];
-    let expected: [&[u8]; 14] = [
+    let expected: [&[u8]; 16] = [
         // Request, flexible (3) | dt zigzag(300) | job step +6 from 0 + 1 | 4 nodes |
         // estimate 30 | ready step +10 from t | deadline step +60 from ready + estimate |
         // shuffle key 1
@@ -189,6 +191,11 @@ fn reservation_records() {
         &[0x7A, 0xFA, 0x05, 0x05],
         // Reset (6)
         &[0x32],
+        // Request, relaxed (2), after the Reset: now 0, the last job 0 | dt 0 | job 0 + 1 |
+        // 1 node | estimate 5 | ready step 0 | deadline step +4 from 0 + 5 | key 3
+        &[0x12, 0x00, 0x00, 0x01, 0x05, 0x00, 0x08, 0x03],
+        // End, on time (13) | t step +5 | job step 0
+        &[0x6A, 0x0A, 0x00],
     ];
     assert_eq!(bytes_of(&bodies), expected);
 }

@@ -1,4 +1,5 @@
-//! LEB128 varints and zigzag signs: the integer encodings of the v2 record format.
+//! LEB128 varints and zigzag signs: the integer encodings of the record format
+//! (versions 2 and 3).
 //!
 //! A varint holds seven bits per byte, least significant group first, with the high
 //! bit set on every byte but the last (postcard's and protobuf's encoding). Signed
