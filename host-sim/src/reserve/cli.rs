@@ -20,7 +20,7 @@ use crate::window::parse_duration;
 use crate::workload::Workload;
 use kernel::Policy;
 use replay::engine::DEFAULT_QUEUE_CAPACITY;
-use replay::format::{Header, ReservationHeader};
+use replay::format::Header;
 
 /// Options shared by `reserve` and `reserve-sweep`.
 #[derive(Debug, Args)]
@@ -147,20 +147,13 @@ fn base_experiment(input: &ReserveInput, nodes: u32) -> Result<Experiment, Reser
 /// capacities, and the run's provenance. The service-level fields are unused: one
 /// machine, the default queue capacity and policy, no levels.
 pub fn log_header(experiment: &Experiment, trace: &str, workload: &Workload, command: &str) -> Header {
-    let capacity = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     Header {
         seed: experiment.seed,
         input_name: trace.to_owned(),
         input_hash: workload.hash_hex(),
         window_ticks: Some(experiment.window_ticks),
         command: command.to_owned(),
-        reservation: Some(ReservationHeader {
-            config: run::kernel_config(&experiment.run_options()),
-            slots: capacity(run::HORIZON_SLOTS),
-            waiting: capacity(run::WAITING),
-            running: capacity(run::RUNNING),
-            offers: u16::try_from(run::OFFERS).unwrap_or(u16::MAX),
-        }),
+        reservation: Some(replay::engine::reservation::header(run::kernel_config(&experiment.run_options()))),
         ..Header::new(1, DEFAULT_QUEUE_CAPACITY, Policy::default(), Vec::new())
     }
 }

@@ -23,7 +23,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
 
 use kernel::log::Body;
-use kernel::reservation::{Config, Criterion, Decision, Event, Fixing, Outcome, Request, ReservationKernel};
+use kernel::reservation::{Config, Criterion, Decision, Event, Fixing, Outcome, Request};
 use kernel::{JobId, Tick};
 
 use super::ReserveError;
@@ -32,22 +32,19 @@ use super::metrics::WindowStats;
 use crate::window::{self, Window};
 use crate::workload::Job;
 
-/// Calendar slots: 65,536 one-minute slots reach 45.5 days ahead, past the deadline
+/// The compiled sizes are replay's, so that `replay verify` rebuilds exactly this
+/// kernel from a log: 65,536 one-minute slots reach 45.5 days ahead, past the deadline
 /// of every SDSC SP2 job but a handful of multi-day ones (counted as
-/// `beyond_horizon`).
-pub const HORIZON_SLOTS: usize = 1 << 16;
-/// Waiting reservations; the deepest queue on SDSC SP2 at 1.5x load is far below.
-pub const WAITING: usize = 2048;
-/// Running reservations: `2 m` for pools of up to 1,024 nodes.
-pub const RUNNING: usize = 2048;
-/// Offers per rejection.
-pub const OFFERS: usize = 8;
+/// `beyond_horizon`); 2,048 waiting reservations (the deepest queue on SDSC SP2 at
+/// 1.5x load is far below); 2,048 running (`2 m` for pools of up to 1,024 nodes); 8
+/// offers per rejection.
+pub use replay::engine::reservation::{OFFERS, RUNNING, SLOTS as HORIZON_SLOTS, WAITING};
 /// The slot length in ticks (seconds): one minute, the shortest job kept.
 pub const DEFAULT_SLOT_TICKS: Tick = 60;
 /// Bytes of stack for the thread that holds the kernel.
 const STACK_BYTES: usize = 32 << 20;
 
-pub type Kernel = ReservationKernel<HORIZON_SLOTS, WAITING, RUNNING, OFFERS>;
+pub type Kernel = replay::engine::reservation::HostReservationKernel;
 
 /// Everything about a run besides its requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
