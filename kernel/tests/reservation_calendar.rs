@@ -4,28 +4,10 @@
 //! every query is answered by brute force. After every operation the results and the
 //! free capacity of every slot around the horizon must agree.
 
+mod support;
+
 use kernel::reservation::{Calendar, CalendarError, Slot};
-
-/// SplitMix64: a tiny deterministic generator, so the kernel needs no `rand`.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 { 0 } else { self.next() % n }
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
+use support::Rng;
 
 const H: usize = 16;
 const SPAN: usize = 2048;

@@ -17,6 +17,9 @@
 //! To follow one case: `SEED=4 TRACE=1 cargo test -p admission-kernel --test
 //! reservation_props -- --nocapture` prints its events and decisions.
 
+mod support;
+
+use support::Rng;
 mod reservation_model;
 
 use std::collections::BTreeMap;
@@ -32,31 +35,6 @@ use kernel::reservation::{
 type Kernel = ReservationKernel<48, 12, 12, 3>;
 const HORIZON_SLOTS: u64 = 48;
 const OFFERS: usize = 3;
-
-/// SplitMix64: a tiny deterministic generator, so the kernel needs no `rand`.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 { 0 } else { self.next() % n }
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u64) as usize]
-    }
-}
 
 /// What the decisions said about one accepted job.
 #[derive(Clone, Copy, Debug)]
