@@ -11,7 +11,7 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use kernel::reservation::{Calendar, CalendarError, Slot};
+use kernel::reservation::{Calendar, Slot};
 use libfuzzer_sys::fuzz_target;
 
 const H: usize = 16;
@@ -54,75 +54,15 @@ enum Op {
     Reset,
 }
 
-/// The plain model: absolute slots, no ring.
-struct Model {
-    free: Vec<u32>,
-    base: Slot,
-    capacity: u32,
-}
-
-impl Model {
-    fn end(&self) -> Slot {
-        self.base + H as Slot
-    }
-
-    fn free(&self, slot: Slot) -> Option<u32> {
-        (slot >= self.base && slot < self.end()).then(|| self.free[slot as usize])
-    }
-
-    fn bad(&self, nodes: u32, n: u64) -> bool {
-        nodes == 0 || nodes > self.capacity || n == 0
-    }
-
-    fn inside(&self, first: Slot, n: u64) -> bool {
-        first >= self.base && first + n <= self.end()
-    }
-
-    fn earliest(&self, from: Slot, to: Slot, nodes: u32, n: u64) -> Result<Slot, CalendarError> {
-        if self.bad(nodes, n) || from > to {
-            return Err(CalendarError::BadRequest);
-        }
-        let lo = from.max(self.base);
-        if self.end() < n || lo > to.min(self.end() - n) {
-            return Err(CalendarError::OutOfHorizon);
-        }
-        let hi = to.min(self.end() - n);
-        (lo..=hi).find(|&s| (s..s + n).all(|a| self.free[a as usize] >= nodes)).ok_or(CalendarError::NoRoom)
-    }
-
-    fn reserve(&mut self, first: Slot, n: u64, nodes: u32) -> Result<(), CalendarError> {
-        if self.bad(nodes, n) {
-            return Err(CalendarError::BadRequest);
-        }
-        if !self.inside(first, n) {
-            return Err(CalendarError::OutOfHorizon);
-        }
-        if (first..first + n).any(|a| self.free[a as usize] < nodes) {
-            return Err(CalendarError::NoRoom);
-        }
-        (first..first + n).for_each(|a| self.free[a as usize] -= nodes);
-        Ok(())
-    }
-
-    fn release(&mut self, first: Slot, n: u64, nodes: u32) -> Result<(), CalendarError> {
-        if self.bad(nodes, n) {
-            return Err(CalendarError::BadRequest);
-        }
-        if !self.inside(first, n) {
-            return Err(CalendarError::OutOfHorizon);
-        }
-        if (first..first + n).any(|a| self.capacity - self.free[a as usize] < nodes) {
-            return Err(CalendarError::OverRelease);
-        }
-        (first..first + n).for_each(|a| self.free[a as usize] += nodes);
-        Ok(())
-    }
-}
+/// The plain model, shared with the kernel's seeded calendar test.
+#[path = "../../kernel/tests/support/calendar_model.rs"]
+mod calendar_model;
+use calendar_model::CalendarModel as Model;
 
 fuzz_target!(|input: Input| {
     let capacity = 1 + u32::from(input.capacity % 6);
     let mut calendar = Calendar::<H>::new(capacity);
-    let mut model = Model { free: vec![capacity; SPAN], base: 0, capacity };
+    let mut model = Model::new(capacity, H, SPAN);
     let mut held: Vec<(Slot, u64, u32)> = Vec::new();
     for (step, op) in input.ops.iter().enumerate() {
         let at = |offset: i8| model.base.saturating_add_signed(i64::from(offset));
@@ -166,7 +106,7 @@ fuzz_target!(|input: Input| {
             }
             Op::Reset => {
                 calendar.reset();
-                model = Model { free: vec![capacity; SPAN], base: 0, capacity };
+                model = Model::new(capacity, H, SPAN);
                 held.clear();
             }
         }

@@ -29,12 +29,14 @@ struct Input {
     input_hash: String,
     window_ticks: Option<u64>,
     command: String,
-    /// Nodes, slot length, criterion, fixing, offer trials and the four capacities.
-    reservation: Option<(u32, u64, u8, u8, u16, [u32; 3], u16)>,
+    reservation: Option<ArbReservationHeader>,
     bodies: Vec<ArbBody>,
     /// The bodies are written `1 + repeat % 32` times over, to cross block boundaries.
     repeat: u8,
 }
+
+/// Nodes, slot length, criterion, fixing, offer trials and the four capacities.
+type ArbReservationHeader = (u32, u64, u8, u8, u16, [u32; 3], u16);
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
 enum ArbBody {

@@ -8,78 +8,10 @@ mod support;
 
 use kernel::reservation::{Calendar, CalendarError, Slot};
 use support::Rng;
+use support::calendar_model::CalendarModel as Model;
 
 const H: usize = 16;
 const SPAN: usize = 2048;
-
-/// The plain model: absolute slots, no ring.
-struct Model {
-    free: Vec<u32>,
-    base: Slot,
-    capacity: u32,
-}
-
-impl Model {
-    fn new(capacity: u32) -> Self {
-        Self { free: vec![capacity; SPAN], base: 0, capacity }
-    }
-
-    fn end(&self) -> Slot {
-        self.base + H as Slot
-    }
-
-    fn free(&self, slot: Slot) -> Option<u32> {
-        (slot >= self.base && slot < self.end()).then(|| self.free[slot as usize])
-    }
-
-    fn bad(&self, nodes: u32, n: u64) -> bool {
-        nodes == 0 || nodes > self.capacity || n == 0
-    }
-
-    fn inside(&self, first: Slot, n: u64) -> bool {
-        first >= self.base && first + n <= self.end()
-    }
-
-    fn earliest(&self, from: Slot, to: Slot, nodes: u32, n: u64) -> Result<Slot, CalendarError> {
-        if self.bad(nodes, n) || from > to {
-            return Err(CalendarError::BadRequest);
-        }
-        let lo = from.max(self.base);
-        if self.end() < n || lo > to.min(self.end() - n) {
-            return Err(CalendarError::OutOfHorizon);
-        }
-        let hi = to.min(self.end() - n);
-        (lo..=hi).find(|&s| (s..s + n).all(|a| self.free[a as usize] >= nodes)).ok_or(CalendarError::NoRoom)
-    }
-
-    fn reserve(&mut self, first: Slot, n: u64, nodes: u32) -> Result<(), CalendarError> {
-        if self.bad(nodes, n) {
-            return Err(CalendarError::BadRequest);
-        }
-        if !self.inside(first, n) {
-            return Err(CalendarError::OutOfHorizon);
-        }
-        if (first..first + n).any(|a| self.free[a as usize] < nodes) {
-            return Err(CalendarError::NoRoom);
-        }
-        (first..first + n).for_each(|a| self.free[a as usize] -= nodes);
-        Ok(())
-    }
-
-    fn release(&mut self, first: Slot, n: u64, nodes: u32) -> Result<(), CalendarError> {
-        if self.bad(nodes, n) {
-            return Err(CalendarError::BadRequest);
-        }
-        if !self.inside(first, n) {
-            return Err(CalendarError::OutOfHorizon);
-        }
-        if (first..first + n).any(|a| self.capacity - self.free[a as usize] < nodes) {
-            return Err(CalendarError::OverRelease);
-        }
-        (first..first + n).for_each(|a| self.free[a as usize] += nodes);
-        Ok(())
-    }
-}
 
 fn compare(calendar: &Calendar<H>, model: &Model, context: &str) {
     assert_eq!(calendar.base(), model.base, "{context}: base");
@@ -104,7 +36,7 @@ fn run_case(seed: u64, seen: &mut Seen) {
     let mut rng = Rng(seed);
     let capacity = 1 + rng.below(5) as u32;
     let mut calendar = Calendar::<H>::new(capacity);
-    let mut model = Model::new(capacity);
+    let mut model = Model::new(capacity, H, SPAN);
     // Reservations that succeeded, so that releases mostly succeed too.
     let mut held: Vec<(Slot, u64, u32)> = Vec::new();
     for step in 0..400 {

@@ -1,5 +1,8 @@
 //! What the seeded kernel tests share.
 
+#[allow(dead_code)] // Only the calendar test uses the model.
+pub mod calendar_model;
+
 /// SplitMix64: a tiny deterministic generator, so the kernel needs no `rand`.
 pub struct Rng(pub u64);
 
