@@ -100,37 +100,21 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
     let header = reader.header();
     let mut checker = TraceChecker::with_levels(header.machines, header.levels.clone());
     let mut report = Report::default();
-    // The event being matched, the decisions the kernel made for it (reused from
-    // event to event, so the loop allocates nothing), and how many of them the log
-    // has matched so far.
-    let mut current: Option<Event> = None;
-    let mut fresh = Vec::with_capacity(64);
-    let mut matched = 0;
-    let mut now = None;
+    let mut matcher = Matcher::new(Body::Decision);
     while let Some(record) = reader.next_record()? {
         report.records += 1;
         match record.body {
             Body::Event(event) => {
-                if let Some(&left) = fresh.get(matched) {
-                    return Err(diverged(record.seq, now, Some(record.body), Some(Body::Decision(left))));
-                }
-                audit(&mut checker, current.as_ref(), &fresh, record.seq)?;
+                matcher.close(record.seq, Some(record.body))?;
+                audit(&mut checker, matcher.last(), record.seq)?;
                 report.events += 1;
-                now = event.time().or(now);
-                fresh.clear();
-                matched = 0;
-                engine.step(event, &mut fresh);
-                current = Some(event);
+                matcher.open(event, event.time(), |e, out| {
+                    engine.step(e, out);
+                });
             }
             Body::Decision(logged) => {
                 report.decisions += 1;
-                match fresh.get(matched) {
-                    Some(&decided) if decided == logged => matched += 1,
-                    decided => {
-                        let decided = decided.map(|&d| Body::Decision(d));
-                        return Err(diverged(record.seq, now, Some(record.body), decided));
-                    }
-                }
+                matcher.decision(record.seq, logged, record.body)?;
                 count(&mut report, &logged);
             }
             Body::ReservationEvent(_) | Body::ReservationDecision(_) => {
@@ -142,22 +126,73 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
             }
         }
     }
-    if let Some(&left) = fresh.get(matched) {
-        return Err(diverged(report.records, now, None, Some(Body::Decision(left))));
-    }
-    audit(&mut checker, current.as_ref(), &fresh, report.records)?;
+    matcher.close(report.records, None)?;
+    audit(&mut checker, matcher.last(), report.records)?;
     checker.finish().map_err(|error| VerifyError::Promise { seq: report.records, error })?;
     Ok(report)
+}
+
+/// Matches a log's decisions, record by record, against what a kernel decides now:
+/// the event being matched, the decisions the kernel made for it (reused from event
+/// to event, so the loop allocates nothing), and how many of them the log has matched.
+struct Matcher<E, D> {
+    current: Option<E>,
+    fresh: Vec<D>,
+    matched: usize,
+    /// The time of the last timed event.
+    now: Option<Tick>,
+    /// How a decision of this model is written in the log.
+    wrap: fn(D) -> Body,
+}
+
+impl<E: Copy, D: Copy + PartialEq> Matcher<E, D> {
+    fn new(wrap: fn(D) -> Body) -> Self {
+        Self { current: None, fresh: Vec::with_capacity(64), matched: 0, now: None, wrap }
+    }
+
+    /// Before the next event (or the end of the log, `logged = None`): the kernel made
+    /// no decision for the current event that the log lacks.
+    fn close(&self, seq: u64, logged: Option<Body>) -> Result<(), VerifyError> {
+        match self.fresh.get(self.matched) {
+            Some(&left) => Err(diverged(seq, self.now, logged, Some((self.wrap)(left)))),
+            None => Ok(()),
+        }
+    }
+
+    /// Starts matching `event` (at time `t`, if it has one); `step` makes the kernel's
+    /// decisions for it.
+    fn open(&mut self, event: E, t: Option<Tick>, step: impl FnOnce(E, &mut Vec<D>)) {
+        self.now = t.or(self.now);
+        self.fresh.clear();
+        self.matched = 0;
+        step(event, &mut self.fresh);
+        self.current = Some(event);
+    }
+
+    /// Matches the next logged decision of the current event.
+    fn decision(&mut self, seq: u64, logged: D, body: Body) -> Result<(), VerifyError> {
+        match self.fresh.get(self.matched) {
+            Some(&decided) if decided == logged => {
+                self.matched += 1;
+                Ok(())
+            }
+            decided => Err(diverged(seq, self.now, Some(body), decided.map(|&d| (self.wrap)(d)))),
+        }
+    }
+
+    /// The last event and its decisions, all matched once [`Self::close`] passed.
+    fn last(&self) -> Option<(&E, &[D])> {
+        self.current.as_ref().map(|event| (event, &self.fresh[..]))
+    }
 }
 
 /// Holds the decisions of one event, once they matched the log, to the promises.
 fn audit(
     checker: &mut TraceChecker,
-    event: Option<&Event>,
-    decisions: &[Decision],
+    last: Option<(&Event, &[Decision])>,
     seq: u64,
 ) -> Result<(), VerifyError> {
-    let Some(event) = event else { return Ok(()) };
+    let Some((event, decisions)) = last else { return Ok(()) };
     checker.step(event, decisions).map_err(|error| VerifyError::Promise { seq, error })
 }
 

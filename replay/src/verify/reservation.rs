@@ -6,7 +6,7 @@ use std::io::Read;
 use kernel::log::Body;
 use kernel::reservation::{Decision, Event};
 
-use super::{Report, ReservationCounts, VerifyError, diverged};
+use super::{Matcher, Report, ReservationCounts, VerifyError};
 use crate::engine::reservation::ReservationEngine;
 use crate::format::{LogReader, ReservationHeader};
 use crate::model::ReservationAudit;
@@ -20,35 +20,21 @@ pub(super) fn verify<R: Read>(
     let mut audit = ReservationAudit::new(header.config.nodes);
     let mut report = Report::default();
     let mut counts = ReservationCounts::default();
-    let mut current: Option<Event> = None;
-    let mut fresh: Vec<Decision> = Vec::with_capacity(64);
-    let mut matched = 0;
-    let mut now = None;
+    let mut matcher = Matcher::new(Body::ReservationDecision);
     while let Some(record) = reader.next_record()? {
         report.records += 1;
         match record.body {
             Body::ReservationEvent(event) => {
-                if let Some(&left) = fresh.get(matched) {
-                    let kernel = Some(Body::ReservationDecision(left));
-                    return Err(diverged(record.seq, now, Some(record.body), kernel));
-                }
-                check(&mut audit, current.as_ref(), &fresh, record.seq)?;
+                matcher.close(record.seq, Some(record.body))?;
+                check(&mut audit, matcher.last(), record.seq)?;
                 report.events += 1;
-                now = event.time().or(now);
-                fresh.clear();
-                matched = 0;
-                engine.step(event, &mut fresh);
-                current = Some(event);
+                matcher.open(event, event.time(), |e, out| {
+                    engine.step(e, out);
+                });
             }
             Body::ReservationDecision(logged) => {
                 report.decisions += 1;
-                match fresh.get(matched) {
-                    Some(&decided) if decided == logged => matched += 1,
-                    decided => {
-                        let decided = decided.map(|&d| Body::ReservationDecision(d));
-                        return Err(diverged(record.seq, now, Some(record.body), decided));
-                    }
-                }
+                matcher.decision(record.seq, logged, record.body)?;
                 count(&mut report, &mut counts, &logged);
             }
             Body::Event(_) | Body::Decision(_) => {
@@ -60,10 +46,8 @@ pub(super) fn verify<R: Read>(
             }
         }
     }
-    if let Some(&left) = fresh.get(matched) {
-        return Err(diverged(report.records, now, None, Some(Body::ReservationDecision(left))));
-    }
-    check(&mut audit, current.as_ref(), &fresh, report.records)?;
+    matcher.close(report.records, None)?;
+    check(&mut audit, matcher.last(), report.records)?;
     audit.finish().map_err(|error| VerifyError::Reservation { seq: report.records, error })?;
     report.reservations = Some(counts);
     Ok(report)
@@ -71,11 +55,10 @@ pub(super) fn verify<R: Read>(
 
 fn check(
     audit: &mut ReservationAudit,
-    event: Option<&Event>,
-    decisions: &[Decision],
+    last: Option<(&Event, &[Decision])>,
     seq: u64,
 ) -> Result<(), VerifyError> {
-    let Some(event) = event else { return Ok(()) };
+    let Some((event, decisions)) = last else { return Ok(()) };
     audit.step(event, decisions).map_err(|error| VerifyError::Reservation { seq, error })
 }
 
