@@ -1,31 +1,9 @@
 //! The `host-sim` binary end to end: the bare command, JSON keys, byte-identical
 //! logs, sweeps, and errors that are clean messages with a non-zero exit.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn host_sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_host-sim")).args(args).output().expect("the host-sim binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    assert!(output.status.success(), "failed: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr_of_failure(output: &Output) -> String {
-    assert!(!output.status.success(), "expected a failure");
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr
-}
-
-/// A scratch directory for this test process.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("host-sim-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{host_sim, scratch, stderr_of_failure, stdout};
 
 #[test]
 fn bare_command_runs_the_synthetic_workload() {

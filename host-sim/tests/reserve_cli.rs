@@ -1,35 +1,17 @@
 //! `host-sim reserve` and `reserve-sweep` end to end on a small hand-made trace: the
 //! JSON keys, the paper comparison, a sweep's files, and clean errors.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-const TRACE: &str = "\
-; MaxNodes: 16
-1 0 0 600 8 -1 -1 8 900 -1 1 1 1 1 1 1 -1 -1
-2 100 0 1200 16 -1 -1 16 1800 -1 1 1 1 1 1 1 -1 -1
-3 200 0 900 12 -1 -1 12 900 -1 1 1 1 1 1 1 -1 -1
-4 300 0 3000 10 -1 -1 10 3600 -1 1 1 1 1 1 1 -1 -1
-5 400 0 1800 6 -1 -1 6 1800 -1 1 1 1 1 1 1 -1 -1
-6 500 0 600 16 -1 -1 16 600 -1 1 1 1 1 1 1 -1 -1
-7 600 0 2400 4 -1 -1 4 3600 -1 1 1 1 1 1 1 -1 -1
-8 700 0 1200 14 -1 -1 14 1800 -1 1 1 1 1 1 1 -1 -1
-";
+use common::{HAND_TRACE, host_sim, stdout as ok};
 
-fn host_sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_host-sim")).args(args).output().expect("the host-sim binary runs")
-}
-
+/// A scratch directory holding the hand-made trace as `hand.swf`.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("host-sim-reserve-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("hand.swf"), TRACE).unwrap();
+    let dir = common::scratch(&format!("reserve-{name}"));
+    std::fs::write(dir.join("hand.swf"), HAND_TRACE).unwrap();
     dir
-}
-
-fn ok(output: &Output) -> String {
-    assert!(output.status.success(), "failed: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 #[test]
