@@ -1,5 +1,6 @@
 //! `cargo xtask verify`: every check CI runs, in the order a failure is cheapest to see.
 //! `cargo xtask bench`: every performance figure, measured side by side (see `bench`).
+//! `cargo xtask crosscheck`: every decision against an independent implementation.
 //!
 //! Each step prints a `==>` line; the first failure stops the run with a non-zero
 //! exit and names the step. Steps that need tools this machine may lack (the embedded
@@ -7,6 +8,7 @@
 //! notice, except that the traces are required when `CI=true`.
 
 mod bench;
+mod crosscheck;
 mod steps;
 
 use std::process::ExitCode;
@@ -33,6 +35,8 @@ enum Command {
         #[arg(long, default_value_t = 60)]
         seconds: u32,
     },
+    /// The kernel's decisions against tools/crosscheck.py on every shared trace (84 runs).
+    Crosscheck,
     /// Every performance figure, side by side with AccaSim; see docs/performance.md.
     Bench {
         /// End with one line holding every figure as a JSON object.
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
         Command::Fuzz { seconds } => steps::fuzz(seconds),
+        Command::Crosscheck => crosscheck::crosscheck(),
         Command::Bench { json, runs } => bench::bench(json, runs),
     };
     match result {

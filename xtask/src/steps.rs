@@ -77,11 +77,11 @@ fn embedded() -> Result {
     run("kernel for thumbv7em with defmt", cargo().args(kernel).args(["--features", "defmt"]))
 }
 
-fn replay_bin() -> PathBuf {
+pub(crate) fn replay_bin() -> PathBuf {
     target_dir().join("release/replay")
 }
 
-fn host_sim_bin() -> PathBuf {
+pub(crate) fn host_sim_bin() -> PathBuf {
     target_dir().join("release/host-sim")
 }
 
@@ -135,21 +135,28 @@ pub fn fuzz(seconds: u32) -> Result {
     Ok(())
 }
 
-/// A one-level and a multi-level run over every shared trace, each log re-verified.
-fn traces() -> Result {
+/// The shared traces, sorted by name; `None` (with a notice) when the folder is
+/// absent, which is an error when `CI=true`.
+pub(crate) fn shared_traces(step: &str) -> Result<Option<Vec<PathBuf>>> {
     let dir = root().join("../shared/traces");
     let Ok(entries) = fs::read_dir(&dir) else {
         if in_ci() {
-            return Err(format!("traces: {} is missing, and CI=true requires it", dir.display()));
+            return Err(format!("{step}: {} is missing, and CI=true requires it", dir.display()));
         }
-        println!("==> traces: SKIPPED, {} is absent (required when CI=true)", dir.display());
-        return Ok(());
+        println!("==> {step}: SKIPPED, {} is absent (required when CI=true)", dir.display());
+        return Ok(None);
     };
     let mut traces: Vec<PathBuf> = entries
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|p| p.to_string_lossy().ends_with(".swf.gz") || p.to_string_lossy().ends_with(".swf"))
         .collect();
     traces.sort();
+    Ok(Some(traces))
+}
+
+/// A one-level and a multi-level run over every shared trace, each log re-verified.
+fn traces() -> Result {
+    let Some(traces) = shared_traces("traces")? else { return Ok(()) };
     let out = target_dir().join("xtask/traces");
     fs::create_dir_all(&out).map_err(|e| format!("traces: cannot create {}: {e}", out.display()))?;
     for trace in &traces {
