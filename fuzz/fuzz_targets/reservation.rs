@@ -105,32 +105,11 @@ fuzz_target!(|input: Input| {
                 let before = kernel.clone();
                 let reference = Reference::of(&kernel).request(&q);
                 let (outcome, decisions) = step_into(&mut kernel, &mut held, Event::Request(q), &context);
-                let answer = match outcome {
-                    Outcome::Accepted { start } => {
-                        let moved = decisions
-                            .iter()
-                            .filter_map(|d| match *d {
-                                Decision::Replan { job, start } => Some((job, start)),
-                                _ => None,
-                            })
-                            .collect();
-                        Answer::Accepted { start, moved }
-                    }
-                    Outcome::Rejected { reason, .. } => {
-                        assert!(kernel == before, "{context}: a rejection ({reason}) changed the state");
-                        let offers = decisions
-                            .iter()
-                            .filter_map(|d| match *d {
-                                Decision::Offer { ready, deadline, start, .. } => {
-                                    Some((ready, deadline, start))
-                                }
-                                _ => None,
-                            })
-                            .collect();
-                        Answer::Rejected { reason, offers }
-                    }
-                    other => panic!("{context}: {other:?} for a request"),
-                };
+                if let Outcome::Rejected { reason, .. } = outcome {
+                    assert!(kernel == before, "{context}: a rejection ({reason}) changed the state");
+                }
+                let answer = Answer::of(outcome, &decisions)
+                    .unwrap_or_else(|| panic!("{context}: {outcome:?} for a request"));
                 assert_eq!(answer, reference, "{context}: the kernel and the reference disagree");
             }
             Step::Advance { dt } => {

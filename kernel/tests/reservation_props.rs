@@ -332,29 +332,8 @@ impl World {
     /// The kernel's answer is the reference's: the same start and the same moves, or
     /// the same reason and the same offers.
     fn compare(&self, reference: &Answer, outcome: Outcome, decisions: &[Decision], context: &str) {
-        let answer = match outcome {
-            Outcome::Accepted { start } => {
-                let moved = decisions
-                    .iter()
-                    .filter_map(|d| match *d {
-                        Decision::Replan { job, start } => Some((job, start)),
-                        _ => None,
-                    })
-                    .collect();
-                Answer::Accepted { start, moved }
-            }
-            Outcome::Rejected { reason, .. } => {
-                let offers = decisions
-                    .iter()
-                    .filter_map(|d| match *d {
-                        Decision::Offer { ready, deadline, start, .. } => Some((ready, deadline, start)),
-                        _ => None,
-                    })
-                    .collect();
-                Answer::Rejected { reason, offers }
-            }
-            other => panic!("{context}: {other:?} for a request"),
-        };
+        let answer =
+            Answer::of(outcome, decisions).unwrap_or_else(|| panic!("{context}: {outcome:?} for a request"));
         assert_eq!(&answer, reference, "{context}: the kernel and the reference disagree");
     }
 

@@ -5,7 +5,8 @@
 
 use kernel::Tick;
 use kernel::reservation::{
-    Criterion, RejectReason, Request, RequestKind, Reservation, ReservationKernel, Running, SlotLength,
+    Criterion, Decision, Outcome, RejectReason, Request, RequestKind, Reservation, ReservationKernel,
+    Running, SlotLength,
 };
 
 /// What the reference says a request gets.
@@ -15,6 +16,36 @@ pub enum Answer {
     Accepted { start: Tick, moved: Vec<(u32, Tick)> },
     /// The reason, and the offers `(ready, deadline, start)`, best first.
     Rejected { reason: RejectReason, offers: Vec<(Tick, Tick, Tick)> },
+}
+
+impl Answer {
+    /// What the kernel's outcome and decisions for a request say, in the reference's
+    /// terms; `None` for an outcome a request cannot have.
+    pub fn of(outcome: Outcome, decisions: &[Decision]) -> Option<Self> {
+        match outcome {
+            Outcome::Accepted { start } => {
+                let moved = decisions
+                    .iter()
+                    .filter_map(|d| match *d {
+                        Decision::Replan { job, start } => Some((job, start)),
+                        _ => None,
+                    })
+                    .collect();
+                Some(Answer::Accepted { start, moved })
+            }
+            Outcome::Rejected { reason, .. } => {
+                let offers = decisions
+                    .iter()
+                    .filter_map(|d| match *d {
+                        Decision::Offer { ready, deadline, start, .. } => Some((ready, deadline, start)),
+                        _ => None,
+                    })
+                    .collect();
+                Some(Answer::Rejected { reason, offers })
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The rules and the kernel state they are applied to.
