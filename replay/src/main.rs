@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use replay::export::ExportError;
 use replay::format::LogReader;
-use replay::verify::verify;
+use replay::verify::{Report, verify};
 
 #[derive(Debug, Parser)]
 #[command(version, about = "Re-verify, export and show admission decision logs")]
@@ -55,8 +55,7 @@ fn run_verify(log: &Path) -> ExitCode {
         Err(e) => return fail(log, &e),
     };
     match verify(reader) {
-        Ok(r) if r.reservations.is_some() => {
-            let c = r.reservations.unwrap_or_default();
+        Ok(r @ Report { reservations: Some(c), .. }) => {
             let summary = format!(
                 "{}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} offers, \
                  {} replans, {} fixes, {} started, {} ended ({} early, {} cut)\nevery decision re-made by the \
