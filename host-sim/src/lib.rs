@@ -24,7 +24,7 @@ pub mod error;
 pub mod levels;
 pub mod metrics;
 pub mod report;
-pub mod reserve;
+pub mod reservation;
 pub mod sim;
 pub mod sweep;
 pub mod swf;

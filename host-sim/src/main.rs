@@ -41,9 +41,9 @@ enum Command {
     /// Run the thesis' grid of configurations in parallel and write CSV and JSON.
     Sweep(SweepArgs),
     /// Flexible advance reservations (Netto et al. 2007): one configuration.
-    Reserve(host_sim::reserve::cli::ReserveArgs),
+    Reserve(host_sim::reservation::cli::ReserveArgs),
     /// Flexible advance reservations: the paper's figures 2-7 as CSV, and its findings.
-    ReserveSweep(host_sim::reserve::cli::ReserveSweepArgs),
+    ReserveSweep(host_sim::reservation::cli::ReserveSweepArgs),
 }
 
 /// Where the jobs come from, and what every run shares.
@@ -124,10 +124,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Run(args)) => run(&args, &command.join(" ")),
         Some(Command::Sweep(args)) => sweep(&args),
-        Some(Command::Reserve(args)) => host_sim::reserve::cli::reserve(&args, &command.join(" "))
+        Some(Command::Reserve(args)) => host_sim::reservation::cli::reserve(&args, &command.join(" "))
             .map_err(|e| CliError::Usage(e.to_string())),
         Some(Command::ReserveSweep(args)) => {
-            host_sim::reserve::cli::reserve_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
+            host_sim::reservation::cli::reserve_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
         }
         None => run(&cli.run, &command.join(" ")),
     };

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use common::HAND_TRACE;
 
-use host_sim::reserve::cli::log_header;
-use host_sim::reserve::{Experiment, Input, log, simulate, simulate_recorded};
+use host_sim::reservation::cli::log_header;
+use host_sim::reservation::{Experiment, Input, log, simulate, simulate_recorded};
 use host_sim::swf::{self, SwfOptions};
 use kernel::reservation::Criterion;
 use replay::format::LogReader;
@@ -16,7 +16,7 @@ use replay::format::LogReader;
 #[test]
 fn logged_runs_verify_and_match_unlogged_ones() {
     let trace = swf::parse("hand.swf", HAND_TRACE.as_bytes(), SwfOptions::default()).unwrap();
-    let procs: HashMap<u32, u32> = host_sim::reserve::mapping::procs_from_text(HAND_TRACE);
+    let procs: HashMap<u32, u32> = host_sim::reservation::mapping::procs_from_text(HAND_TRACE);
     let input = Input { jobs: &trace.workload.jobs, procs: &procs };
     let experiment = Experiment {
         nodes: 16,

@@ -1,7 +1,7 @@
 //! SWF lines into reservation requests: processor counts, the one-minute cut, the
 //! deadline model, flexible windows, load scaling, run-time models and determinism.
 
-use host_sim::reserve::mapping::{self, Estimates, Flex, MapOptions, ReserveJob};
+use host_sim::reservation::mapping::{self, Estimates, Flex, MapOptions, ReserveJob};
 use host_sim::swf::{self, SwfOptions};
 use kernel::reservation::RequestKind;
 

@@ -1,9 +1,9 @@
 //! The reservation run loop on a hand-made workload, with every figure worked out by
 //! hand: four nodes, one-minute slots, one 400-second window.
 
-use host_sim::reserve::mapping::ReserveJob;
-use host_sim::reserve::metrics::WindowStats;
-use host_sim::reserve::run::{self, RunOptions};
+use host_sim::reservation::mapping::ReserveJob;
+use host_sim::reservation::metrics::WindowStats;
+use host_sim::reservation::run::{self, RunOptions};
 use kernel::Tick;
 use kernel::reservation::{Criterion, Fixing, RequestKind};
 

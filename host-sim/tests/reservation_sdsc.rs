@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use host_sim::reserve::cli::{ReserveInput, load};
-use host_sim::reserve::{Experiment, Input, simulate};
+use host_sim::reservation::cli::{ReserveInput, load};
+use host_sim::reservation::{Experiment, Input, simulate};
 use kernel::reservation::Criterion;
 
 #[test]
