@@ -19,7 +19,7 @@ use kernel::{Level, Policy};
 use libfuzzer_sys::fuzz_target;
 use replay::format::codec::BlockHeader;
 use replay::format::{
-    CRC32C, Footer, Header, KIND_BLOCK, KIND_FOOTER, KIND_HEADER, LogReader, MAGIC, ReservationHeader,
+    CRC32C, Footer, Header, KIND_BLOCK, KIND_FOOTER, KIND_HEADER, LogReader, MAGIC, Model, ReservationHeader,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -75,8 +75,13 @@ fn framed(input: &[u8], mode: u8) -> Vec<u8> {
                 fixing: Fixing::Half,
                 offer_trials: 4,
             };
-            header.reservation =
-                Some(ReservationHeader { config, slots: 64, waiting: 16, running: 16, offers: 4 });
+            header.model = Model::Reservation(ReservationHeader {
+                config,
+                slots: 64,
+                waiting: 16,
+                running: 16,
+                offers: 4,
+            });
         }
         postcard::to_stdvec(&header).expect("a header encodes")
     };

@@ -17,7 +17,7 @@ use kernel::log::{Body, Record};
 use kernel::reservation::{self, Config, Criterion, Fixing, Request, RequestKind};
 use kernel::{Decision, Event, Level, Policy, RejectReason};
 use libfuzzer_sys::fuzz_target;
-use replay::format::{Header, LogReader, LogWriter, ReservationHeader};
+use replay::format::{Header, LogReader, LogWriter, Model, ReservationHeader, Setting};
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -28,7 +28,7 @@ struct Input {
     input_name: String,
     input_hash: String,
     window_ticks: Option<u64>,
-    command: String,
+    settings: Vec<(String, String)>,
     reservation: Option<ArbReservationHeader>,
     bodies: Vec<ArbBody>,
     /// The bodies are written `1 + repeat % 32` times over, to cross block boundaries.
@@ -285,8 +285,8 @@ fn header(input: &Input) -> Header {
     header.input_name.clone_from(&input.input_name);
     header.input_hash.clone_from(&input.input_hash);
     header.window_ticks = input.window_ticks;
-    header.command.clone_from(&input.command);
-    header.reservation = input.reservation.map(
+    header.settings = input.settings.iter().map(|(key, value)| Setting::new(key, value)).collect();
+    let reservation = input.reservation.map(
         |(nodes, slot_ticks, criterion, fixing, offer_trials, [slots, waiting, running], offers)| {
             const CRITERIA: [Criterion; 5] = [
                 Criterion::Fifo,
@@ -307,6 +307,7 @@ fn header(input: &Input) -> Header {
             ReservationHeader { config, slots, waiting, running, offers }
         },
     );
+    header.model = reservation.map_or(Model::ServiceLevel, Model::Reservation);
     header
 }
 

@@ -29,13 +29,8 @@ fn config() -> RunConfig {
 }
 
 fn writer(config: &RunConfig, jobs: &[Job]) -> LogWriter<Vec<u8>> {
-    let workload = host_sim::Workload {
-        name: "bench".to_owned(),
-        hash: 0,
-        jobs: jobs.to_vec(),
-        excluded: Default::default(),
-    };
-    LogWriter::new(Vec::with_capacity(LOG_BYTES), &config.log_header(&workload, "bench"))
+    let workload = host_sim::Workload::new("bench", 0, jobs.to_vec());
+    LogWriter::new(Vec::with_capacity(LOG_BYTES), &config.log_header(&workload))
         .expect("a header fits in memory")
 }
 

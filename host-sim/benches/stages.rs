@@ -55,7 +55,7 @@ fn run(bencher: Bencher) {
 fn run_logged(bencher: Bencher) {
     let workload = support::trace(NASA).workload;
     let config = config();
-    let header = config.log_header(&workload, "bench");
+    let header = config.log_header(&workload);
     bencher.counter(ItemsCount::new(workload.jobs.len())).bench(|| {
         let mut log = LogWriter::new(Vec::with_capacity(4 << 20), &header).unwrap();
         sim::run(&config, &workload.jobs, Some(&mut log)).unwrap();

@@ -25,6 +25,11 @@ pub enum SwfError {
     NotUtf8 { file: String, line: u64 },
     #[error("{file}:{line}: {found} fields, an SWF job line has exactly 18")]
     FieldCount { file: String, line: u64, found: usize },
+    #[error(
+        "{file}:{line}: {found} fields, an SWF job line has exactly 18; for a variant with more fields after \
+         the standard 18 (such as Alea's 21-field traces), --allow-extra-fields reads the 18 and ignores the rest"
+    )]
+    ExtraFields { file: String, line: u64, found: usize },
     #[error("{file}:{line}: field {field} ({name}): \"{text}\" is not a number")]
     NotANumber { file: String, line: u64, field: usize, name: &'static str, text: String },
     #[error("{file}:{line}: field {field} ({name}): \"{text}\" is out of range")]
@@ -61,7 +66,7 @@ pub enum LevelError {
     Price(String),
     #[error("{prices} prices given for {levels} levels: give one price per level")]
     PriceCount { prices: usize, levels: usize },
-    #[error("{0} service levels given: at least 1 and at most 256 are supported")]
+    #[error("{0} service levels given: at least 1 and at most {max} are supported", max = crate::levels::MAX_LEVELS)]
     LevelCount(usize),
     #[error("\"{0}\" is not a number with at most three decimals (e.g. 1 or 0.25)")]
     Decimal(String),
@@ -138,6 +143,10 @@ pub enum CliError {
         #[source]
         source: io::Error,
     },
+    #[error(transparent)]
+    Output(#[from] replay::staged::StageError),
+    #[error(transparent)]
+    Empty(#[from] crate::workload::EmptyInput),
     #[error("{0}")]
     Usage(String),
 }

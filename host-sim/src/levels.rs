@@ -24,8 +24,9 @@ use crate::error::LevelError;
 /// The ChaCha8 stream the level draw uses.
 pub const LEVEL_STREAM: u64 = 1;
 
-/// The most levels a submit can name (`LevelId` is a `u8`).
-pub const MAX_LEVELS: usize = LevelId::MAX as usize + 1;
+/// The most levels a run may use: the compiled kernel's level table, one number for
+/// the options, the engine and the header check.
+pub use replay::engine::MAX_LEVELS;
 
 /// The largest slack factor accepted, in thousandths (`sf` = one million).
 pub const SLACK_MAX_MILLI: u32 = 1_000_000_000;

@@ -1,7 +1,6 @@
 //! The `host-sim` command line: `run` (the default), `sweep`, `reserve` and
 //! `reserve-sweep`.
 
-use std::fs::File;
 use std::io::{BufWriter, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,6 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use replay::engine::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_CAPACITIES};
 use replay::format::LogWriter;
+use replay::staged;
 
 use host_sim::error::{CliError, LevelError, SimError};
 use host_sim::levels::{self, parse_milli};
@@ -26,7 +26,7 @@ use host_sim::workload::Workload;
 /// With no subcommand, `run` is assumed: `host-sim --trace FILE` is `host-sim run --trace FILE`,
 /// and `host-sim` alone runs the built-in synthetic workload.
 #[derive(Debug, Parser)]
-#[command(name = "host-sim", version, args_conflicts_with_subcommands = true)]
+#[command(name = "host-sim", version, args_conflicts_with_subcommands = true, allow_negative_numbers = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -37,12 +37,16 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Simulate one configuration and print its metrics (the default).
+    #[command(allow_negative_numbers = true)]
     Run(RunArgs),
     /// Run the thesis' grid of configurations in parallel and write CSV and JSON.
+    #[command(allow_negative_numbers = true)]
     Sweep(SweepArgs),
     /// Flexible advance reservations (Netto et al. 2007): one configuration.
+    #[command(allow_negative_numbers = true)]
     Reserve(host_sim::reservation::cli::ReserveArgs),
     /// Flexible advance reservations: the paper's figures 2-7 as CSV, and its findings.
+    #[command(allow_negative_numbers = true)]
     ReserveSweep(host_sim::reservation::cli::ReserveSweepArgs),
 }
 
@@ -55,6 +59,10 @@ struct InputArgs {
     /// Count malformed trace lines instead of stopping at the first.
     #[arg(long)]
     skip_bad_lines: bool,
+    /// Read job lines with more than the 18 standard SWF fields (Alea's 21-field
+    /// variant): the first 18 are read, the rest ignored.
+    #[arg(long)]
+    allow_extra_fields: bool,
     /// Jobs in the synthetic workload.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_JOBS)]
     jobs: u32,
@@ -67,6 +75,9 @@ struct InputArgs {
     /// Cost per tick of the benefit metric G (up to three decimals).
     #[arg(long, value_name = "COST", default_value = "1")]
     alpha: String,
+    /// Exit 0 when the input has no usable job (otherwise that is an error).
+    #[arg(long)]
+    allow_empty: bool,
 }
 
 #[derive(Debug, Args)]
@@ -80,7 +91,8 @@ struct RunArgs {
     /// One service level with this slack factor (default 2; e.g. 1.5).
     #[arg(long, value_name = "SF", conflicts_with = "levels")]
     slack: Option<String>,
-    /// Several service levels, e.g. 1,2,3,4,5; each job's level is drawn uniformly.
+    /// Several service levels, e.g. 1,2,3,4,5 (at most 32); each job's level is drawn
+    /// uniformly.
     #[arg(long, value_name = "SF,SF,...")]
     levels: Option<String>,
     /// Prices per tick, one per level (default: max(1, ceil(21 - sf))).
@@ -120,16 +132,16 @@ struct SweepArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let command: Vec<String> = std::env::args().skip(1).collect();
     let result = match cli.command {
-        Some(Command::Run(args)) => run(&args, &command.join(" ")),
+        Some(Command::Run(args)) => run(&args),
         Some(Command::Sweep(args)) => sweep(&args),
-        Some(Command::Reserve(args)) => host_sim::reservation::cli::reserve(&args, &command.join(" "))
-            .map_err(|e| CliError::Usage(e.to_string())),
+        Some(Command::Reserve(args)) => {
+            host_sim::reservation::cli::reserve(&args).map_err(|e| CliError::Usage(e.to_string()))
+        }
         Some(Command::ReserveSweep(args)) => {
             host_sim::reservation::cli::reserve_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
         }
-        None => run(&cli.run, &command.join(" ")),
+        None => run(&cli.run),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -156,13 +168,18 @@ fn parse_alpha(text: &str) -> Result<u64, CliError> {
 }
 
 fn load(input: &InputArgs) -> Result<Workload, CliError> {
-    match &input.trace {
+    let workload = match &input.trace {
         Some(path) => {
-            let options = SwfOptions { skip_bad_lines: input.skip_bad_lines };
-            Ok(swf::read(path, options)?.workload)
+            let options = SwfOptions {
+                skip_bad_lines: input.skip_bad_lines,
+                allow_extra_fields: input.allow_extra_fields,
+            };
+            swf::read(path, options)?.workload
         }
-        None => Ok(synthetic::generate(&SyntheticParams::new(input.jobs, input.seed))),
-    }
+        None => synthetic::generate(&SyntheticParams::new(input.jobs, input.seed)),
+    };
+    workload.check_not_empty(input.allow_empty)?;
+    Ok(workload)
 }
 
 /// A progress bar on stderr when it is a terminal, hidden otherwise.
@@ -196,12 +213,12 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
     })
 }
 
-fn run(args: &RunArgs, command: &str) -> Result<(), CliError> {
+fn run(args: &RunArgs) -> Result<(), CliError> {
     let config = run_config(args)?;
     let workload = load(&args.input)?;
     let progress = progress_bar(workload.jobs.len() as u64, "jobs");
     let result = match &args.log {
-        Some(path) => run_logged(&config, &workload, command, path, &progress),
+        Some(path) => run_logged(&config, &workload, path, &progress),
         None => sim::run_with_progress(&config, &workload.jobs, None, &progress).map_err(CliError::from),
     };
     progress.finish_and_clear();
@@ -219,34 +236,16 @@ fn run(args: &RunArgs, command: &str) -> Result<(), CliError> {
 fn run_logged(
     config: &RunConfig,
     workload: &Workload,
-    command: &str,
     path: &Path,
     progress: &ProgressBar,
 ) -> Result<host_sim::RunReport, CliError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let io_error = |source| CliError::Io { path: tmp.display().to_string(), source };
-    let file = File::create(&tmp).map_err(io_error)?;
-    let result = (|| {
-        let header = config.log_header(workload, command);
+    staged::write(path, |file, _| {
+        let header = config.log_header(workload);
         let mut writer = LogWriter::new(BufWriter::new(file), &header).map_err(SimError::from)?;
         let report = sim::run_with_progress(config, &workload.jobs, Some(&mut writer), progress)?;
         writer.finish().map_err(SimError::from)?;
-        Ok::<_, CliError>(report)
-    })();
-    match result {
-        Ok(report) => {
-            std::fs::rename(&tmp, path)
-                .map_err(|source| CliError::Io { path: path.display().to_string(), source })?;
-            Ok(report)
-        }
-        Err(error) => {
-            // The partial log is useless; a failure to remove it changes nothing.
-            let _ = std::fs::remove_file(&tmp);
-            Err(error)
-        }
-    }
+        Ok(report)
+    })
 }
 
 fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {

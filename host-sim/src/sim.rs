@@ -16,7 +16,7 @@ use serde::Serialize;
 use kernel::{Decision, Event, Level, LevelId, Outcome, Policy, RejectReason, Tick};
 
 use crate::error::SimError;
-use crate::levels::{LevelDraw, greedy_bound};
+use crate::levels::{LevelDraw, format_milli, greedy_bound};
 use crate::metrics::{MetricContext, Metrics, Tally, spread};
 use crate::window::{self, Window};
 use crate::workload::{Job, JobIdMap, Workload};
@@ -55,15 +55,15 @@ impl RunConfig {
         }
     }
 
-    /// The log header for this configuration and workload; `command` is the
-    /// command line that produced the log, without the program path.
-    pub fn log_header(&self, workload: &Workload, command: &str) -> Header {
+    /// The log header for this configuration and workload: what rebuilds the kernel,
+    /// what identifies the input, and every other option that changes a decision or a
+    /// metric. Nothing else: no path, no command line.
+    pub fn log_header(&self, workload: &Workload) -> Header {
         let mut header = Header::new(self.machines, self.queue_capacity, self.policy, self.levels.clone());
         header.seed = self.seed;
-        header.input_name = workload.name.clone();
-        header.input_hash = workload.hash_hex();
         header.window_ticks = self.window_ticks;
-        header.command = command.to_owned();
+        workload.stamp(&mut header);
+        header.set("alpha", format_milli(self.alpha_milli));
         header
     }
 }
@@ -308,7 +308,8 @@ mod tests {
     fn the_largest_engine_builds_from_any_thread() {
         let config = RunConfig::new(replay::engine::MAX_MACHINES, single(2000));
         assert_eq!(config.queue_capacity, DEFAULT_QUEUE_CAPACITY);
-        let jobs: Vec<Job> = (1..=100).map(|id| Job { id, release: u64::from(id), p: 50 }).collect();
+        let jobs: Vec<Job> =
+            (1..=100).map(|id| Job { id, release: u64::from(id), p: 50, procs: 1 }).collect();
         let report = run(&config, &jobs, None).unwrap();
         assert_eq!(report.mean.jobs_accepted, 100.0);
     }
@@ -316,13 +317,14 @@ mod tests {
     #[test]
     fn unsorted_and_duplicate_jobs_are_refused() {
         let config = RunConfig::new(1, single(2000));
-        let unsorted = [Job { id: 1, release: 5, p: 1 }, Job { id: 2, release: 4, p: 1 }];
+        let unsorted = [Job { id: 1, release: 5, p: 1, procs: 1 }, Job { id: 2, release: 4, p: 1, procs: 1 }];
         let err = run(&config, &unsorted, None).unwrap_err();
         assert_eq!(
             err.to_string(),
             "jobs are not in release order: job 2 (position 1) is released before the job ahead of it"
         );
-        let duplicate = [Job { id: 1, release: 5, p: 1 }, Job { id: 1, release: 6, p: 1 }];
+        let duplicate =
+            [Job { id: 1, release: 5, p: 1, procs: 1 }, Job { id: 1, release: 6, p: 1, procs: 1 }];
         assert_eq!(
             run(&config, &duplicate, None).unwrap_err().to_string(),
             "job number 1 appears twice in the workload"

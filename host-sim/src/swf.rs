@@ -4,14 +4,20 @@
 //! - A file that starts with the gzip magic bytes `1f 8b` is decompressed (all
 //!   members); any other file is read as plain text. The input hash is the CRC-64 of
 //!   the decompressed bytes.
-//! - Lines starting with `;` (after leading blanks) are header comments; `MaxProcs`
-//!   and `MaxNodes` are read from them when present. Blank lines are skipped.
+//! - A UTF-8 byte-order mark at the start of the first line is skipped.
+//! - Lines starting with `;` (after leading blanks) are header comments, whatever
+//!   bytes follow; `MaxProcs` and `MaxNodes` are read from them when present. Blank
+//!   lines are skipped.
 //! - Every other line must have exactly 18 whitespace-separated fields (trailing
-//!   blanks and `\r` are fine), each a decimal number (`-1`, `12`, `31.69`). The job
+//!   blanks and `\r` are fine), each a decimal number (`-1`, `12`, `31.69`). With
+//!   `allow_extra_fields` (`--allow-extra-fields`), a line may have more (Alea's
+//!   variant has 21): the standard 18 are read and checked, the rest ignored. The job
 //!   number (field 1) must be a whole number that fits in a `u32`, and unique.
 //!   Anything else is an error naming the file, line and field, unless
 //!   `skip_bad_lines` is set: then the line is counted in [`Excluded::bad_lines`].
-//! - Release = submit time (field 2), processing time = run time (field 4). A
+//! - Release = submit time (field 2), processing time = run time (field 4),
+//!   processors = allocated (field 5), or requested (field 8) when that is not
+//!   positive, or 0 when neither is. A
 //!   fractional time is rounded to a whole tick, half away from zero (`2.5 -> 3`,
 //!   `-2.5 -> -3`), exactly, from the decimal digits (no floating point).
 //! - Every status (field 11) is kept. A job whose rounded run time is `<= 0`, or
@@ -29,6 +35,8 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use flate2::bufread::MultiGzDecoder;
+
+use replay::format::Setting;
 
 use crate::error::SwfError;
 use crate::workload::{Excluded, INPUT_CRC, Job, JobIdMap, Workload};
@@ -67,11 +75,26 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// Bytes read from the file, and from the decompressor, at a time.
 const BUFFER_BYTES: usize = 1 << 16;
 
+/// The UTF-8 byte-order mark, which some tools write at the start of a text file.
+const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
+
 /// How strict the reader is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SwfOptions {
     /// Count malformed lines instead of stopping at the first one.
     pub skip_bad_lines: bool,
+    /// Accept job lines with more than 18 fields, reading the first 18.
+    pub allow_extra_fields: bool,
+}
+
+impl SwfOptions {
+    /// The options as log header settings: both always, so the header is canonical.
+    pub fn settings(&self) -> Vec<Setting> {
+        vec![
+            Setting::new("allow-extra-fields", self.allow_extra_fields),
+            Setting::new("skip-bad-lines", self.skip_bad_lines),
+        ]
+    }
 }
 
 /// A parsed trace.
@@ -204,8 +227,12 @@ impl<'f> Builder<'f> {
     }
 
     /// Takes line `number`, its bytes without the `\n`.
-    fn line(&mut self, number: u64, text: &[u8]) -> Result<(), SwfError> {
-        let parsed = parse_line(self.file, number, text).and_then(|line| self.unique(line, number));
+    fn line(&mut self, number: u64, mut text: &[u8]) -> Result<(), SwfError> {
+        if number == 1 {
+            text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
+        }
+        let parsed = parse_line(self.file, number, text, self.options.allow_extra_fields)
+            .and_then(|line| self.unique(line, number));
         match parsed {
             Ok(Line::Blank) => {}
             Ok(Line::Comment) => read_header(text, &mut self.max_procs, &mut self.max_nodes),
@@ -237,7 +264,11 @@ impl<'f> Builder<'f> {
 
     fn finish(self, hash: u64) -> Trace {
         let jobs = order_jobs(self.jobs);
-        let workload = Workload { name: self.file.to_owned(), hash, jobs, excluded: self.excluded };
+        let workload = Workload {
+            excluded: self.excluded,
+            settings: self.options.settings(),
+            ..Workload::new(self.file, hash, jobs)
+        };
         Trace { workload, max_procs: self.max_procs, max_nodes: self.max_nodes }
     }
 }
@@ -254,6 +285,7 @@ fn order_jobs(mut raw_jobs: Vec<RawJob>) -> Vec<Job> {
             // Both are non-negative and `submit >= origin`, so these cannot fail.
             release: u64::try_from(j.submit - origin).unwrap_or(0),
             p: u64::try_from(j.run).unwrap_or(0),
+            procs: j.procs,
         })
         .collect()
 }

@@ -23,7 +23,9 @@ use rand_chacha::ChaCha8Rng;
 
 use kernel::Tick;
 
-use crate::workload::{Excluded, INPUT_CRC, Job, Workload};
+use replay::format::Setting;
+
+use crate::workload::{INPUT_CRC, Job, Workload};
 
 /// The ChaCha8 stream the workload uses.
 pub const WORKLOAD_STREAM: u64 = 0;
@@ -76,10 +78,10 @@ pub fn generate(params: &SyntheticParams) -> Workload {
             release = release
                 .saturating_add(rng.random_range(0..=params.mean_interarrival_ticks.saturating_mul(2)));
         }
-        jobs.push(Job { id, release, p: draw_processing_time(&mut rng) });
+        jobs.push(Job { id, release, p: draw_processing_time(&mut rng), procs: 1 });
     }
     let hash = INPUT_CRC.checksum(describe(params).as_bytes());
-    Workload { name: NAME.to_owned(), hash, jobs, excluded: Excluded::default() }
+    Workload { settings: vec![Setting::new("jobs", params.jobs)], ..Workload::new(NAME, hash, jobs) }
 }
 
 fn draw_processing_time(rng: &mut ChaCha8Rng) -> Tick {
@@ -109,16 +111,17 @@ mod tests {
     fn first_jobs_are_pinned() {
         let w = generate(&SyntheticParams::new(DEFAULT_JOBS, 1));
         let first = [(1, 0, 508), (2, 253, 312), (3, 593, 12_255), (4, 1445, 7), (5, 2293, 1)];
-        let expected: Vec<Job> = first.iter().map(|&(id, release, p)| Job { id, release, p }).collect();
+        let expected: Vec<Job> =
+            first.iter().map(|&(id, release, p)| Job { id, release, p, procs: 1 }).collect();
         assert_eq!(&w.jobs[..5], expected.as_slice());
         assert_eq!(w.hash_hex(), "27d407ef9772ce6d");
         let w = generate(&SyntheticParams::new(DEFAULT_JOBS, 7));
         assert_eq!(
             w.jobs[..3],
             [
-                Job { id: 1, release: 0, p: 4 },
-                Job { id: 2, release: 324, p: 1768 },
-                Job { id: 3, release: 1046, p: 5087 }
+                Job { id: 1, release: 0, p: 4, procs: 1 },
+                Job { id: 2, release: 324, p: 1768, procs: 1 },
+                Job { id: 3, release: 1046, p: 5087, procs: 1 }
             ]
         );
         assert_eq!(w.name, "synthetic");

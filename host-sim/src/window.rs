@@ -97,7 +97,7 @@ mod tests {
     use super::*;
 
     fn job(id: u32, release: Tick) -> Job {
-        Job { id, release, p: 1 }
+        Job { id, release, p: 1, procs: 1 }
     }
 
     #[test]

@@ -7,6 +7,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::Serialize;
 
 use kernel::{JobId, Tick};
+use replay::format::{Header, Setting};
+
+/// This program and its version, as log headers name it.
+pub const HOST_VERSION: &str = concat!("host-sim ", env!("CARGO_PKG_VERSION"));
 
 /// The CRC-64 used for input hashes (XZ's: ECMA-182 polynomial, reflected, with
 /// complement), written as 16 lower-case hex digits. Sixteen tables (32 KiB) make it
@@ -40,7 +44,9 @@ impl Hasher for JobIdHasher {
     }
 }
 
-/// One job as the kernel sees it: an identifier, a release time and a processing time.
+/// One job: an identifier, a release time, a processing time, and the processors it
+/// used. The service-level model abstracts the processor count away (the thesis'
+/// machines take one job at a time); the models with node pools use it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Job {
     /// The SWF job number (field 1), or the position for synthetic jobs, from 1.
@@ -49,6 +55,9 @@ pub struct Job {
     pub release: Tick,
     /// Processing time in ticks, at least 1.
     pub p: Tick,
+    /// Allocated processors (SWF field 5), else requested (field 8), else 0 (unknown);
+    /// 1 for synthetic jobs.
+    pub procs: u32,
 }
 
 /// Trace lines that were not submitted, by reason. A line is counted under one
@@ -69,19 +78,78 @@ impl Excluded {
     }
 }
 
+/// An input that gave no job to simulate.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error(
+    "{name}: no usable job, nothing was simulated ({} lines left out: {} with run time <= 0, {} with a \
+     negative submit time, {} malformed); --allow-empty accepts this",
+    excluded.total(),
+    excluded.run_time_nonpositive,
+    excluded.negative_submit,
+    excluded.bad_lines
+)]
+pub struct EmptyInput {
+    pub name: String,
+    pub excluded: Excluded,
+}
+
 /// The jobs of one run and their provenance.
 #[derive(Clone, Debug)]
 pub struct Workload {
-    /// The trace path as given on the command line, or `synthetic`.
+    /// The trace path as given on the command line, or `synthetic`: for messages.
+    /// Log headers hold only its file name ([`Workload::file_name`]).
     pub name: String,
     /// CRC-64 of the decompressed trace bytes, or of the generator's parameters.
     pub hash: u64,
     /// In release order; ties in line order.
     pub jobs: Vec<Job>,
     pub excluded: Excluded,
+    /// The options that decided which jobs the input gave (`skip-bad-lines`, ...),
+    /// for the log header; sorted by key.
+    pub settings: Vec<Setting>,
 }
 
 impl Workload {
+    /// Jobs with their provenance and no reading options.
+    pub fn new(name: impl Into<String>, hash: u64, jobs: Vec<Job>) -> Self {
+        Self { name: name.into(), hash, jobs, excluded: Excluded::default(), settings: Vec::new() }
+    }
+
+    /// The input's file name without its folders (the whole name when it has none):
+    /// what a log header holds, so that the same file gives the same header wherever
+    /// it lies and however its path was typed.
+    pub fn file_name(&self) -> String {
+        std::path::Path::new(&self.name)
+            .file_name()
+            .map_or_else(|| self.name.clone(), |name| name.to_string_lossy().into_owned())
+    }
+
+    /// Writes what identifies this input into `header`: its file name, its hash, the
+    /// options it was read with, and the program that mapped it into events.
+    pub fn stamp(&self, header: &mut Header) {
+        header.host_version = HOST_VERSION.to_owned();
+        header.input_name = self.file_name();
+        header.input_hash = self.hash_hex();
+        for setting in &self.settings {
+            header.set(&setting.key, &setting.value);
+        }
+    }
+
+    /// An input with no usable job simulates nothing: that is an error naming the
+    /// input and why its lines were left out, unless `allow_empty` (the caller then
+    /// prints a notice itself).
+    pub fn check_not_empty(&self, allow_empty: bool) -> Result<(), EmptyInput> {
+        if !self.jobs.is_empty() {
+            return Ok(());
+        }
+        let error = EmptyInput { name: self.name.clone(), excluded: self.excluded };
+        if allow_empty {
+            eprintln!("host-sim: warning: {error}");
+            return Ok(());
+        }
+        Err(error)
+    }
+
     /// The input hash as written into log headers: 16 lower-case hex digits.
     pub fn hash_hex(&self) -> String {
         format!("{:016x}", self.hash)

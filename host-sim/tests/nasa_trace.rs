@@ -22,7 +22,7 @@ fn nasa() -> Option<Workload> {
 }
 
 fn logged(config: &RunConfig, workload: &Workload) -> (host_sim::RunReport, Vec<u8>) {
-    let header = config.log_header(workload, "run --trace NASA --machines 4 --slack 2");
+    let header = config.log_header(workload);
     let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
     let report = sim::run(config, &workload.jobs, Some(&mut writer)).unwrap();
     (report, writer.finish().unwrap())

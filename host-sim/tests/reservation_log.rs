@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::collections::HashMap;
-
 use common::HAND_TRACE;
 
 use host_sim::reservation::cli::log_header;
@@ -16,8 +14,7 @@ use replay::format::LogReader;
 #[test]
 fn logged_runs_verify_and_match_unlogged_ones() {
     let trace = swf::parse("hand.swf", HAND_TRACE.as_bytes(), SwfOptions::default()).unwrap();
-    let procs: HashMap<u32, u32> = host_sim::reservation::mapping::procs_from_text(HAND_TRACE);
-    let input = Input { jobs: &trace.workload.jobs, procs: &procs };
+    let input = Input { jobs: &trace.workload.jobs };
     let experiment = Experiment {
         nodes: 16,
         window_ticks: 86_400,
@@ -28,7 +25,7 @@ fn logged_runs_verify_and_match_unlogged_ones() {
     let dir = std::env::temp_dir().join(format!("reserve-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("run.log");
-    let header = log_header(&experiment, "hand.swf", &trace.workload, "reserve --test");
+    let header = log_header(&experiment, &trace.workload);
     let logged =
         log::write(&path, &header, |record| simulate_recorded(&input, &experiment, Some(record))).unwrap();
     let plain = simulate(&input, &experiment).unwrap();
@@ -36,7 +33,7 @@ fn logged_runs_verify_and_match_unlogged_ones() {
     assert!(plain.totals.requests == 8 && plain.totals.accepted >= 1);
 
     let reader = LogReader::open(&path).unwrap();
-    assert_eq!(reader.header().reservation, header.reservation);
+    assert_eq!(reader.header().model, header.model);
     // Every decision re-made by the reservation kernel, and the audit passes.
     replay::verify::verify(reader).unwrap();
     assert!(!dir.join("run.log.tmp").exists());

@@ -19,8 +19,7 @@ const TRACE: &str = "\
 
 fn map(options: MapOptions) -> mapping::Mapped {
     let trace = swf::parse("hand.swf", TRACE.as_bytes(), SwfOptions::default()).unwrap();
-    let procs = mapping::procs_from_text(TRACE);
-    mapping::map_jobs(&trace.workload.jobs, &procs, &options)
+    mapping::map_jobs(&trace.workload.jobs, &options)
 }
 
 fn options(flex: Flex, estimates: Estimates, load_milli: u64) -> MapOptions {
@@ -29,10 +28,9 @@ fn options(flex: Flex, estimates: Estimates, load_milli: u64) -> MapOptions {
 
 #[test]
 fn processors_fall_back_to_requested_and_short_jobs_go() {
-    let procs = mapping::procs_from_text(TRACE);
-    assert_eq!(procs.get(&1), Some(&8));
-    assert_eq!(procs.get(&2), Some(&16));
-    assert_eq!(procs.get(&5), None);
+    let trace = swf::parse("hand.swf", TRACE.as_bytes(), SwfOptions::default()).unwrap();
+    let procs: Vec<(u32, u32)> = trace.workload.jobs.iter().map(|j| (j.id, j.procs)).collect();
+    assert_eq!(procs, [(1, 8), (2, 16), (3, 4), (4, 2), (5, 0), (6, 128)]);
     let mapped = map(options(Flex::None, Estimates::Accurate, 1000));
     let ids: Vec<u32> = mapped.jobs.iter().map(|j| j.id).collect();
     assert_eq!(ids, [1, 2, 4, 6]);

@@ -19,6 +19,8 @@ fn sdsc_fifo_at_the_traces_load() {
     let input = ReserveInput {
         trace: dir.join("SDSC-SP2-1998-4.2-cln.swf.gz"),
         skip_bad_lines: false,
+        allow_extra_fields: false,
+        allow_empty: false,
         seed: 1,
         window: "15d".into(),
         nodes: None,
@@ -26,7 +28,7 @@ fn sdsc_fifo_at_the_traces_load() {
     };
     let loaded = load(&input).unwrap();
     assert_eq!(loaded.nodes, 128);
-    let jobs = Input { jobs: &loaded.workload.jobs, procs: &loaded.procs };
+    let jobs = Input { jobs: &loaded.workload.jobs };
     let experiment = Experiment { criterion: Criterion::Fifo, ..Experiment::paper(128) };
     let a = simulate(&jobs, &experiment).unwrap();
     assert_eq!(a.jobs_kept, 41_036);

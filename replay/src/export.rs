@@ -187,7 +187,7 @@ pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<(
     if let Some(window) = header.window_ticks {
         writeln!(out, "window: {window} ticks")?;
     }
-    if let Some(r) = &header.reservation {
+    if let Some(r) = header.reservation() {
         let c = &r.config;
         writeln!(
             out,
@@ -204,7 +204,13 @@ pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<(
             r.slots, r.waiting, r.running, r.offers
         )?;
     }
-    writeln!(out, "command: {}", header.command)
+    if !header.host_version.is_empty() {
+        writeln!(out, "written by: {}", header.host_version)?;
+    }
+    for setting in &header.settings {
+        writeln!(out, "setting: {} = {}", setting.key, setting.value)?;
+    }
+    Ok(())
 }
 
 /// One record, readably, e.g. `t=40 start job 7 on m1`.

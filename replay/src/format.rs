@@ -1,7 +1,8 @@
-//! The decision log file, format version 3: a versioned header, checksummed blocks of
-//! compactly encoded records, and a footer. Version 2 logs (no reservation records,
-//! a header without the reservation field) are still read. `docs/log-format.md` is the spec; this is
-//! its only implementation, for writing and reading alike.
+//! The decision log file, format version 4: a versioned header, checksummed blocks of
+//! compactly encoded records, and a footer. Versions 2 and 3 (headers that stored the
+//! command line and the trace path as typed) are still read, each header with its own
+//! layout. `docs/log-format.md` is the spec; this is its only implementation, for
+//! writing and reading alike.
 //!
 //! ```text
 //! magic "ADMLOG\r\n" (8 bytes) | format version (u16 LE)
@@ -22,6 +23,7 @@
 //! - [`reader`]: [`LogReader`], decoding records in place from one reused block buffer.
 //! - [`codec`]: the record encoding and the block header.
 //! - [`varint`]: LEB128 and zigzag.
+//! - [`check`]: the header's fields held to their ranges, each failure naming its field.
 
 use std::io::{self, Write};
 
@@ -30,11 +32,13 @@ use kernel::reservation::Config as ReservationConfig;
 use kernel::{Level, Policy};
 use serde::{Deserialize, Serialize};
 
+pub mod check;
 pub mod codec;
 pub mod reader;
 pub mod varint;
 pub mod writer;
 
+pub use check::HeaderError;
 pub use codec::CodecError;
 pub use reader::LogReader;
 pub use writer::LogWriter;
@@ -42,10 +46,13 @@ pub use writer::LogWriter;
 /// The first eight bytes of every log.
 pub const MAGIC: [u8; 8] = *b"ADMLOG\r\n";
 /// Bumped on any change to the bytes; readers refuse other versions by name. Version 3
-/// added the reservation records and the header's `reservation` field.
-pub const FORMAT_VERSION: u16 = 3;
+/// added the reservation records and the header's `reservation` field; version 4 made
+/// the header a function of the input's content and the configuration alone (no
+/// command line, no folders in the input's name, the options as canonical settings).
+pub const FORMAT_VERSION: u16 = 4;
 /// The oldest version this build reads: version 2's records are version 3's without
-/// the reservation records, and its header lacks only the last field.
+/// the reservation records, and its header lacks only the last field; version 3's
+/// records are version 4's.
 pub const OLDEST_READABLE_VERSION: u16 = 2;
 /// A block is closed once its records take this many bytes.
 pub const BLOCK_TARGET_BYTES: usize = 4096;
@@ -61,28 +68,62 @@ pub const KIND_FOOTER: u8 = 3;
 /// one; the checksums are the same.
 pub static CRC32C: Crc<u32, Table<16>> = Crc::<u32, Table<16>>::new(&CRC_32_ISCSI);
 
-/// Everything needed to rebuild the kernel and to say where the input came from.
+/// Everything needed to rebuild the kernel and to identify the input, and nothing
+/// else: the same input content and the same configuration give the same header
+/// bytes, whatever folder the run started in, how the input's path was typed, or
+/// where the log was written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
     pub format_version: u16,
     pub kernel_version: String,
+    /// The program that mapped the input into events, and its version (for example
+    /// `host-sim 0.1.0`); empty when the events were not made by a program.
+    pub host_version: String,
     pub machines: u16,
     pub queue_capacity: u32,
     pub policy: Policy,
     /// The service levels; the record encoding also recomputes deadlines from them.
     pub levels: Vec<Level>,
     pub seed: u64,
-    /// The trace file as given on the command line, or the synthetic workload's name.
+    /// The input's file name without its folders, or the synthetic workload's name.
     pub input_name: String,
-    /// CRC-64 of the decompressed input (or of the generator's parameters), in hex.
+    /// CRC-64 of the decompressed input (or of the generator's parameters), as 16
+    /// lower-case hex digits.
     pub input_hash: String,
     /// Window length, when the input was cut into independent windows.
     pub window_ticks: Option<u64>,
-    /// The command line that produced the log.
-    pub command: String,
-    /// The reservation kernel's configuration, for a log of reservation records
-    /// (version 3 on; a version 2 header reads as `None`).
-    pub reservation: Option<ReservationHeader>,
+    /// Every other option that changes a decision or a metric, in canonical form:
+    /// sorted by key, one entry per key, values as the program normalised them
+    /// (`alpha = 1.5`, never `1.50`). [`check`] holds the known keys to their ranges.
+    pub settings: Vec<Setting>,
+    /// The model whose records the log holds, with what rebuilds its kernel.
+    pub model: Model,
+}
+
+/// Which model a log records, and what rebuilds its kernel. A log holds one model's
+/// records. Variants are only added at the end (the index is in the bytes), so a new
+/// model leaves the headers of the others as they were.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Model {
+    /// Service levels on EDD queues (Lezama 2012): the kernel is rebuilt from the
+    /// header's `machines`, `queue_capacity`, `policy` and `levels`.
+    ServiceLevel,
+    /// Flexible advance reservations (Netto et al. 2007); the service-level fields
+    /// are unused.
+    Reservation(ReservationHeader),
+}
+
+/// One option of the run, as `key = value`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setting {
+    pub key: String,
+    pub value: String,
+}
+
+impl Setting {
+    pub fn new(key: &str, value: impl ToString) -> Self {
+        Self { key: key.to_owned(), value: value.to_string() }
+    }
 }
 
 /// What rebuilds a reservation kernel: its configuration and its compiled capacities.
@@ -114,14 +155,25 @@ struct HeaderV2 {
     input_name: String,
     input_hash: String,
     window_ticks: Option<u64>,
+    /// The command line; version 4 leaves it out, so it is read and dropped.
+    #[allow(dead_code)]
     command: String,
 }
 
-impl From<HeaderV2> for Header {
-    fn from(v2: HeaderV2) -> Self {
+/// The header of a version 3 log: version 2's and the reservation configuration.
+#[derive(Deserialize)]
+struct HeaderV3 {
+    v2: HeaderV2,
+    reservation: Option<ReservationHeader>,
+}
+
+impl From<HeaderV3> for Header {
+    fn from(old: HeaderV3) -> Self {
+        let v2 = old.v2;
         Self {
             format_version: v2.format_version,
             kernel_version: v2.kernel_version,
+            host_version: String::new(),
             machines: v2.machines,
             queue_capacity: v2.queue_capacity,
             policy: v2.policy,
@@ -130,20 +182,23 @@ impl From<HeaderV2> for Header {
             input_name: v2.input_name,
             input_hash: v2.input_hash,
             window_ticks: v2.window_ticks,
-            command: v2.command,
-            reservation: None,
+            settings: Vec::new(),
+            model: old.reservation.map_or(Model::ServiceLevel, Model::Reservation),
         }
     }
 }
 
 impl Header {
     /// Decodes a header payload written by a log of `version` (checked by the caller
-    /// to be readable).
+    /// to be readable). Older headers lose their command line and keep their input
+    /// name as it was stored.
     pub(crate) fn decode(version: u16, payload: &[u8]) -> Result<Self, postcard::Error> {
-        if version == 2 {
-            postcard::from_bytes::<HeaderV2>(payload).map(Self::from)
-        } else {
-            postcard::from_bytes(payload)
+        match version {
+            2 => {
+                postcard::from_bytes::<HeaderV2>(payload).map(|v2| HeaderV3 { v2, reservation: None }.into())
+            }
+            3 => postcard::from_bytes::<HeaderV3>(payload).map(Self::from),
+            _ => postcard::from_bytes(payload),
         }
     }
 
@@ -152,6 +207,7 @@ impl Header {
         Self {
             format_version: FORMAT_VERSION,
             kernel_version: kernel::VERSION.to_owned(),
+            host_version: String::new(),
             machines,
             queue_capacity,
             policy,
@@ -160,8 +216,37 @@ impl Header {
             input_name: String::new(),
             input_hash: String::new(),
             window_ticks: None,
-            command: String::new(),
-            reservation: None,
+            settings: Vec::new(),
+            model: Model::ServiceLevel,
+        }
+    }
+
+    /// The reservation kernel's configuration, for a log of reservation records.
+    pub fn reservation(&self) -> Option<&ReservationHeader> {
+        match &self.model {
+            Model::Reservation(header) => Some(header),
+            _ => None,
+        }
+    }
+
+    /// The header with its input named `name` (a file name, no folders) and hashed
+    /// `hash` (written as 16 hex digits).
+    pub fn with_input(mut self, name: &str, hash: u64) -> Self {
+        self.input_name = name.to_owned();
+        self.input_hash = format!("{hash:016x}");
+        self
+    }
+
+    /// The value of setting `key`, if the header has it.
+    pub fn setting(&self, key: &str) -> Option<&str> {
+        self.settings.iter().find(|s| s.key == key).map(|s| s.value.as_str())
+    }
+
+    /// Sets `key` to `value`, keeping the settings sorted by key.
+    pub fn set(&mut self, key: &str, value: impl ToString) {
+        match self.settings.binary_search_by(|s| s.key.as_str().cmp(key)) {
+            Ok(at) => self.settings[at].value = value.to_string(),
+            Err(at) => self.settings.insert(at, Setting::new(key, value)),
         }
     }
 }

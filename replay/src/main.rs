@@ -1,6 +1,5 @@
 //! `replay`: re-verify, export and show decision logs.
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use replay::export::ExportError;
 use replay::format::LogReader;
+use replay::staged::{self, StageError};
 use replay::verify::{Report, verify};
 
 #[derive(Debug, Parser)]
@@ -106,22 +106,46 @@ fn write_summary(summary: &str) -> ExitCode {
     }
 }
 
+/// Exports to `out` through `OUT.tmp`, renamed only once the whole log was read, so
+/// a damaged log never leaves a partial export that looks whole.
 fn run_export(log: &Path, out: Option<&Path>) -> ExitCode {
     let reader = match LogReader::open(log) {
         Ok(reader) => reader,
         Err(e) => return fail(log, &e),
     };
-    let sink: Box<dyn Write> = match out {
-        Some(path) => match File::create(path) {
-            Ok(file) => Box::new(file),
-            Err(e) => return fail(path, &e),
-        },
-        None => Box::new(io::stdout().lock()),
+    let Some(path) = out else {
+        let mut sink = BufWriter::new(io::stdout().lock());
+        let result = replay::export::jsonl(reader, &mut sink);
+        let flushed = sink.flush();
+        return finish_output(log, Path::new("standard output"), result, flushed);
     };
-    let mut sink = BufWriter::new(sink);
-    let result = replay::export::jsonl(reader, &mut sink);
-    let flushed = sink.flush();
-    finish_output(log, out.unwrap_or(Path::new("standard output")), result, flushed)
+    let exported = staged::write(path, |file, tmp| {
+        let mut sink = BufWriter::new(file);
+        let result = replay::export::jsonl(reader, &mut sink);
+        let flushed = sink.flush();
+        match (result, flushed) {
+            (Ok(_), Ok(())) => Ok(()),
+            (Err(e), _) => Err(Staged::Log(e)),
+            (Ok(_), Err(source)) => Err(Staged::Out(StageError { path: tmp.to_owned(), source })),
+        }
+    });
+    match exported {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Staged::Log(e)) => fail(log, &e),
+        Err(Staged::Out(e)) => fail(Path::new(""), &e),
+    }
+}
+
+/// Why a staged export failed: the log, or the output file.
+enum Staged {
+    Log(ExportError),
+    Out(StageError),
+}
+
+impl From<StageError> for Staged {
+    fn from(e: StageError) -> Self {
+        Self::Out(e)
+    }
 }
 
 fn run_show(log: &Path) -> ExitCode {
@@ -151,7 +175,12 @@ fn finish_output(
     }
 }
 
+/// Reports `error` about `path` (an empty path when the error names its own).
 fn fail(path: &Path, error: &dyn std::fmt::Display) -> ExitCode {
-    eprintln!("error: {}: {error}", path.display());
+    if path.as_os_str().is_empty() {
+        eprintln!("error: {error}");
+    } else {
+        eprintln!("error: {}: {error}", path.display());
+    }
     ExitCode::FAILURE
 }

@@ -16,7 +16,7 @@ use kernel::{Decision, Event, Tick};
 
 use crate::engine::{Engine, EngineError};
 use crate::export::describe;
-use crate::format::{FormatError, LogReader};
+use crate::format::{FormatError, HeaderError, LogReader};
 use crate::model::{ReservationViolation, TraceChecker, TraceError};
 
 mod reservation;
@@ -79,6 +79,8 @@ impl std::fmt::Display for Divergence {
 pub enum VerifyError {
     #[error(transparent)]
     Format(#[from] FormatError),
+    #[error(transparent)]
+    Header(#[from] HeaderError),
     #[error("cannot rebuild the kernel from the header: {0}")]
     Engine(#[from] EngineError),
     #[error("{0}")]
@@ -93,7 +95,8 @@ pub enum VerifyError {
 
 /// Verifies a whole log; see the module documentation.
 pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> {
-    if let Some(header) = reader.header().reservation {
+    reader.header().check()?;
+    if let Some(&header) = reader.header().reservation() {
         return reservation::verify(reader, &header);
     }
     let mut engine = Engine::from_header(reader.header())?;

@@ -9,7 +9,8 @@ fn header() -> Header {
     let mut header = Header::new(2, 64, Policy::FirstFit, vec![Level::whole(1, 20), Level::whole(2, 19)]);
     header.seed = 7;
     header.input_name = "unit".into();
-    header.command = "run --machines 2".into();
+    header.input_hash = "0123456789abcdef".into();
+    header.set("alpha", "1");
     header
 }
 
@@ -108,8 +109,8 @@ fn every_flipped_byte_is_detected() {
 #[test]
 fn another_version_is_refused_by_name() {
     for (version, message) in [
-        (1, "log format version 1 is not supported (this build reads versions 2 to 3)"),
-        (9, "log format version 9 is not supported (this build reads versions 2 to 3)"),
+        (1, "log format version 1 is not supported (this build reads versions 2 to 4)"),
+        (9, "log format version 9 is not supported (this build reads versions 2 to 4)"),
     ] {
         let (mut bytes, _) = sample_log(1);
         bytes[8] = version;
@@ -119,16 +120,26 @@ fn another_version_is_refused_by_name() {
 }
 
 /// `sample_log(jobs)` as version 2 wrote it: the same records, the version 2 after
-/// the magic and in the header, and the header without its last field (`reservation`,
-/// `None`: one zero byte in version 3).
+/// the magic and in the header, and version 2's header layout (a command line, no
+/// host version, no settings, no reservation field).
 fn sample_log_v2(jobs: u32) -> (Vec<u8>, Vec<Body>) {
     let (bytes, bodies) = sample_log(jobs);
     let header_len = u32::from_le_bytes(bytes[11..15].try_into().unwrap()) as usize;
-    let payload = &bytes[15..15 + header_len];
-    assert_eq!(payload[0], 0x03, "format_version 3, a one-byte varint");
-    assert_eq!(payload.last(), Some(&0x00), "reservation: None");
-    let mut v2_payload = payload[..header_len - 1].to_vec();
-    v2_payload[0] = 2;
+    let h = header();
+    let v2 = (
+        2u16,
+        &h.kernel_version,
+        h.machines,
+        h.queue_capacity,
+        h.policy,
+        &h.levels,
+        h.seed,
+        &h.input_name,
+        &h.input_hash,
+        h.window_ticks,
+        "run --machines 2",
+    );
+    let v2_payload = postcard::to_stdvec(&v2).unwrap();
     let mut out = bytes[..8].to_vec();
     out.extend_from_slice(&2u16.to_le_bytes());
     let start = out.len();
@@ -147,14 +158,15 @@ fn a_version_2_log_is_read_with_its_own_header_layout() {
     let reader = LogReader::new(&bytes[..]).unwrap();
     let mut expected = header();
     expected.format_version = 2;
+    expected.settings.clear();
     assert_eq!(reader.header(), &expected);
-    assert_eq!(reader.header().reservation, None);
+    assert_eq!(reader.header().model, replay::format::Model::ServiceLevel);
     let (records, error) = read_all(&bytes);
     assert!(error.is_none(), "{error:?}");
     assert_eq!(bodies_of(&records), bodies);
-    // A version 2 header under a version 3 magic does not decode as a version 3 one.
+    // A version 2 header under a version 4 magic does not decode as a version 4 one.
     let mut mislabelled = bytes.clone();
-    mislabelled[8] = 3;
+    mislabelled[8] = 4;
     let (_, error) = read_all(&mislabelled);
     assert!(matches!(error, Some(FormatError::Corrupt { .. })), "{error:?}");
 }
@@ -171,8 +183,13 @@ fn a_reservation_header_round_trips() {
         fixing: Fixing::Half,
         offer_trials: 4,
     };
-    header.reservation =
-        Some(ReservationHeader { config, slots: 1 << 16, waiting: 2048, running: 2048, offers: 8 });
+    header.model = replay::format::Model::Reservation(ReservationHeader {
+        config,
+        slots: 1 << 16,
+        waiting: 2048,
+        running: 2048,
+        offers: 8,
+    });
     let bytes = LogWriter::new(Vec::new(), &header).unwrap().finish().unwrap();
     assert_eq!(LogReader::new(&bytes[..]).unwrap().header(), &header);
 }
@@ -235,4 +252,24 @@ fn trailing_bytes_are_reported() {
     let (records, error) = read_all(&bytes);
     assert_eq!(records.len(), 3);
     assert!(matches!(error, Some(FormatError::TrailingBytes { bytes: 3, .. })), "{error:?}");
+}
+
+#[test]
+fn a_second_header_frame_is_named() {
+    let (bytes, _) = sample_log(3);
+    let header_len = u32::from_le_bytes(bytes[11..15].try_into().unwrap()) as usize;
+    let header_frame = &bytes[10..15 + header_len + 4];
+    let mut doubled = bytes[..15 + header_len + 4].to_vec();
+    doubled.extend_from_slice(header_frame);
+    doubled.extend_from_slice(&bytes[15 + header_len + 4..]);
+    let (records, error) = read_all(&doubled);
+    assert!(records.is_empty());
+    let message = error.unwrap().to_string();
+    assert_eq!(
+        message,
+        format!(
+            "damaged frame at byte {} (a second header frame; a log has one, first); 0 intact records before it",
+            15 + header_len + 4
+        )
+    );
 }

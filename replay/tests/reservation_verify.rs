@@ -6,7 +6,7 @@ use kernel::log::Body;
 use kernel::reservation::{Config, Criterion, Decision, Event, Fixing, Request, RequestKind};
 use kernel::{Level, Policy, Tick};
 use replay::engine::reservation::{self, ReservationEngine};
-use replay::format::{Header, LogReader, LogWriter};
+use replay::format::{Header, LogReader, LogWriter, Model};
 use replay::model::{ReservationAudit, ReservationViolation};
 use replay::verify::{VerifyError, verify};
 
@@ -29,8 +29,8 @@ fn config() -> Config {
 /// A short run: two requests that fill the pool, one that moves, one rejected with
 /// offers, an early finish, and the drain.
 fn honest_run() -> (Header, Vec<Body>) {
-    let mut header = Header::new(0, 0, Policy::FirstFit, vec![Level::whole(1, 1)]);
-    header.reservation = Some(reservation::header(config()));
+    let mut header = Header::new(0, 0, Policy::FirstFit, vec![Level::whole(1, 1)]).with_input("unit", 1);
+    header.model = Model::Reservation(reservation::header(config()));
     let mut engine = ReservationEngine::new(config()).unwrap();
     let events = [
         Event::Request(request(0, 1, 4, 20, 10, 100, RequestKind::Flexible)),
@@ -96,7 +96,7 @@ fn records_of_the_other_kernel_are_refused_by_name() {
         "record 1 is a service-level record in a log whose header is for the reservation kernel"
     );
     let mut service = header.clone();
-    service.reservation = None;
+    service.model = Model::ServiceLevel;
     service.machines = 1;
     service.queue_capacity = 16;
     let error = verify_bytes(&log_of(&service, &bodies[..1])).unwrap_err();
@@ -213,8 +213,8 @@ fn seeded_runs_of_every_criterion_and_fixing_verify() {
             fixing: fixings[(run / criteria.len()) % fixings.len()],
             offer_trials: rng.below(12) as u16,
         };
-        let mut header = Header::new(0, 0, Policy::FirstFit, Vec::new());
-        header.reservation = Some(reservation::header(config));
+        let mut header = Header::new(0, 0, Policy::FirstFit, Vec::new()).with_input("unit", 1);
+        header.model = Model::Reservation(reservation::header(config));
         let mut engine = ReservationEngine::new(config).unwrap();
         let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
         let mut t = 0;
@@ -274,7 +274,7 @@ fn export_and_show_print_reservation_records() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), bodies.len() + 1);
     assert!(
-        lines[0].contains(r#""reservation":{"config":{"criterion":"Edf","fixing":"Half","nodes":4,"offer_trials":8,"slot_ticks":10},"offers":8,"running":2048,"slots":65536,"waiting":2048}"#),
+        lines[0].contains(r#""model":{"Reservation":{"config":{"criterion":"Edf","fixing":"Half","nodes":4,"offer_trials":8,"slot_ticks":10},"offers":8,"running":2048,"slots":65536,"waiting":2048}}"#),
         "{}",
         lines[0]
     );

@@ -53,7 +53,7 @@ use kernel::log::Body;
 use kernel::{Decision, Event, JobId, Level, Policy, Tick};
 use replay::engine::{Engine, EngineError};
 use replay::export::describe;
-use replay::format::{FormatError, Header, LogWriter};
+use replay::format::{FormatError, Header, LogWriter, Model};
 
 mod reservation;
 
@@ -69,6 +69,9 @@ pub struct Scenario {
     /// A reservation scenario (`model reservation`): its configuration and events; the
     /// fields above are then unused.
     pub reservation: Option<ReservationScenario>,
+    /// CRC-64 of the scenario file's text (or of the synthetic workload's parameters):
+    /// the log header's input hash.
+    pub input_hash: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -89,6 +92,7 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
         levels: Vec::new(),
         events: Vec::new(),
         reservation: None,
+        input_hash: host_sim::workload::INPUT_CRC.checksum(text.as_bytes()),
     };
     let mut first = true;
     for (index, raw) in text.lines().enumerate() {
@@ -171,7 +175,7 @@ pub fn synthetic(jobs: u32, seed: u64, machines: u16, levels: Vec<Level>) -> Sce
         .map(|job| Event::Submit { t: job.release, job: job.id, p: job.p, level: draw.next_level() })
         .collect();
     events.push(Event::Advance { t: Tick::MAX });
-    Scenario { machines, queue_capacity: 16, levels, events, reservation: None }
+    Scenario { machines, queue_capacity: 16, levels, events, reservation: None, input_hash: workload.hash }
 }
 
 /// The seeded synthetic scenario the snapshots and committed logs hold: 40 jobs of
@@ -221,12 +225,13 @@ pub fn log_bytes(file: &str, scenario: &Scenario, outcome: &Outcome) -> Result<V
     let log_error = |source| ScenarioError::Log { file: file.to_owned(), source };
     let mut header =
         Header::new(scenario.machines, scenario.queue_capacity, Policy::FirstFit, scenario.levels.clone());
-    header.input_name = format!("scenario:{file}");
     if let Some(r) = &scenario.reservation {
         header = Header::new(0, 0, Policy::FirstFit, Vec::new());
-        header.input_name = format!("scenario:{file}");
-        header.reservation = Some(replay::engine::reservation::header(r.config));
+        header.model = Model::Reservation(replay::engine::reservation::header(r.config));
     }
+    header.host_version = concat!("snapshots ", env!("CARGO_PKG_VERSION")).to_owned();
+    header.input_name = file.to_owned();
+    header.input_hash = format!("{:016x}", scenario.input_hash);
     let mut writer = LogWriter::new(Vec::new(), &header).map_err(log_error)?;
     for body in &outcome.bodies {
         writer.record(*body).map_err(log_error)?;

@@ -8,7 +8,7 @@ use crate::sim::{self, Recorder, RunConfig};
 use crate::workload::Job;
 
 fn jobs(list: &[(u32, Tick, Tick)]) -> Vec<Job> {
-    list.iter().map(|&(id, release, p)| Job { id, release, p }).collect()
+    list.iter().map(|&(id, release, p)| Job { id, release, p, procs: 1 }).collect()
 }
 
 /// The first hand-computed schedule: one machine, sf 2, price 19, alpha 1.

@@ -1,26 +1,24 @@
 //! The `reserve` and `reserve-sweep` subcommands.
 
-use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use kernel::JobId;
 use kernel::reservation::{Criterion, Fixing};
 
-use super::mapping::{self, Estimates, Flex};
+use super::mapping::{Estimates, Flex};
 use super::report::{self, PAPER_FIFO, Summary};
 use super::sweep;
 use super::{Experiment, Input, ReserveError, run, simulate, simulate_recorded};
-use crate::levels::parse_milli;
+use crate::levels::{format_milli, parse_milli};
 use crate::swf::{self, SwfOptions};
 use crate::window::parse_duration;
 use crate::workload::Workload;
 use kernel::Policy;
 use replay::engine::DEFAULT_QUEUE_CAPACITY;
-use replay::format::Header;
+use replay::format::{Header, Model};
 
 /// Options shared by `reserve` and `reserve-sweep`.
 #[derive(Debug, Args)]
@@ -31,6 +29,13 @@ pub struct ReserveInput {
     /// Count malformed trace lines instead of stopping at the first.
     #[arg(long)]
     pub skip_bad_lines: bool,
+    /// Read job lines with more than the 18 standard SWF fields (Alea's 21-field
+    /// variant): the first 18 are read, the rest ignored.
+    #[arg(long)]
+    pub allow_extra_fields: bool,
+    /// Exit 0 when the trace has no usable job (otherwise that is an error).
+    #[arg(long)]
+    pub allow_empty: bool,
     /// Seeds every draw of the mapping (stream 2).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
@@ -123,16 +128,17 @@ fn parse_load(text: &str) -> Result<u64, ReserveError> {
 #[derive(Debug)]
 pub struct Loaded {
     pub workload: Workload,
-    pub procs: HashMap<JobId, u32>,
     pub nodes: u32,
 }
 
 pub fn load(input: &ReserveInput) -> Result<Loaded, ReserveError> {
-    let trace = swf::read(&input.trace, SwfOptions { skip_bad_lines: input.skip_bad_lines })?;
-    let procs = mapping::read_procs(&input.trace)?;
+    let options =
+        SwfOptions { skip_bad_lines: input.skip_bad_lines, allow_extra_fields: input.allow_extra_fields };
+    let trace = swf::read(&input.trace, options)?;
+    trace.workload.check_not_empty(input.allow_empty)?;
     let header = trace.max_nodes.or(trace.max_procs).and_then(|n| u32::try_from(n).ok());
     let nodes = input.nodes.or(header).unwrap_or(128);
-    Ok(Loaded { workload: trace.workload, procs, nodes })
+    Ok(Loaded { workload: trace.workload, nodes })
 }
 
 fn base_experiment(input: &ReserveInput, nodes: u32) -> Result<Experiment, ReserveError> {
@@ -144,22 +150,27 @@ fn base_experiment(input: &ReserveInput, nodes: u32) -> Result<Experiment, Reser
 }
 
 /// The log header of a reservation run: the reservation kernel's configuration and
-/// capacities, and the run's provenance. The service-level fields are unused: one
-/// machine, the default queue capacity and policy, no levels.
-pub fn log_header(experiment: &Experiment, trace: &str, workload: &Workload, command: &str) -> Header {
-    Header {
+/// capacities, what identifies the input, and the mapping's options (load, flexible
+/// windows, estimates, the offer user's `phi` limit) as settings. The service-level
+/// fields are unused: one machine, the default queue capacity and policy, no levels.
+pub fn log_header(experiment: &Experiment, workload: &Workload) -> Header {
+    let mut header = Header {
         seed: experiment.seed,
-        input_name: trace.to_owned(),
-        input_hash: workload.hash_hex(),
         window_ticks: Some(experiment.window_ticks),
-        command: command.to_owned(),
-        reservation: Some(replay::engine::reservation::header(run::kernel_config(&experiment.run_options()))),
+        model: Model::Reservation(replay::engine::reservation::header(run::kernel_config(
+            &experiment.run_options(),
+        ))),
         ..Header::new(1, DEFAULT_QUEUE_CAPACITY, Policy::default(), Vec::new())
-    }
+    };
+    workload.stamp(&mut header);
+    header.set("load", format_milli(experiment.load_milli));
+    header.set("flex", experiment.flex.name());
+    header.set("estimates", experiment.estimates.name());
+    header.set("offers", experiment.offers_phi_milli.map_or_else(|| "off".to_owned(), format_milli));
+    header
 }
 
-/// `command` is the command line, for the log header.
-pub fn reserve(args: &ReserveArgs, command: &str) -> Result<(), ReserveError> {
+pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
     let loaded = load(&args.input)?;
     let experiment = Experiment {
         criterion: parse_criterion(&args.criterion)?,
@@ -177,11 +188,11 @@ pub fn reserve(args: &ReserveArgs, command: &str) -> Result<(), ReserveError> {
             .transpose()?,
         ..base_experiment(&args.input, loaded.nodes)?
     };
-    let input = Input { jobs: &loaded.workload.jobs, procs: &loaded.procs };
+    let input = Input { jobs: &loaded.workload.jobs };
     let trace = args.input.trace.display().to_string();
     let outcome = match &args.log {
         Some(path) => {
-            let header = log_header(&experiment, &trace, &loaded.workload, command);
+            let header = log_header(&experiment, &loaded.workload);
             super::log::write(path, &header, |record| simulate_recorded(&input, &experiment, Some(record)))?
         }
         None => simulate(&input, &experiment)?,
@@ -215,7 +226,7 @@ pub fn reserve(args: &ReserveArgs, command: &str) -> Result<(), ReserveError> {
 pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {
     let loaded = load(&args.input)?;
     let base = base_experiment(&args.input, loaded.nodes)?;
-    let input = Input { jobs: &loaded.workload.jobs, procs: &loaded.procs };
+    let input = Input { jobs: &loaded.workload.jobs };
     let grid = sweep::grid(&base);
     let progress = progress_bar(grid.len() as u64);
     let results = sweep::run(&input, &grid, &progress);

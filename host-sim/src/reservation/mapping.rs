@@ -28,9 +28,6 @@
 //! shuffle key. So a job's draws depend only on the seed and its position, and two
 //! configurations differ only by what they change.
 
-use std::collections::HashMap;
-use std::path::Path;
-
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -38,9 +35,7 @@ use serde::Serialize;
 use kernel::reservation::RequestKind;
 use kernel::{JobId, Tick};
 
-use super::ReserveError;
 use super::poisson::Poisson;
-use crate::swf;
 use crate::workload::Job;
 
 /// The reservation generator's ChaCha8 stream (0 is the synthetic workload's, 1 the
@@ -152,39 +147,8 @@ pub struct Mapped {
     pub p_raised: u64,
 }
 
-/// Processors per job id from an SWF trace: field 5 (allocated), or field 8
-/// (requested) when field 5 is not positive. Lines that are not 18-field job lines are
-/// passed over: [`swf::read`] has already accepted or refused them.
-pub fn read_procs(path: &Path) -> Result<HashMap<JobId, u32>, ReserveError> {
-    let file = path.display().to_string();
-    let raw = std::fs::read(path).map_err(|source| ReserveError::Io { path: file.clone(), source })?;
-    let bytes = swf::decompress(&file, raw)?;
-    Ok(procs_from_text(&String::from_utf8_lossy(&bytes)))
-}
-
-/// [`read_procs`] on text already in memory.
-pub fn procs_from_text(text: &str) -> HashMap<JobId, u32> {
-    let mut procs = HashMap::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with(';') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_ascii_whitespace().collect();
-        if fields.len() != 18 {
-            continue;
-        }
-        let Ok(id) = fields[0].parse::<JobId>() else { continue };
-        let number = |text: &str| swf::round_half_away(text).ok().and_then(|n| u32::try_from(n).ok());
-        let chosen = number(fields[4]).filter(|&n| n > 0).or_else(|| number(fields[7]).filter(|&n| n > 0));
-        if let Some(n) = chosen {
-            procs.insert(id, n);
-        }
-    }
-    procs
-}
-
-/// Maps release-ordered `jobs` to requests. `procs` gives `R` per job id.
-pub fn map_jobs(jobs: &[Job], procs: &HashMap<JobId, u32>, options: &MapOptions) -> Mapped {
+/// Maps release-ordered `jobs` to requests; each job's processor count is its `R`.
+pub fn map_jobs(jobs: &[Job], options: &MapOptions) -> Mapped {
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     rng.set_stream(RESERVE_STREAM);
     let deadline_factor = Poisson::new(DEADLINE_LAMBDA);
@@ -196,10 +160,11 @@ pub fn map_jobs(jobs: &[Job], procs: &HashMap<JobId, u32>, options: &MapOptions)
             mapped.excluded_short += 1;
             continue;
         }
-        let Some(&nodes) = procs.get(&job.id) else {
+        let nodes = job.procs;
+        if nodes == 0 {
             mapped.excluded_no_procs += 1;
             continue;
-        };
+        }
         let p = deadline_factor.sample(&mut rng);
         let flexible = rng.next_u64() >> 63 == 1;
         let q = widening.sample(&mut rng);

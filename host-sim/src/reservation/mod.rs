@@ -22,13 +22,12 @@ pub mod report;
 pub mod run;
 pub mod sweep;
 
-use std::collections::HashMap;
 use std::io;
 
 use thiserror::Error;
 
+use kernel::Tick;
 use kernel::reservation::{Criterion, Fixing};
-use kernel::{JobId, Tick};
 
 use crate::error::SwfError;
 use crate::workload::Job;
@@ -47,6 +46,10 @@ pub enum ReserveError {
         #[source]
         source: io::Error,
     },
+    #[error(transparent)]
+    Output(#[from] replay::staged::StageError),
+    #[error(transparent)]
+    Empty(#[from] crate::workload::EmptyInput),
     #[error("reservation kernel: {0}")]
     Config(String),
     #[error("{0}")]
@@ -110,11 +113,10 @@ impl Experiment {
     }
 }
 
-/// The workload of every experiment on one trace: its jobs and their processor counts.
-#[derive(Clone, Debug)]
+/// The workload of every experiment on one trace: its jobs, with their processor counts.
+#[derive(Clone, Copy, Debug)]
 pub struct Input<'a> {
     pub jobs: &'a [Job],
-    pub procs: &'a HashMap<JobId, u32>,
 }
 
 /// What one experiment measured.
@@ -147,7 +149,7 @@ pub fn simulate_recorded(
     experiment: &Experiment,
     record: Option<run::Recorder<'_>>,
 ) -> Result<Outcome, ReserveError> {
-    let mapped = mapping::map_jobs(input.jobs, input.procs, &experiment.map_options());
+    let mapped = mapping::map_jobs(input.jobs, &experiment.map_options());
     let split = run::split(&mapped.jobs, experiment.window_ticks);
     let windows = run::run_windows_recorded(&mapped.jobs, &split.windows, &experiment.run_options(), record)?;
     let (totals, phi_sum) = Totals::of(&windows);

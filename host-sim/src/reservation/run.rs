@@ -74,7 +74,8 @@ pub struct Split {
 /// Cuts submit-ordered requests into windows of `length` ticks from the first submit;
 /// the last window is dropped when there are others.
 pub fn split(jobs: &[ReserveJob], length: Tick) -> Split {
-    let as_jobs: Vec<Job> = jobs.iter().map(|j| Job { id: j.id, release: j.submit, p: j.estimate }).collect();
+    let as_jobs: Vec<Job> =
+        jobs.iter().map(|j| Job { id: j.id, release: j.submit, p: j.estimate, procs: j.nodes }).collect();
     let mut split = window::split(&as_jobs, Some(length));
     let trailing_dropped = split.windows.len() > 1;
     if trailing_dropped {

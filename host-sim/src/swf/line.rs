@@ -12,6 +12,9 @@ pub(super) struct RawJob {
     pub id: u32,
     pub submit: i64,
     pub run: i64,
+    /// Allocated processors (field 5), or requested ones (field 8) when that is not
+    /// positive; 0 when neither is.
+    pub procs: u32,
 }
 
 pub(super) enum Line {
@@ -28,8 +31,14 @@ const fn is_space(byte: u8) -> bool {
     byte == b' ' || byte.wrapping_sub(b'\t') < 5
 }
 
-/// Parses line `line` of `file` (its bytes without the `\n`).
-pub(super) fn parse_line(file: &str, line: u64, bytes: &[u8]) -> Result<Line, SwfError> {
+/// Parses line `line` of `file` (its bytes without the `\n`). A line whose first
+/// non-blank byte is `;` is a comment whatever bytes follow (old headers hold names
+/// in Latin-1). With `extra_fields`, a job line may have more than [`FIELDS`]
+/// fields; the standard ones are read and the rest ignored.
+pub(super) fn parse_line(file: &str, line: u64, bytes: &[u8], extra_fields: bool) -> Result<Line, SwfError> {
+    if bytes.iter().find(|&&b| !is_space(b)) == Some(&b';') {
+        return Ok(Line::Comment);
+    }
     let mut fields: [&[u8]; FIELDS] = [&[]; FIELDS];
     let found = if bytes.is_ascii() {
         // ASCII (every line of the shared traces): split the bytes directly.
@@ -39,10 +48,14 @@ pub(super) fn parse_line(file: &str, line: u64, bytes: &[u8]) -> Result<Line, Sw
             std::str::from_utf8(bytes).map_err(|_| SwfError::NotUtf8 { file: file.to_owned(), line })?;
         keep_fields(text.split_whitespace().map(str::as_bytes), &mut fields)
     };
-    match fields[0] {
-        _ if found == 0 => Ok(Line::Blank),
-        [b';', ..] => Ok(Line::Comment),
-        _ => job_line(file, line, &fields, found),
+    match found {
+        0 => Ok(Line::Blank),
+        // A comment after Unicode blanks (a no-break space, say).
+        _ if fields[0].starts_with(b";") => Ok(Line::Comment),
+        _ if found > FIELDS && !extra_fields => {
+            Err(SwfError::ExtraFields { file: file.to_owned(), line, found })
+        }
+        _ => job_line(file, line, &fields, found.min(FIELDS)),
     }
 }
 
@@ -130,7 +143,9 @@ fn job_line(file: &str, line: u64, fields: &[&[u8]; FIELDS], found: usize) -> Re
         id.ok_or_else(|| SwfError::NotAJobNumber { file: file.to_owned(), line, text: text_of(fields[0]) })?;
     let submit = round_half_away(fields[1]).map_err(|e| field_error(1, e))?;
     let run = round_half_away(fields[3]).map_err(|e| field_error(3, e))?;
-    Ok(Line::Job(RawJob { id, submit, run }))
+    let count = |index: usize| round_half_away(fields[index]).ok().and_then(|n| u32::try_from(n).ok());
+    let procs = count(4).filter(|&n| n > 0).or_else(|| count(7)).unwrap_or(0);
+    Ok(Line::Job(RawJob { id, submit, run, procs }))
 }
 
 /// A field for an error message; fields are slices of valid UTF-8 at token bounds.

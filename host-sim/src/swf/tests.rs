@@ -19,7 +19,7 @@ fn line(id: &str, submit: &str, run: &str) -> String {
 }
 
 fn parse_text(text: &str, skip_bad_lines: bool) -> Result<Trace, SwfError> {
-    parse("trace.swf", text.as_bytes(), SwfOptions { skip_bad_lines })
+    parse("trace.swf", text.as_bytes(), SwfOptions { skip_bad_lines, allow_extra_fields: false })
 }
 
 /// Parses `text` and compares the jobs, as (id, release, p), and the exclusions.
@@ -119,7 +119,11 @@ fn errors_name_file_line_and_field() {
             "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17".to_owned(),
             "trace.swf:3: 17 fields, an SWF job line has exactly 18",
         ),
-        (format!("{good} 19"), "trace.swf:3: 19 fields, an SWF job line has exactly 18"),
+        (
+            format!("{good} 19"),
+            "trace.swf:3: 19 fields, an SWF job line has exactly 18; for a variant with more fields after the \
+             standard 18 (such as Alea's 21-field traces), --allow-extra-fields reads the 18 and ignores the rest",
+        ),
         (
             "2 5 -1 1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 n/a".to_owned(),
             "trace.swf:3: field 18 (think time): \"n/a\" is not a number",
@@ -170,7 +174,10 @@ fn gzip_and_plain_read_the_same() {
     assert_eq!(plain.workload.jobs, zipped.workload.jobs);
     assert_eq!(plain.workload.hash, zipped.workload.hash);
     assert_eq!(plain.workload.hash, INPUT_CRC.checksum(text.as_bytes()));
-    assert_eq!(zipped.workload.jobs, vec![Job { id: 5, release: 0, p: 8 }, Job { id: 4, release: 10, p: 7 }]);
+    assert_eq!(
+        zipped.workload.jobs,
+        vec![Job { id: 5, release: 0, p: 8, procs: 0 }, Job { id: 4, release: 10, p: 7, procs: 0 }]
+    );
     assert_eq!(zipped.workload.name, gz_path.display().to_string());
 }
 
@@ -259,4 +266,65 @@ fn lines_cut_by_the_end_of_a_buffer_are_read_whole() {
         assert_eq!(err.to_string(), "trace.swf:6: field 2 (submit time): \"x\" is not a number");
     }
     assert_eq!(whole.workload.jobs.iter().map(|j| j.id).collect::<Vec<_>>(), [3, 1, 2]);
+}
+
+#[test]
+fn a_comment_is_a_comment_whatever_its_bytes() {
+    // `; Jos\xe9` is Latin-1, common in old SWF headers: not UTF-8, still a comment,
+    // with or without --skip-bad-lines, and the header line after it is still read.
+    let text =
+        [b"; Computer: Jos\xe9's machine\n".as_slice(), b"; MaxProcs: 64\n", line("1", "0", "5").as_bytes()]
+            .join(&b"\n"[..]);
+    for skip_bad_lines in [false, true] {
+        let options = SwfOptions { skip_bad_lines, allow_extra_fields: false };
+        let trace = parse("trace.swf", &text, options).unwrap();
+        assert_eq!(trace.workload.jobs.len(), 1);
+        assert_eq!(trace.workload.excluded, Excluded::default());
+        assert_eq!(trace.max_procs, Some(64));
+    }
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_line_is_skipped() {
+    let text = format!("\u{FEFF}{}\n{}", line("1", "0", "5"), line("2", "3", "4"));
+    check(&text, &[(1, 0, 5), (2, 3, 4)], Excluded::default());
+    let commented = format!("\u{FEFF}; MaxProcs: 8\n{}", line("1", "0", "5"));
+    assert_eq!(parse_text(&commented, false).unwrap().max_procs, Some(8));
+    // Only at the very start: a mark on a later line is not a blank.
+    let later = format!("{}\n\u{FEFF}{}", line("1", "0", "5"), line("2", "3", "4"));
+    assert_eq!(error(&later), "trace.swf:2: field 1 (job number): \"\u{FEFF}2\" is not a number");
+}
+
+#[test]
+fn extra_fields_are_read_only_when_asked_for() {
+    // Alea's variant: the 18 standard fields, then 3 more.
+    let text = format!("{} 7 8 9\n{} 1 2 3", line("1", "0", "5"), line("2", "4", "6"));
+    let err = error(&text);
+    assert!(err.starts_with("trace.swf:1: 21 fields"), "{err}");
+    assert!(err.contains("--allow-extra-fields"), "{err}");
+    let options = SwfOptions { skip_bad_lines: false, allow_extra_fields: true };
+    let trace = parse("trace.swf", text.as_bytes(), options).unwrap();
+    let got: Vec<(u32, u64, u64)> = trace.workload.jobs.iter().map(|j| (j.id, j.release, j.p)).collect();
+    assert_eq!(got, [(1, 0, 5), (2, 4, 6)]);
+    // The standard fields are still checked, and a short line is still refused.
+    let bad = format!("{} x", line("1", "0", "abc"));
+    let err = parse("trace.swf", bad.as_bytes(), options).unwrap_err().to_string();
+    assert_eq!(err, "trace.swf:1: field 4 (run time): \"abc\" is not a number");
+    let short = "1 0 -1 5";
+    let err = parse("trace.swf", short.as_bytes(), options).unwrap_err().to_string();
+    assert_eq!(err, "trace.swf:1: 4 fields, an SWF job line has exactly 18");
+}
+
+#[test]
+fn processors_are_allocated_else_requested() {
+    let mut fields: Vec<String> = line("1", "0", "5").split(' ').map(str::to_owned).collect();
+    fields[4] = "8".into();
+    let allocated = fields.join(" ");
+    fields[4] = "-1".into();
+    fields[7] = "16".into();
+    let requested = fields.join(" ").replacen('1', "2", 1);
+    let neither = line("3", "0", "5");
+    let trace = parse_text(&[allocated, requested, neither].join("\n"), false).unwrap();
+    let procs: Vec<(u32, u32)> = trace.workload.jobs.iter().map(|j| (j.id, j.procs)).collect();
+    assert_eq!(procs, [(1, 8), (2, 16), (3, 0)]);
 }

@@ -2,7 +2,7 @@
 //! hand-made trace for the reservation runs.
 #![allow(dead_code)] // Each test file uses its own part.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Eight jobs on a 16-node machine, with allocated (field 5) and requested (field 8)
@@ -22,6 +22,15 @@ pub const HAND_TRACE: &str = "\
 
 pub fn host_sim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_host-sim")).args(args).output().expect("the host-sim binary runs")
+}
+
+/// Runs host-sim from the working directory `dir`.
+pub fn host_sim_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_host-sim"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("the host-sim binary runs")
 }
 
 /// The standard output of a run that must succeed.

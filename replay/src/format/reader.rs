@@ -141,6 +141,9 @@ impl<R: Read> LogReader<R> {
                     self.finish_footer(offset)?;
                     return Ok(false);
                 }
+                KIND_HEADER => {
+                    return Err(self.corrupt(offset, "a second header frame; a log has one, first"));
+                }
                 _ => return Err(self.corrupt(offset, "unknown frame kind")),
             }
         }

@@ -1,0 +1,234 @@
+//! The header's fields held to their ranges, as the records are held to the kernel:
+//! `replay verify` refuses a header that no writer of this format could have
+//! written, with an error that names the field.
+//!
+//! Version 4 headers are checked whole. Headers of versions 2 and 3 stored the
+//! command line and the input's path as typed, and snapshot logs of those versions
+//! had no input hash, so for them only what rebuilds the kernel is checked.
+
+use kernel::SLACK_ONE_MILLI;
+
+use super::{Header, Model, ReservationHeader, Setting};
+use crate::engine::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};
+
+/// The input hash: a CRC-64 as lower-case hex.
+pub const INPUT_HASH_DIGITS: usize = 16;
+/// No text field of a header is longer than this.
+pub const TEXT_MAX_BYTES: usize = 4096;
+
+/// A header field that is out of its range.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("header field `{field}`: {problem}")]
+pub struct HeaderError {
+    /// The field, as `docs/log-format.md` names it (`settings.alpha` for a setting).
+    pub field: String,
+    pub problem: String,
+}
+
+fn fail(field: impl Into<String>, problem: impl Into<String>) -> HeaderError {
+    HeaderError { field: field.into(), problem: problem.into() }
+}
+
+/// The settings a writer of this format puts in a header, and what each may hold.
+/// Keys are kebab-case option names; a key not listed here is refused.
+const SETTINGS: &[(&str, Value)] = &[
+    ("alpha", Value::Decimal { positive: false }),
+    ("allow-extra-fields", Value::Bool),
+    ("estimates", Value::OneOf(&["accurate", "poisson80"])),
+    ("flex", Value::OneOf(&["none", "short", "medium", "long"])),
+    ("jobs", Value::Count),
+    ("load", Value::Decimal { positive: true }),
+    ("offers", Value::DecimalOr("off")),
+    ("skip-bad-lines", Value::Bool),
+];
+
+/// What a setting's value may be.
+#[derive(Clone, Copy, Debug)]
+enum Value {
+    /// `true` or `false`.
+    Bool,
+    /// A whole number from 1 to 2^32 - 1.
+    Count,
+    /// A decimal with at most three decimals, as `format_milli` writes it (no sign, no
+    /// trailing zeros after the point); above zero when `positive`.
+    Decimal { positive: bool },
+    /// A decimal, or this word.
+    DecimalOr(&'static str),
+    /// One of these words.
+    OneOf(&'static [&'static str]),
+}
+
+impl Value {
+    fn check(self, text: &str) -> Result<(), String> {
+        let ok = match self {
+            Self::Bool => text == "true" || text == "false",
+            Self::Count => text.parse::<u32>().is_ok_and(|n| n > 0) && !text.starts_with('0'),
+            Self::Decimal { positive } => canonical_milli(text).is_some_and(|m| !positive || m > 0),
+            Self::DecimalOr(word) => text == word || canonical_milli(text).is_some(),
+            Self::OneOf(words) => words.contains(&text),
+        };
+        if ok { Ok(()) } else { Err(format!("{text:?} is not {}", self.describe())) }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Self::Bool => "true or false".to_owned(),
+            Self::Count => "a whole number from 1 to 4294967295".to_owned(),
+            Self::Decimal { positive: false } => "a decimal with at most three decimals".to_owned(),
+            Self::Decimal { positive: true } => "a positive decimal with at most three decimals".to_owned(),
+            Self::DecimalOr(word) => format!("a decimal with at most three decimals, or {word}"),
+            Self::OneOf(words) => words.join(", "),
+        }
+    }
+}
+
+/// `text` in thousandths, if it is a decimal written canonically: digits without a
+/// leading zero (unless the whole part is 0), then optionally a point and one to
+/// three digits, the last not 0.
+fn canonical_milli(text: &str) -> Option<u64> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || (whole.len() > 1 && whole.starts_with('0')) {
+        return None;
+    }
+    if text.contains('.') && (!digits(fraction) || fraction.len() > 3 || fraction.ends_with('0')) {
+        return None;
+    }
+    let mut milli = whole.parse::<u64>().ok()?.checked_mul(1000)?;
+    for (digit, scale) in fraction.bytes().zip([100, 10, 1]) {
+        milli = milli.checked_add(u64::from(digit - b'0') * scale)?;
+    }
+    Some(milli)
+}
+
+/// A text field: not too long, and no control characters.
+fn text(field: &str, value: &str, required: bool) -> Result<(), HeaderError> {
+    if required && value.is_empty() {
+        return Err(fail(field, "is empty"));
+    }
+    if value.len() > TEXT_MAX_BYTES {
+        return Err(fail(field, format!("is {} bytes long, more than {TEXT_MAX_BYTES}", value.len())));
+    }
+    if let Some(c) = value.chars().find(|c| c.is_control()) {
+        return Err(fail(field, format!("holds the control character {:?}", c)));
+    }
+    Ok(())
+}
+
+impl Header {
+    /// Checks every field against its range; the first that is out of it is named.
+    pub fn check(&self) -> Result<(), HeaderError> {
+        text("kernel_version", &self.kernel_version, true)?;
+        if self.format_version >= 4 {
+            self.check_provenance()?;
+        }
+        if let Some(window) = self.window_ticks
+            && window == 0
+        {
+            return Err(fail("window_ticks", "is 0; a window is at least one tick long"));
+        }
+        match &self.model {
+            Model::ServiceLevel => self.check_service_levels(),
+            Model::Reservation(reservation) => check_reservation(reservation),
+        }
+    }
+
+    /// What version 4 added: names without folders, the hash's form, the settings.
+    fn check_provenance(&self) -> Result<(), HeaderError> {
+        text("host_version", &self.host_version, false)?;
+        text("input_name", &self.input_name, true)?;
+        if self.input_name.contains(['/', '\\']) {
+            return Err(fail(
+                "input_name",
+                format!("{:?} names a folder; the header holds file names only", self.input_name),
+            ));
+        }
+        let hex = self.input_hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if self.input_hash.len() != INPUT_HASH_DIGITS || !hex {
+            return Err(fail(
+                "input_hash",
+                format!("{:?} is not {INPUT_HASH_DIGITS} lower-case hex digits", self.input_hash),
+            ));
+        }
+        check_settings(&self.settings)
+    }
+
+    fn check_service_levels(&self) -> Result<(), HeaderError> {
+        if !(1..=MAX_MACHINES).contains(&self.machines) {
+            return Err(fail("machines", format!("{} is not from 1 to {MAX_MACHINES}", self.machines)));
+        }
+        if !QUEUE_CAPACITIES.contains(&self.queue_capacity) {
+            let sizes: Vec<String> = QUEUE_CAPACITIES.iter().map(u32::to_string).collect();
+            return Err(fail(
+                "queue_capacity",
+                format!("{} is not one of the compiled sizes {}", self.queue_capacity, sizes.join(", ")),
+            ));
+        }
+        if !(1..=MAX_LEVELS).contains(&self.levels.len()) {
+            return Err(fail(
+                "levels",
+                format!("{} levels; from 1 to {MAX_LEVELS} are supported", self.levels.len()),
+            ));
+        }
+        for (index, level) in self.levels.iter().enumerate() {
+            if level.slack_milli < SLACK_ONE_MILLI {
+                let problem = format!("slack factor {}/1000 is below 1", level.slack_milli);
+                return Err(fail(format!("levels[{index}].slack_milli"), problem));
+            }
+            if level.price_per_tick == 0 {
+                return Err(fail(format!("levels[{index}].price_per_tick"), "is 0; a price is at least 1"));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn check_reservation(reservation: &ReservationHeader) -> Result<(), HeaderError> {
+    if reservation.config.nodes == 0 {
+        return Err(fail("reservation.config.nodes", "is 0; a pool has at least one node"));
+    }
+    if reservation.config.slot_ticks == 0 {
+        return Err(fail("reservation.config.slot_ticks", "is 0; a slot is at least one tick long"));
+    }
+    Ok(())
+}
+
+fn check_settings(settings: &[Setting]) -> Result<(), HeaderError> {
+    for (index, setting) in settings.iter().enumerate() {
+        let field = format!("settings.{}", setting.key);
+        let kebab = setting.key.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if setting.key.is_empty() || !kebab {
+            return Err(fail(
+                format!("settings[{index}].key"),
+                format!("{:?} is not a kebab-case key", setting.key),
+            ));
+        }
+        if let Some(before) = index.checked_sub(1).and_then(|i| settings.get(i))
+            && before.key >= setting.key
+        {
+            return Err(fail(field, format!("comes after {:?}; keys are sorted and unique", before.key)));
+        }
+        text(&field, &setting.value, true)?;
+        let Some((_, value)) = SETTINGS.iter().find(|(key, _)| *key == setting.key) else {
+            return Err(fail(field, "is not a setting of this format"));
+        };
+        value.check(&setting.value).map_err(|problem| fail(&field, problem))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_decimals() {
+        assert_eq!(canonical_milli("0"), Some(0));
+        assert_eq!(canonical_milli("1.5"), Some(1500));
+        assert_eq!(canonical_milli("0.125"), Some(125));
+        assert_eq!(canonical_milli("12"), Some(12_000));
+        for bad in ["", "1.", ".5", "1.50", "01", "1.2345", "-1", "1e3", "1,5"] {
+            assert_eq!(canonical_milli(bad), None, "{bad}");
+        }
+    }
+}
