@@ -14,7 +14,8 @@
 //! - [`metrics`]: PRJ, MBSD, MWT, TPT, MNI, ME, G, `c_V^u`, `c_V^l`.
 //! - [`sweep`]: the grid, in parallel, to CSV and JSON.
 //! - [`report`]: the summary as a table or JSON.
-//! - [`reserve`]: flexible advance reservations (Netto et al. 2007) around the
+//! - [`progress`]: the progress bar of long work.
+//! - [`reservation`]: flexible advance reservations (Netto et al. 2007) around the
 //!   reservation kernel: mapping, run loop, metrics, the figures' sweep.
 //! - [`error`]: one error enum per boundary.
 //!
@@ -23,6 +24,7 @@
 pub mod error;
 pub mod levels;
 pub mod metrics;
+pub mod progress;
 pub mod report;
 pub mod reservation;
 pub mod sim;

@@ -1,18 +1,19 @@
 //! The `host-sim` command line: `run` (the default), `sweep`, `reserve` and
 //! `reserve-sweep`.
 
-use std::io::{BufWriter, IsTerminal};
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use replay::engine::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_CAPACITIES};
 use replay::format::LogWriter;
 use replay::staged;
 
 use host_sim::error::{CliError, LevelError, SimError};
 use host_sim::levels::{self, parse_milli};
+use host_sim::progress;
 use host_sim::report::{self, RunSummary};
 use host_sim::sim::{self, RunConfig};
 use host_sim::sweep::{self, Mode, SweepConfig, SweepDocument};
@@ -182,20 +183,6 @@ fn load(input: &InputArgs) -> Result<Workload, CliError> {
     Ok(workload)
 }
 
-/// A progress bar on stderr when it is a terminal, hidden otherwise.
-fn progress_bar(length: u64, unit: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr());
-    let template =
-        format!("{{spinner}} [{{elapsed_precise}}] {{bar:40}} {{pos}}/{{len}} {unit} (eta {{eta}})");
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style);
-    }
-    bar
-}
-
 fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
     check_queue_capacity(args.input.queue_capacity)?;
     let slacks = match (&args.slack, &args.levels) {
@@ -216,7 +203,7 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
 fn run(args: &RunArgs) -> Result<(), CliError> {
     let config = run_config(args)?;
     let workload = load(&args.input)?;
-    let progress = progress_bar(workload.jobs.len() as u64, "jobs");
+    let progress = progress::bar(workload.jobs.len() as u64, "jobs");
     let result = match &args.log {
         Some(path) => run_logged(&config, &workload, path, &progress),
         None => sim::run_with_progress(&config, &workload.jobs, None, &progress).map_err(CliError::from),
@@ -297,7 +284,7 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
     let config = sweep_config(args)?;
     sweep::grid(&config)?;
     let workload = load(&args.input)?;
-    let progress = progress_bar(0, "runs");
+    let progress = progress::bar(0, "runs");
     let rows = sweep::run(&config, &workload.jobs, &progress);
     progress.finish_and_clear();
     let rows = rows?;

@@ -1,10 +1,8 @@
 //! The `reserve` and `reserve-sweep` subcommands.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use kernel::reservation::{Criterion, Fixing};
 
@@ -13,6 +11,7 @@ use super::report::{self, PAPER_FIFO, Summary};
 use super::sweep;
 use super::{Experiment, Input, ReserveError, run, simulate, simulate_recorded};
 use crate::levels::{format_milli, parse_milli};
+use crate::progress;
 use crate::swf::{self, SwfOptions};
 use crate::window::parse_duration;
 use crate::workload::Workload;
@@ -228,7 +227,7 @@ pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {
     let base = base_experiment(&args.input, loaded.nodes)?;
     let input = Input { jobs: &loaded.workload.jobs };
     let grid = sweep::grid(&base);
-    let progress = progress_bar(grid.len() as u64);
+    let progress = progress::bar(grid.len() as u64, "runs");
     let results = sweep::run(&input, &grid, &progress);
     progress.finish_and_clear();
     let results = results?;
@@ -237,18 +236,4 @@ pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {
     sweep::write_findings(&results, std::io::stdout().lock()).map_err(io)?;
     eprintln!("host-sim: wrote fig2.csv ... fig7.csv to {}", args.out.display());
     Ok(())
-}
-
-/// A progress bar on stderr when it is a terminal, hidden otherwise.
-fn progress_bar(length: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} runs (eta {eta})")
-    {
-        bar.set_style(style);
-    }
-    bar
 }
