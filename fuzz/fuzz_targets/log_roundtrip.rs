@@ -282,8 +282,9 @@ fn header(input: &Input) -> Header {
         .collect();
     let mut header = Header::new(input.machines, input.queue_capacity, Policy::FirstFit, levels);
     header.seed = input.seed;
-    header.input_name.clone_from(&input.input_name);
-    header.input_hash.clone_from(&input.input_hash);
+    header
+        .inputs
+        .push(replay::format::Input { name: input.input_name.clone(), hash: input.input_hash.clone() });
     header.window_ticks = input.window_ticks;
     header.settings = input.settings.iter().map(|(key, value)| Setting::new(key, value)).collect();
     let reservation = input.reservation.map(

@@ -54,9 +54,11 @@ enum Command {
 /// Where the jobs come from, and what every run shares.
 #[derive(Debug, Args)]
 struct InputArgs {
-    /// SWF trace, plain or gzipped; without it, the built-in synthetic workload.
+    /// SWF trace, plain or gzipped; without it, the built-in synthetic workload. Give
+    /// it several times to merge traces on their relative submit times (each starts
+    /// at 0; ties by trace order, then line; jobs renumbered 1, 2, ...).
     #[arg(long, value_name = "FILE")]
-    trace: Option<PathBuf>,
+    trace: Vec<PathBuf>,
     /// Count malformed trace lines instead of stopping at the first.
     #[arg(long)]
     skip_bad_lines: bool,
@@ -79,6 +81,10 @@ struct InputArgs {
     /// Exit 0 when the input has no usable job (otherwise that is an error).
     #[arg(long)]
     allow_empty: bool,
+    /// Keep only the jobs of the first N windows of `--window` length (the thesis ran
+    /// 30 one-week windows).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    windows: Option<u64>,
 }
 
 #[derive(Debug, Args)]
@@ -168,16 +174,27 @@ fn parse_alpha(text: &str) -> Result<u64, CliError> {
     parse_milli(text).ok_or_else(|| CliError::Level(LevelError::Decimal(text.to_owned())))
 }
 
+/// The workload, cut to the first `--windows` windows of `window_ticks` when asked.
+fn load_windows(input: &InputArgs, window_ticks: Option<u64>) -> Result<Workload, CliError> {
+    let mut workload = load(input)?;
+    if let Some(count) = input.windows {
+        let Some(length) = window_ticks else {
+            return Err(CliError::Usage(
+                "--windows needs --window with a duration (e.g. --window 7d)".into(),
+            ));
+        };
+        workload.keep_windows(length, count);
+    }
+    Ok(workload)
+}
+
 fn load(input: &InputArgs) -> Result<Workload, CliError> {
-    let workload = match &input.trace {
-        Some(path) => {
-            let options = SwfOptions {
-                skip_bad_lines: input.skip_bad_lines,
-                allow_extra_fields: input.allow_extra_fields,
-            };
-            swf::read(path, options)?.workload
-        }
-        None => synthetic::generate(&SyntheticParams::new(input.jobs, input.seed)),
+    let options =
+        SwfOptions { skip_bad_lines: input.skip_bad_lines, allow_extra_fields: input.allow_extra_fields };
+    let workload = if input.trace.is_empty() {
+        synthetic::generate(&SyntheticParams::new(input.jobs, input.seed))
+    } else {
+        swf::read_merged(&input.trace, options)?
     };
     workload.check_not_empty(input.allow_empty)?;
     Ok(workload)
@@ -202,7 +219,7 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
 
 fn run(args: &RunArgs) -> Result<(), CliError> {
     let config = run_config(args)?;
-    let workload = load(&args.input)?;
+    let workload = load_windows(&args.input, config.window_ticks)?;
     let progress = progress::bar(workload.jobs.len() as u64, "jobs");
     let result = match &args.log {
         Some(path) => run_logged(&config, &workload, path, &progress),
@@ -283,7 +300,7 @@ fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
 fn sweep(args: &SweepArgs) -> Result<(), CliError> {
     let config = sweep_config(args)?;
     sweep::grid(&config)?;
-    let workload = load(&args.input)?;
+    let workload = load_windows(&args.input, config.window_ticks)?;
     let progress = progress::bar(0, "runs");
     let rows = sweep::run(&config, &workload.jobs, &progress);
     progress.finish_and_clear();

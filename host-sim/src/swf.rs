@@ -39,7 +39,7 @@ use flate2::bufread::MultiGzDecoder;
 use replay::format::Setting;
 
 use crate::error::SwfError;
-use crate::workload::{Excluded, INPUT_CRC, Job, JobIdMap, Workload};
+use crate::workload::{self, Excluded, INPUT_CRC, Job, JobIdMap, Workload};
 
 mod line;
 
@@ -132,6 +132,13 @@ pub fn read(path: &Path, options: SwfOptions) -> Result<Trace, SwfError> {
     } else {
         parse_lines(&file, input, options, Source::Plain)
     }
+}
+
+/// Reads one trace or more and merges them with [`workload::merge`] (one is returned
+/// as read).
+pub fn read_merged(paths: &[impl AsRef<Path>], options: SwfOptions) -> Result<Workload, SwfError> {
+    let parts = paths.iter().map(|path| read(path.as_ref(), options).map(|t| t.workload));
+    Ok(workload::merge(parts.collect::<Result<Vec<_>, _>>()?))
 }
 
 /// Decompresses gzip input held in memory (detected by its magic bytes); returns other

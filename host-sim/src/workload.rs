@@ -7,7 +7,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::Serialize;
 
 use kernel::{JobId, Tick};
-use replay::format::{Header, Setting};
+use replay::format::{Header, Input, Setting};
 
 /// This program and its version, as log headers name it.
 pub const HOST_VERSION: &str = concat!("host-sim ", env!("CARGO_PKG_VERSION"));
@@ -107,12 +107,22 @@ pub struct Workload {
     /// The options that decided which jobs the input gave (`skip-bad-lines`, ...),
     /// for the log header; sorted by key.
     pub settings: Vec<Setting>,
+    /// The inputs a merged workload was made of, by file name and hash, in merge
+    /// order; empty for a workload read from one input.
+    pub parts: Vec<Input>,
 }
 
 impl Workload {
     /// Jobs with their provenance and no reading options.
     pub fn new(name: impl Into<String>, hash: u64, jobs: Vec<Job>) -> Self {
-        Self { name: name.into(), hash, jobs, excluded: Excluded::default(), settings: Vec::new() }
+        Self {
+            name: name.into(),
+            hash,
+            jobs,
+            excluded: Excluded::default(),
+            settings: Vec::new(),
+            parts: Vec::new(),
+        }
     }
 
     /// The input's file name without its folders (the whole name when it has none):
@@ -128,8 +138,11 @@ impl Workload {
     /// options it was read with, and the program that mapped it into events.
     pub fn stamp(&self, header: &mut Header) {
         header.host_version = HOST_VERSION.to_owned();
-        header.input_name = self.file_name();
-        header.input_hash = self.hash_hex();
+        header.inputs = if self.parts.is_empty() {
+            vec![Input { name: self.file_name(), hash: self.hash_hex() }]
+        } else {
+            self.parts.clone()
+        };
         for setting in &self.settings {
             header.set(&setting.key, &setting.value);
         }
@@ -150,8 +163,56 @@ impl Workload {
         Err(error)
     }
 
+    /// Keeps only the jobs released in the first `count` windows of `length` ticks
+    /// (times are relative to the first job), and records that as the `windows`
+    /// setting, since it changes what is simulated.
+    pub fn keep_windows(&mut self, length: Tick, count: u64) {
+        let end = length.saturating_mul(count);
+        let kept = self.jobs.partition_point(|j| j.release < end);
+        self.jobs.truncate(kept);
+        match self.settings.binary_search_by(|s| s.key.as_str().cmp("windows")) {
+            Ok(at) => self.settings[at].value = count.to_string(),
+            Err(at) => self.settings.insert(at, Setting::new("windows", count)),
+        }
+    }
+
     /// The input hash as written into log headers: 16 lower-case hex digits.
     pub fn hash_hex(&self) -> String {
         format!("{:016x}", self.hash)
+    }
+}
+
+/// Merges workloads on their relative release times, as the thesis merged traces:
+/// each starts at 0 (readers already make times relative to their first job), and
+/// jobs are ordered by release, ties by input order and then by their order in
+/// their input (line order for traces). Jobs are renumbered 1, 2, ... in that order,
+/// since job numbers repeat across traces. One workload is returned unchanged.
+pub fn merge(mut parts: Vec<Workload>) -> Workload {
+    if parts.len() == 1
+        && let Some(only) = parts.pop()
+    {
+        return only;
+    }
+    let mut jobs: Vec<Job> = parts.iter().flat_map(|w| w.jobs.iter().copied()).collect();
+    // Stable: ties keep input order, then each input's own order.
+    jobs.sort_by_key(|j| j.release);
+    for (id, job) in (1..).zip(jobs.iter_mut()) {
+        job.id = id;
+    }
+    let mut digest = INPUT_CRC.digest();
+    let mut excluded = Excluded::default();
+    for part in &parts {
+        digest.update(&part.hash.to_le_bytes());
+        excluded.run_time_nonpositive += part.excluded.run_time_nonpositive;
+        excluded.negative_submit += part.excluded.negative_submit;
+        excluded.bad_lines += part.excluded.bad_lines;
+    }
+    let name = parts.iter().map(|w| w.name.as_str()).collect::<Vec<_>>().join(" + ");
+    Workload {
+        excluded,
+        // Every part was read with the same options.
+        settings: parts.first().map(|w| w.settings.clone()).unwrap_or_default(),
+        parts: parts.iter().map(|w| Input { name: w.file_name(), hash: w.hash_hex() }).collect(),
+        ..Workload::new(name, digest.finalize(), jobs)
     }
 }

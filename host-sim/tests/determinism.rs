@@ -42,7 +42,8 @@ fn assert_same(model: &str, (first, second): (Vec<u8>, Vec<u8>)) {
     }
     assert_eq!(first.len(), second.len(), "{model}: the logs differ in length");
     let header = replay::format::LogReader::new(&first[..]).unwrap().header().clone();
-    assert_eq!(header.input_name, "hand.swf", "{model}");
+    assert_eq!(header.inputs.len(), 1, "{model}");
+    assert_eq!(header.inputs[0].name, "hand.swf", "{model}");
     assert!(header.check().is_ok(), "{model}: {:?}", header.check());
 }
 

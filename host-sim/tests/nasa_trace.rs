@@ -52,7 +52,7 @@ fn nasa_trace_reads_runs_and_logs_deterministically() {
     assert!(m.mbsd <= 2.0, "an accepted job finished after its deadline");
 
     let reader = LogReader::new(bytes.as_slice()).unwrap();
-    assert_eq!(reader.header().input_hash, "1171ac5aaf0fcb5d");
+    assert_eq!(reader.header().inputs[0].hash, "1171ac5aaf0fcb5d");
     let verified = replay::verify::verify(reader).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(verified.accepted, 16_577);
     assert_eq!(verified.events, report.events);

@@ -183,7 +183,10 @@ pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<(
             level.price_per_tick
         )?;
     }
-    writeln!(out, "input: {} (crc64 {}), seed {}", header.input_name, header.input_hash, header.seed)?;
+    for input in &header.inputs {
+        writeln!(out, "input: {} (crc64 {})", input.name, input.hash)?;
+    }
+    writeln!(out, "seed: {}", header.seed)?;
     if let Some(window) = header.window_ticks {
         writeln!(out, "window: {window} ticks")?;
     }

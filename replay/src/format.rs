@@ -85,11 +85,9 @@ pub struct Header {
     /// The service levels; the record encoding also recomputes deadlines from them.
     pub levels: Vec<Level>,
     pub seed: u64,
-    /// The input's file name without its folders, or the synthetic workload's name.
-    pub input_name: String,
-    /// CRC-64 of the decompressed input (or of the generator's parameters), as 16
-    /// lower-case hex digits.
-    pub input_hash: String,
+    /// The inputs, in the order they were merged (one, unless several traces were
+    /// merged into one workload).
+    pub inputs: Vec<Input>,
     /// Window length, when the input was cut into independent windows.
     pub window_ticks: Option<u64>,
     /// Every other option that changes a decision or a metric, in canonical form:
@@ -111,6 +109,16 @@ pub enum Model {
     /// Flexible advance reservations (Netto et al. 2007); the service-level fields
     /// are unused.
     Reservation(ReservationHeader),
+}
+
+/// One input of the run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Input {
+    /// The input's file name without its folders, or the synthetic workload's name.
+    pub name: String,
+    /// CRC-64 of the decompressed input (or of the generator's parameters), as 16
+    /// lower-case hex digits.
+    pub hash: String,
 }
 
 /// One option of the run, as `key = value`.
@@ -179,8 +187,7 @@ impl From<HeaderV3> for Header {
             policy: v2.policy,
             levels: v2.levels,
             seed: v2.seed,
-            input_name: v2.input_name,
-            input_hash: v2.input_hash,
+            inputs: vec![Input { name: v2.input_name, hash: v2.input_hash }],
             window_ticks: v2.window_ticks,
             settings: Vec::new(),
             model: old.reservation.map_or(Model::ServiceLevel, Model::Reservation),
@@ -213,8 +220,7 @@ impl Header {
             policy,
             levels,
             seed: 0,
-            input_name: String::new(),
-            input_hash: String::new(),
+            inputs: Vec::new(),
             window_ticks: None,
             settings: Vec::new(),
             model: Model::ServiceLevel,
@@ -229,11 +235,10 @@ impl Header {
         }
     }
 
-    /// The header with its input named `name` (a file name, no folders) and hashed
-    /// `hash` (written as 16 hex digits).
+    /// The header with one more input, named `name` (a file name, no folders) and
+    /// hashed `hash` (written as 16 hex digits).
     pub fn with_input(mut self, name: &str, hash: u64) -> Self {
-        self.input_name = name.to_owned();
-        self.input_hash = format!("{hash:016x}");
+        self.inputs.push(Input { name: name.to_owned(), hash: format!("{hash:016x}") });
         self
     }
 

@@ -8,8 +8,7 @@ use replay::format::{CRC32C, CodecError, FormatError, Header, KIND_BLOCK, LogRea
 fn header() -> Header {
     let mut header = Header::new(2, 64, Policy::FirstFit, vec![Level::whole(1, 20), Level::whole(2, 19)]);
     header.seed = 7;
-    header.input_name = "unit".into();
-    header.input_hash = "0123456789abcdef".into();
+    header = header.with_input("unit", 0x0123_4567_89ab_cdef);
     header.set("alpha", "1");
     header
 }
@@ -134,8 +133,8 @@ fn sample_log_v2(jobs: u32) -> (Vec<u8>, Vec<Body>) {
         h.policy,
         &h.levels,
         h.seed,
-        &h.input_name,
-        &h.input_hash,
+        &h.inputs[0].name,
+        &h.inputs[0].hash,
         h.window_ticks,
         "run --machines 2",
     );

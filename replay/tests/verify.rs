@@ -132,16 +132,20 @@ fn a_header_out_of_range_is_refused_by_field() {
     let (header, bodies) = honest_run();
     let cases: Vec<(Damage, &str)> = vec![
         (
-            |h| h.input_hash = "12345".into(),
-            "header field `input_hash`: \"12345\" is not 16 lower-case hex digits",
+            |h| h.inputs[0].hash = "12345".into(),
+            "header field `inputs[0].hash`: \"12345\" is not 16 lower-case hex digits",
         ),
-        (|h| h.input_hash = "0123456789ABCDEF".into(), "header field `input_hash`"),
+        (|h| h.inputs[0].hash = "0123456789ABCDEF".into(), "header field `inputs[0].hash`"),
         (
-            |h| h.input_name = "traces/kth.swf".into(),
-            "header field `input_name`: \"traces/kth.swf\" names a folder",
+            |h| h.inputs[0].name = "traces/kth.swf".into(),
+            "header field `inputs[0].name`: \"traces/kth.swf\" names a folder",
         ),
-        (|h| h.input_name = "a\u{7}b".into(), "header field `input_name`: holds the control character"),
-        (|h| h.input_name.clear(), "header field `input_name`: is empty"),
+        (
+            |h| h.inputs[0].name = "a\u{7}b".into(),
+            "header field `inputs[0].name`: holds the control character",
+        ),
+        (|h| h.inputs[0].name.clear(), "header field `inputs[0].name`: is empty"),
+        (|h| h.inputs.clear(), "header field `inputs`: is empty"),
         (|h| h.kernel_version = "0.1\n".into(), "header field `kernel_version`: holds the control character"),
         (|h| h.machines = 65, "header field `machines`: 65 is not from 1 to 64"),
         (|h| h.queue_capacity = 100, "header field `queue_capacity`: 100 is not one of the compiled sizes"),

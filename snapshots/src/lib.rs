@@ -230,8 +230,7 @@ pub fn log_bytes(file: &str, scenario: &Scenario, outcome: &Outcome) -> Result<V
         header.model = Model::Reservation(replay::engine::reservation::header(r.config));
     }
     header.host_version = concat!("snapshots ", env!("CARGO_PKG_VERSION")).to_owned();
-    header.input_name = file.to_owned();
-    header.input_hash = format!("{:016x}", scenario.input_hash);
+    header = header.with_input(file, scenario.input_hash);
     let mut writer = LogWriter::new(Vec::new(), &header).map_err(log_error)?;
     for body in &outcome.bodies {
         writer.record(*body).map_err(log_error)?;

@@ -40,6 +40,7 @@ const SETTINGS: &[(&str, Value)] = &[
     ("load", Value::Decimal { positive: true }),
     ("offers", Value::DecimalOr("off")),
     ("skip-bad-lines", Value::Bool),
+    ("windows", Value::Count),
 ];
 
 /// What a setting's value may be.
@@ -136,19 +137,21 @@ impl Header {
     /// What version 4 added: names without folders, the hash's form, the settings.
     fn check_provenance(&self) -> Result<(), HeaderError> {
         text("host_version", &self.host_version, false)?;
-        text("input_name", &self.input_name, true)?;
-        if self.input_name.contains(['/', '\\']) {
-            return Err(fail(
-                "input_name",
-                format!("{:?} names a folder; the header holds file names only", self.input_name),
-            ));
+        if self.inputs.is_empty() {
+            return Err(fail("inputs", "is empty; a log names the input it was made from"));
         }
-        let hex = self.input_hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        if self.input_hash.len() != INPUT_HASH_DIGITS || !hex {
-            return Err(fail(
-                "input_hash",
-                format!("{:?} is not {INPUT_HASH_DIGITS} lower-case hex digits", self.input_hash),
-            ));
+        for (index, input) in self.inputs.iter().enumerate() {
+            let field = |part: &str| format!("inputs[{index}].{part}");
+            text(&field("name"), &input.name, true)?;
+            if input.name.contains(['/', '\\']) {
+                let problem = format!("{:?} names a folder; the header holds file names only", input.name);
+                return Err(fail(field("name"), problem));
+            }
+            let hex = input.hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+            if input.hash.len() != INPUT_HASH_DIGITS || !hex {
+                let problem = format!("{:?} is not {INPUT_HASH_DIGITS} lower-case hex digits", input.hash);
+                return Err(fail(field("hash"), problem));
+            }
         }
         check_settings(&self.settings)
     }
