@@ -17,10 +17,12 @@
 //! - [`progress`]: the progress bar of long work.
 //! - [`reservation`]: flexible advance reservations (Netto et al. 2007) around the
 //!   reservation kernel: mapping, run loop, metrics, the figures' sweep.
+//! - [`config`]: scenario files (`--config`), and a file of every default.
 //! - [`error`]: one error enum per boundary.
 //!
 //! Same input, same options: same log bytes and same numbers, on every machine.
 
+pub mod config;
 pub mod error;
 pub mod levels;
 pub mod metrics;

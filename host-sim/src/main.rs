@@ -5,12 +5,13 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use indicatif::ProgressBar;
 use replay::engine::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_CAPACITIES};
 use replay::format::LogWriter;
 use replay::staged;
 
+use host_sim::config;
 use host_sim::error::{CliError, LevelError, SimError};
 use host_sim::levels::{self, parse_milli};
 use host_sim::progress;
@@ -49,6 +50,20 @@ enum Command {
     /// Flexible advance reservations: the paper's figures 2-7 as CSV, and its findings.
     #[command(allow_negative_numbers = true)]
     ReserveSweep(host_sim::reservation::cli::ReserveSweepArgs),
+    /// Scenario files: print one with every option of a subcommand and its default.
+    Config(ConfigArgs),
+}
+
+/// `host-sim config`.
+#[derive(Debug, Args)]
+#[command(after_help = "Example: host-sim config --defaults --command sweep > sweep.toml")]
+struct ConfigArgs {
+    /// Print a scenario file with every option and its default, commented.
+    #[arg(long)]
+    defaults: bool,
+    /// The subcommand whose options the file holds.
+    #[arg(long, value_name = "SUBCOMMAND", default_value = "run")]
+    command: String,
 }
 
 /// Where the jobs come from, and what every run shares.
@@ -138,8 +153,17 @@ struct SweepArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let definition = Cli::command();
+    let expanded = match config::expand(std::env::args_os().collect(), &definition) {
+        Ok(expanded) => expanded,
+        Err(error) => {
+            eprintln!("host-sim: error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let cli = Cli::parse_from(&expanded.args);
     let result = match cli.command {
+        Some(Command::Config(args)) => print_defaults(&definition, &args),
         Some(Command::Run(args)) => run(&args),
         Some(Command::Sweep(args)) => sweep(&args),
         Some(Command::Reserve(args)) => {
@@ -153,10 +177,24 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("host-sim: error: {error}");
+            let message = error.to_string();
+            eprintln!("host-sim: error: {message}");
+            if let Some(origin) = expanded.origin_of(&message) {
+                eprintln!("  (set by {}:{}, key `{}`)", origin.file, origin.line, origin.key);
+            }
             ExitCode::FAILURE
         }
     }
+}
+
+fn print_defaults(definition: &clap::Command, args: &ConfigArgs) -> Result<(), CliError> {
+    if !args.defaults {
+        return Err(CliError::Usage("host-sim config: give --defaults (and --command SUBCOMMAND)".into()));
+    }
+    let text = config::defaults(definition, &args.command)
+        .ok_or_else(|| CliError::Usage(format!("--command: `{}` is not a subcommand", args.command)))?;
+    std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())
+        .map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
 }
 
 fn check_queue_capacity(capacity: u32) -> Result<(), CliError> {

@@ -61,7 +61,8 @@ pub fn verify(fuzz_seconds: u32) -> Result {
     run("build release tools", cargo().args(["build", "--release", "-p", "host-sim", "-p", "replay"]))?;
     committed_logs()?;
     fuzz(fuzz_seconds)?;
-    traces()
+    traces()?;
+    scenarios()
 }
 
 /// The kernel for a Cortex-M4F, with and without defmt.
@@ -176,6 +177,41 @@ fn traces() -> Result {
             run(&format!("trace {name} ({label})"), &mut sim)?;
             run(&format!("verify {name} ({label})"), Command::new(replay_bin()).arg("verify").arg(&log))?;
         }
+    }
+    Ok(())
+}
+
+/// Every shipped scenario under `scenarios/` runs (they read the shared traces), and
+/// every log they write re-verifies.
+fn scenarios() -> Result {
+    if shared_traces("scenarios")?.is_none() {
+        return Ok(());
+    }
+    let dir = root().join("scenarios");
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .map_err(|e| format!("scenarios: cannot read {}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("scenarios: none found in {}", dir.display()));
+    }
+    // The scenarios write under target/scenarios/ (relative to their folder).
+    let out = root().join("target/scenarios");
+    fs::create_dir_all(&out).map_err(|e| format!("scenarios: cannot create {}: {e}", out.display()))?;
+    for file in &files {
+        let name = file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        run(&format!("scenario {name}"), Command::new(host_sim_bin()).arg("--config").arg(file))?;
+    }
+    let mut logs: Vec<PathBuf> = fs::read_dir(&out)
+        .map_err(|e| format!("scenarios: cannot read {}: {e}", out.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "log"))
+        .collect();
+    logs.sort();
+    for log in logs {
+        run("scenario log", Command::new(replay_bin()).arg("verify").arg(&log))?;
     }
     Ok(())
 }

@@ -1,0 +1,277 @@
+//! Scenario files: `host-sim SUBCOMMAND --config FILE` reads the subcommand's options
+//! from a TOML file, and options on the command line override it.
+//!
+//! The rules:
+//! - Every option of every subcommand has a key: its long name without the dashes
+//!   (`machines = 4`, `queue-capacity = 256`, `trace = "..."`). A flag is `true` or
+//!   `false`; a list option (`levels`, `machine-counts`) is a string (`"1,2,3"`) or an
+//!   array (`[1, 2, 3]`, joined with commas); an option given several times
+//!   (`trace`) is an array.
+//! - `command = "sweep"` names the subcommand; then `host-sim --config FILE` alone
+//!   runs it. A subcommand on the command line that differs from it is an error.
+//! - The value of an option whose value is a `FILE` or a `DIR` is a path relative to
+//!   the scenario file's folder (absolute paths are kept), so a scenario runs the same
+//!   from any working directory.
+//! - An unknown key, a table, and a value the option refuses are errors that name the
+//!   file, the line and the key. An option given on the command line wins over the
+//!   file's (a flag set in the file cannot be unset from the command line).
+//!
+//! The file's options are put in front of the command line's, and the whole is parsed
+//! by the same `clap` definitions as ever, so a scenario can do nothing the command
+//! line cannot. `host-sim config --defaults` prints a file with every option of a
+//! subcommand and its default.
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+
+use clap::{Arg, ArgAction, Command};
+use toml_edit::{Document, Item, Value};
+
+/// A scenario file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{file}: cannot read the scenario: {source}")]
+    Io {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{file}: {message}")]
+    Syntax { file: String, message: String },
+    #[error("{file}:{line}: key `{key}`: {message}")]
+    Key { file: String, line: usize, key: String, message: String },
+    #[error("--config needs a file name")]
+    MissingFile,
+}
+
+/// Where an option's value came from, to name it when the run refuses the value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    pub file: String,
+    pub line: usize,
+    pub key: String,
+}
+
+/// The command line with a scenario file's options put in, and where they came from.
+#[derive(Debug, Default)]
+pub struct Expanded {
+    pub args: Vec<OsString>,
+    pub origins: Vec<Origin>,
+}
+
+impl Expanded {
+    /// Says where an option named in `message` (as `--key`) was set, if a scenario
+    /// file set it.
+    pub fn origin_of(&self, message: &str) -> Option<&Origin> {
+        self.origins.iter().find(|o| {
+            let option = format!("--{}", o.key);
+            message.match_indices(&option).any(|(at, _)| {
+                let next = message[at + option.len()..].chars().next();
+                !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-')
+            })
+        })
+    }
+}
+
+/// Takes `--config FILE` out of `args` (program name first) and puts the file's
+/// options in; `args` without `--config` come back as they are.
+pub fn expand(mut args: Vec<OsString>, cli: &Command) -> Result<Expanded, ConfigError> {
+    let Some(path) = take_config(&mut args)? else { return Ok(Expanded { args, origins: Vec::new() }) };
+    let file = path.display().to_string();
+    let text =
+        std::fs::read_to_string(&path).map_err(|source| ConfigError::Io { file: file.clone(), source })?;
+    let document = Document::parse(text.as_str()).map_err(|e| ConfigError::Syntax {
+        file: file.clone(),
+        message: e.to_string().trim_end().to_owned(),
+    })?;
+    let line_of = |span: Option<std::ops::Range<usize>>| {
+        span.map_or(0, |s| text.get(..s.start).map_or(0, |before| before.matches('\n').count() + 1))
+    };
+    let key_error = |key: &str, message: String| {
+        let line = line_of(document.as_table().key(key).and_then(toml_edit::Key::span));
+        ConfigError::Key { file: file.clone(), line, key: key.to_owned(), message }
+    };
+
+    // The subcommand: the command line's, else the file's `command`, else `run`.
+    let on_command_line = args.iter().skip(1).position(|a| cli.find_subcommand(a).is_some()).map(|i| i + 1);
+    let in_file = match document.get("command") {
+        None => None,
+        Some(item) => match item.as_str() {
+            Some(name) if cli.find_subcommand(name).is_some() => Some(name.to_owned()),
+            _ => return Err(key_error("command", "is not the name of a subcommand".into())),
+        },
+    };
+    let at = match (on_command_line, &in_file) {
+        (Some(at), Some(name)) if args[at] != OsStr::new(name) => {
+            let given = args[at].to_string_lossy().into_owned();
+            return Err(key_error(
+                "command",
+                format!("the file is for `{name}`, the command line runs `{given}`"),
+            ));
+        }
+        (Some(at), _) => at,
+        (None, name) => {
+            args.insert(1, OsString::from(name.as_deref().unwrap_or("run")));
+            1
+        }
+    };
+    let name = args[at].to_string_lossy().into_owned();
+    let Some(sub) = cli.find_subcommand(&name) else { return Ok(Expanded { args, origins: Vec::new() }) };
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+
+    let mut inserted = Vec::new();
+    let mut origins = Vec::new();
+    for (key, item) in document.as_table().iter() {
+        if key == "command" {
+            continue;
+        }
+        if item.as_value().is_none() {
+            return Err(key_error(key, "is a table; give the option a value".into()));
+        }
+        let Some(arg) = sub.get_arguments().find(|a| a.get_long() == Some(key) && !is_builtin(a)) else {
+            let known: Vec<&str> =
+                sub.get_arguments().filter(|a| !is_builtin(a)).filter_map(Arg::get_long).collect();
+            return Err(key_error(
+                key,
+                format!("`host-sim {name}` has no such option; its keys are {}", known.join(", ")),
+            ));
+        };
+        let values = values_of(item, arg, &base).map_err(|message| key_error(key, message))?;
+        let given = args[at + 1..].iter().any(|a| {
+            let a = a.to_string_lossy();
+            a == format!("--{key}") || a.starts_with(&format!("--{key}="))
+        });
+        if given {
+            continue;
+        }
+        check(sub, key, &values).map_err(|message| key_error(key, message))?;
+        let line = line_of(document.as_table().key(key).and_then(toml_edit::Key::span));
+        origins.push(Origin { file: file.clone(), line, key: key.to_owned() });
+        inserted.extend(values);
+    }
+    args.splice(at + 1..at + 1, inserted);
+    Ok(Expanded { args, origins })
+}
+
+/// Removes `--config FILE` or `--config=FILE` and returns the file.
+fn take_config(args: &mut Vec<OsString>) -> Result<Option<PathBuf>, ConfigError> {
+    let Some(at) = args.iter().position(|a| a == "--config" || a.to_string_lossy().starts_with("--config="))
+    else {
+        return Ok(None);
+    };
+    let flag = args.remove(at).to_string_lossy().into_owned();
+    if let Some(path) = flag.strip_prefix("--config=") {
+        return Ok(Some(PathBuf::from(path)));
+    }
+    if at < args.len() { Ok(Some(PathBuf::from(args.remove(at)))) } else { Err(ConfigError::MissingFile) }
+}
+
+/// `--help` and `--version`, which have no key.
+fn is_builtin(arg: &Arg) -> bool {
+    matches!(
+        arg.get_action(),
+        ArgAction::Help | ArgAction::HelpLong | ArgAction::HelpShort | ArgAction::Version
+    )
+}
+
+/// Whether the option's value is a file or folder name (relative to the scenario).
+fn is_path(arg: &Arg) -> bool {
+    arg.get_value_names()
+        .is_some_and(|names| names.iter().any(|n| n.as_str() == "FILE" || n.as_str() == "DIR"))
+}
+
+/// The command-line words for `item` as the value of `arg`.
+fn values_of(item: &Item, arg: &Arg, base: &Path) -> Result<Vec<OsString>, String> {
+    let long = format!("--{}", arg.get_long().unwrap_or_default());
+    let Some(value) = item.as_value() else { return Err("is a table; give the option a value".into()) };
+    if matches!(arg.get_action(), ArgAction::SetTrue) {
+        return match value.as_bool() {
+            Some(true) => Ok(vec![long.into()]),
+            Some(false) => Ok(Vec::new()),
+            None => Err("is a flag: give true or false".into()),
+        };
+    }
+    let word = |v: &Value| -> Result<String, String> {
+        let text = match v {
+            Value::String(s) => s.value().clone(),
+            Value::Integer(i) => i.value().to_string(),
+            Value::Float(f) => f.value().to_string(),
+            Value::Boolean(b) => b.value().to_string(),
+            _ => return Err("is not a string, number or boolean".into()),
+        };
+        if is_path(arg) && !text.is_empty() && Path::new(&text).is_relative() {
+            return Ok(base.join(&text).display().to_string());
+        }
+        Ok(text)
+    };
+    let repeated = matches!(arg.get_action(), ArgAction::Append);
+    match value {
+        Value::Array(items) if repeated => items
+            .iter()
+            .map(|v| Ok(vec![long.clone().into(), word(v)?.into()]))
+            .collect::<Result<Vec<_>, String>>()
+            .map(|v| v.concat()),
+        Value::Array(items) => {
+            let words = items.iter().map(word).collect::<Result<Vec<_>, _>>()?;
+            Ok(vec![long.into(), words.join(",").into()])
+        }
+        scalar => Ok(vec![long.into(), word(scalar)?.into()]),
+    }
+}
+
+/// Parses the option alone against the subcommand's definition (every option made
+/// optional), so a value clap refuses is named with its line.
+fn check(sub: &Command, key: &str, values: &[OsString]) -> Result<(), String> {
+    let trial = sub.clone().mut_args(|a| a.required(false)).no_binary_name(true);
+    trial
+        .try_get_matches_from(values)
+        .map(|_| ())
+        .map_err(|e| {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            first.trim_start_matches("error: ").to_owned()
+        })
+        .map_err(|m| if m.is_empty() { format!("--{key} is refused") } else { m })
+}
+
+/// A scenario file with every option of subcommand `name` and its default, each
+/// after its help text; options without a default are commented out.
+pub fn defaults(cli: &Command, name: &str) -> Option<String> {
+    let sub = cli.find_subcommand(name)?;
+    let mut out = format!(
+        "# A host-sim scenario: `host-sim --config FILE` runs it, and options given on the\n\
+         # command line override it. Paths are relative to this file's folder.\n\
+         command = \"{name}\"\n"
+    );
+    for arg in sub.get_arguments().filter(|a| !is_builtin(a)) {
+        let Some(long) = arg.get_long() else { continue };
+        out.push('\n');
+        let help =
+            arg.get_long_help().or_else(|| arg.get_help()).map(ToString::to_string).unwrap_or_default();
+        for line in help.lines() {
+            out.push_str(format!("# {line}").trim_end());
+            out.push('\n');
+        }
+        let defaults: Vec<String> =
+            arg.get_default_values().iter().map(|v| v.to_string_lossy().into_owned()).collect();
+        match (arg.get_action(), defaults.as_slice()) {
+            (ArgAction::SetTrue, _) => out.push_str(&format!("{long} = false\n")),
+            (_, [one]) => out.push_str(&format!("{long} = {}\n", literal(one))),
+            _ => {
+                let value = arg.get_value_names().and_then(|n| n.first()).map_or("VALUE", |n| n.as_str());
+                let example = if matches!(arg.get_action(), ArgAction::Append) {
+                    format!("[\"{value}\"]")
+                } else {
+                    format!("\"{value}\"")
+                };
+                out.push_str(&format!("# {long} = {example}\n"));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A default value as TOML: a number as it is, anything else quoted.
+fn literal(text: &str) -> String {
+    if text.parse::<i64>().is_ok() { text.to_owned() } else { format!("{text:?}") }
+}

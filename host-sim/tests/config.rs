@@ -1,0 +1,113 @@
+//! Scenario files: every option has a key, the command line overrides the file, and
+//! unknown keys and bad values are errors naming the file, the line and the key.
+
+mod common;
+
+use common::{HAND_TRACE, host_sim, scratch, stderr_of_failure, stdout};
+
+fn json(output: &std::process::Output) -> serde_json::Value {
+    serde_json::from_str(&stdout(output)).unwrap()
+}
+
+#[test]
+fn a_scenario_runs_and_the_command_line_overrides_it() {
+    let dir = scratch("config-run");
+    let file = dir.join("run.toml");
+    std::fs::write(
+        &file,
+        "command = \"run\"\nmachines = 3\nlevels = [1, 2, 3]\nseed = 7\njobs = 200\njson = true\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let from_file = json(&host_sim(&["--config", path]));
+    assert_eq!(from_file["machines"], 3);
+    assert_eq!(from_file["levels"].as_array().map(Vec::len), Some(3));
+    // The same as typing the options.
+    let typed = json(&host_sim(&[
+        "run",
+        "--machines",
+        "3",
+        "--levels",
+        "1,2,3",
+        "--seed",
+        "7",
+        "--jobs",
+        "200",
+        "--json",
+    ]));
+    assert_eq!(from_file, typed);
+    // The command line wins.
+    let overridden = json(&host_sim(&["run", "--config", path, "--machines", "5"]));
+    assert_eq!(overridden["machines"], 5);
+    assert_eq!(overridden["levels"].as_array().map(Vec::len), Some(3));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn paths_are_relative_to_the_scenario_file() {
+    let dir = scratch("config-paths");
+    std::fs::create_dir_all(dir.join("traces")).unwrap();
+    std::fs::create_dir_all(dir.join("scenarios")).unwrap();
+    std::fs::write(dir.join("traces/hand.swf"), HAND_TRACE).unwrap();
+    let file = dir.join("scenarios/hand.toml");
+    let text = "command = \"reserve\"\ntrace = \"../traces/hand.swf\"\nnodes = 16\nwindow = \"1d\"\nlog = \"out/hand.log\"\njson = true\n";
+    std::fs::write(&file, text).unwrap();
+    std::fs::create_dir_all(dir.join("scenarios/out")).unwrap();
+    let value = json(&host_sim(&["--config", file.to_str().unwrap()]));
+    assert!(value["acceptance_rate"].is_number(), "{value}");
+    assert!(dir.join("scenarios/out/hand.log").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unknown_keys_and_bad_values_name_the_line() {
+    let dir = scratch("config-errors");
+    let cases = [
+        (
+            "command = \"run\"\n\nmachine = 4\n",
+            ":3: key `machine`: `host-sim run` has no such option; its keys are",
+        ),
+        (
+            "jobs = 10\nmachines = 99\n",
+            ":2: key `machines`: invalid value '99' for '--machines <M>': 99 is not in 1..=64",
+        ),
+        ("json = \"yes\"\n", ":1: key `json`: is a flag: give true or false"),
+        ("[run]\nmachines = 2\n", ":1: key `run`: is a table; give the option a value"),
+        ("command = \"fly\"\n", ":1: key `command`: is not the name of a subcommand"),
+        ("command = \"sweep\"\n", ":1: key `command`: the file is for `sweep`, the command line runs `run`"),
+        ("machines = \n", ": TOML parse error at line 1"),
+    ];
+    for (index, (text, expected)) in cases.into_iter().enumerate() {
+        let file = dir.join(format!("bad{index}.toml"));
+        std::fs::write(&file, text).unwrap();
+        let path = file.to_str().unwrap();
+        let err = stderr_of_failure(&host_sim(&["run", "--config", path]));
+        assert!(err.contains(&format!("{path}{expected}")), "{text:?}: {err}");
+    }
+    // A value the run itself refuses later is traced back to its key and line.
+    let file = dir.join("late.toml");
+    std::fs::write(&file, "jobs = 10\nwindow = \"7x\"\n").unwrap();
+    let err = stderr_of_failure(&host_sim(&["run", "--config", file.to_str().unwrap()]));
+    assert!(err.contains("\"7x\" is not a duration"), "{err}");
+    assert!(err.contains(&format!("(set by {}:2, key `window`)", file.display())), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_defaults_file_is_a_scenario_that_runs() {
+    let dir = scratch("config-defaults");
+    for command in ["run", "sweep", "reserve", "reserve-sweep"] {
+        let text = stdout(&host_sim(&["config", "--defaults", "--command", command]));
+        assert!(text.contains(&format!("command = \"{command}\"")), "{text}");
+        assert!(text.lines().filter(|l| l.starts_with('#')).count() > 5, "{text}");
+        let file = dir.join(format!("{command}.toml"));
+        std::fs::write(&file, &text).unwrap();
+        if command == "run" {
+            // Every default, read back, gives the same run as no options at all.
+            let from_defaults =
+                json(&host_sim(&["--config", file.to_str().unwrap(), "--jobs", "300", "--json"]));
+            assert_eq!(from_defaults, json(&host_sim(&["run", "--jobs", "300", "--json"])));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
