@@ -17,11 +17,13 @@
 //! - [`progress`]: the progress bar of long work.
 //! - [`reservation`]: flexible advance reservations (Netto et al. 2007) around the
 //!   reservation kernel: mapping, run loop, metrics, the figures' sweep.
+//! - [`compare`]: every model on one trace, one table of shared measures.
 //! - [`config`]: scenario files (`--config`), and a file of every default.
 //! - [`error`]: one error enum per boundary.
 //!
 //! Same input, same options: same log bytes and same numbers, on every machine.
 
+pub mod compare;
 pub mod config;
 pub mod error;
 pub mod levels;

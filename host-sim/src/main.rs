@@ -1,7 +1,7 @@
 //! The `host-sim` command line: `run` (the default), `sweep`, `reserve` and
 //! `reserve-sweep`.
 
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -50,8 +50,35 @@ enum Command {
     /// Flexible advance reservations: the paper's figures 2-7 as CSV, and its findings.
     #[command(allow_negative_numbers = true)]
     ReserveSweep(host_sim::reservation::cli::ReserveSweepArgs),
+    /// Every model on the same trace, with its defaults: one table of shared measures.
+    #[command(allow_negative_numbers = true)]
+    Compare(CompareArgs),
     /// Scenario files: print one with every option of a subcommand and its default.
     Config(ConfigArgs),
+}
+
+/// `host-sim compare`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Example: host-sim compare --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --out cmp"
+)]
+struct CompareArgs {
+    /// SWF trace, plain or gzipped.
+    #[arg(long, value_name = "FILE")]
+    trace: PathBuf,
+    /// Count malformed trace lines instead of stopping at the first.
+    #[arg(long)]
+    skip_bad_lines: bool,
+    /// Nodes of the pool for the models with one (default: the trace's MaxNodes, else
+    /// MaxProcs, else 128).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    nodes: Option<u32>,
+    /// Write DIR/compare.csv and DIR/compare.json too.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the rows as one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
 }
 
 /// `host-sim config`.
@@ -164,6 +191,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(&expanded.args);
     let result = match cli.command {
         Some(Command::Config(args)) => print_defaults(&definition, &args),
+        Some(Command::Compare(args)) => compare(&args),
         Some(Command::Run(args)) => run(&args),
         Some(Command::Sweep(args)) => sweep(&args),
         Some(Command::Reserve(args)) => {
@@ -185,6 +213,43 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn compare(args: &CompareArgs) -> Result<(), CliError> {
+    let options = SwfOptions { skip_bad_lines: args.skip_bad_lines, allow_extra_fields: false };
+    let trace = swf::read(&args.trace, options)?;
+    trace.workload.check_not_empty(false)?;
+    let header_nodes = trace.max_nodes.or(trace.max_procs).and_then(|n| u32::try_from(n).ok());
+    let nodes = args.nodes.or(header_nodes).unwrap_or(128);
+    let rows =
+        host_sim::compare::compare(&trace.workload, nodes).map_err(|e| CliError::Usage(e.to_string()))?;
+    let document = serde_json::json!({
+        "trace": trace.workload.file_name(),
+        "input_hash": trace.workload.hash_hex(),
+        "nodes": nodes,
+        "rows": rows,
+    });
+    if let Some(dir) = &args.out {
+        let io = |path: &Path| {
+            let path = path.display().to_string();
+            move |source| CliError::Io { path, source }
+        };
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let csv = dir.join("compare.csv");
+        let mut text = Vec::new();
+        host_sim::compare::write_csv(&rows, &mut text).map_err(io(&csv))?;
+        std::fs::write(&csv, text).map_err(io(&csv))?;
+        let json = dir.join("compare.json");
+        std::fs::write(&json, format!("{document:#}\n")).map_err(io(&json))?;
+    }
+    let stdout = std::io::stdout().lock();
+    let written = if args.json {
+        let mut out = stdout;
+        writeln!(out, "{document}")
+    } else {
+        host_sim::compare::write_table(&rows, stdout)
+    };
+    written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
 }
 
 fn print_defaults(definition: &clap::Command, args: &ConfigArgs) -> Result<(), CliError> {

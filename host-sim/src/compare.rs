@@ -1,0 +1,208 @@
+//! The models side by side: `host-sim compare --trace FILE` runs every model on the
+//! same trace, each with its documented defaults and its own mapping of SWF jobs, and
+//! puts the measures they share in one table (text, CSV and JSON).
+//!
+//! The measures, and how each model gives them:
+//! - **requests**: what the model was asked to admit (its mapping may leave jobs
+//!   out: the reservation model drops jobs under a minute and jobs without a
+//!   processor count).
+//! - **accepted %**: accepted over requested.
+//! - **utilisation %**: the model's own: machine efficiency `ME` for service levels
+//!   (one job at a time per machine), the executed node-time over the pool's for
+//!   reservations.
+//! - **income**: in each model's own unit, or none: the provider benefit `G`
+//!   (price units) for service levels; the reservation model prices nothing.
+//! - **violations**: accepted requests whose promise was not kept. Service levels and
+//!   reservations keep every promise by construction (and `replay verify` checks it),
+//!   so both report 0.
+//! - **mean wait** (seconds) and **mean bounded slowdown**
+//!   `(completion - submit) / max(10, run time)`, over accepted requests.
+//!
+//! The defaults: service levels as `host-sim run` (1 machine, one level with
+//! `sf = 2`, the whole trace as one window); reservations as `host-sim reserve`
+//! (the pool from the trace's header, EDF, accurate estimates, strict windows, load
+//! 1.0, 15-day windows, seed 1).
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use kernel::JobId;
+use kernel::log::Body;
+use kernel::reservation::{Decision as ResvDecision, Event as ResvEvent};
+
+use crate::levels;
+use crate::reservation::{self, Experiment, Input};
+use crate::sim::{self, RunConfig};
+use crate::workload::Workload;
+
+/// One model's row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// The model's name, as its subcommand.
+    pub model: &'static str,
+    /// The paper it follows.
+    pub after: &'static str,
+    pub requests: u64,
+    pub accepted_pct: f64,
+    pub utilisation_pct: f64,
+    /// In `income_unit`; `None` when the model prices nothing.
+    pub income: Option<f64>,
+    pub income_unit: &'static str,
+    pub violations: u64,
+    pub mean_wait_s: f64,
+    pub mean_bounded_slowdown: f64,
+}
+
+/// What failed in one model's run.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    #[error("service levels: {0}")]
+    ServiceLevel(#[from] crate::error::SimError),
+    #[error("reservations: {0}")]
+    Reservation(#[from] reservation::ReserveError),
+}
+
+/// Every model on `workload`; `nodes` is the trace's processor count (its header's
+/// `MaxNodes`, else `MaxProcs`, else 128).
+pub fn compare(workload: &Workload, nodes: u32) -> Result<Vec<Row>, CompareError> {
+    Ok(vec![service_levels(workload)?, reservations(workload, nodes)?])
+}
+
+fn service_levels(workload: &Workload) -> Result<Row, CompareError> {
+    let config = RunConfig::new(1, levels::build(&[2000], None).unwrap_or_default());
+    let report = sim::run(&config, &workload.jobs, None)?;
+    let m = &report.mean;
+    Ok(Row {
+        model: "run",
+        after: "service levels (Lezama 2012)",
+        requests: m.jobs_submitted as u64,
+        accepted_pct: 100.0 - m.prj,
+        utilisation_pct: m.me * 100.0,
+        income: Some(m.g),
+        income_unit: "G, price units",
+        violations: 0,
+        mean_wait_s: m.mwt,
+        mean_bounded_slowdown: m.mbsd,
+    })
+}
+
+fn reservations(workload: &Workload, nodes: u32) -> Result<Row, CompareError> {
+    let experiment = Experiment::paper(nodes);
+    let mut times = Times::default();
+    let mut record = |body: Body| times.see(&body);
+    let outcome =
+        reservation::simulate_recorded(&Input { jobs: &workload.jobs }, &experiment, Some(&mut record))?;
+    let accepted = outcome.totals.accepted + outcome.totals.offers_accepted;
+    Ok(Row {
+        model: "reserve",
+        after: "flexible advance reservations (Netto et al. 2007)",
+        requests: outcome.totals.requests,
+        accepted_pct: 100.0
+            * crate::reservation::metrics::ratio(u128::from(accepted), u128::from(outcome.totals.requests)),
+        utilisation_pct: outcome.utilisation.0,
+        income: None,
+        income_unit: "-",
+        violations: 0,
+        mean_wait_s: times.mean_wait(),
+        mean_bounded_slowdown: times.mean_slowdown(),
+    })
+}
+
+/// Submit, start and end times of reservations, from the kernel's records.
+#[derive(Debug, Default)]
+struct Times {
+    submitted: HashMap<JobId, u64>,
+    started: HashMap<JobId, u64>,
+    waits: Vec<u64>,
+    slowdowns: Vec<f64>,
+}
+
+impl Times {
+    fn see(&mut self, body: &Body) {
+        match *body {
+            Body::ReservationEvent(ResvEvent::Request(request)) => {
+                self.submitted.insert(request.job, request.t);
+            }
+            Body::ReservationDecision(ResvDecision::Start { t, job }) => {
+                self.started.insert(job, t);
+                if let Some(&submit) = self.submitted.get(&job) {
+                    self.waits.push(t.saturating_sub(submit));
+                }
+            }
+            Body::ReservationDecision(ResvDecision::End { t, job, .. }) => {
+                if let (Some(&submit), Some(&start)) = (self.submitted.get(&job), self.started.get(&job)) {
+                    let run = t.saturating_sub(start).max(10);
+                    self.slowdowns.push(t.saturating_sub(submit) as f64 / run as f64);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn mean_wait(&self) -> f64 {
+        mean(self.waits.iter().map(|&w| w as f64))
+    }
+
+    fn mean_slowdown(&self) -> f64 {
+        mean(self.slowdowns.iter().copied())
+    }
+}
+
+fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {
+    let count = values.len();
+    if count == 0 { 0.0 } else { values.sum::<f64>() / count as f64 }
+}
+
+/// The header of the CSV and the columns of the table.
+const COLUMNS: [&str; 9] = [
+    "model",
+    "requests",
+    "accepted_pct",
+    "utilisation_pct",
+    "income",
+    "income_unit",
+    "violations",
+    "mean_wait_s",
+    "mean_bounded_slowdown",
+];
+
+fn cells(row: &Row) -> [String; 9] {
+    [
+        row.model.to_owned(),
+        row.requests.to_string(),
+        format!("{:.2}", row.accepted_pct),
+        format!("{:.2}", row.utilisation_pct),
+        row.income.map_or_else(|| "-".to_owned(), |i| format!("{i:.0}")),
+        row.income_unit.to_owned(),
+        row.violations.to_string(),
+        format!("{:.1}", row.mean_wait_s),
+        format!("{:.2}", row.mean_bounded_slowdown),
+    ]
+}
+
+/// The rows as an aligned table, each model followed by the paper it follows.
+pub fn write_table(rows: &[Row], mut out: impl Write) -> io::Result<()> {
+    let all: Vec<[String; 9]> = rows.iter().map(cells).collect();
+    let width = |c: usize| all.iter().map(|r| r[c].len()).chain([COLUMNS[c].len()]).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..COLUMNS.len()).map(width).collect();
+    let line = |cells: &[&str]| {
+        cells.iter().zip(&widths).map(|(c, &w)| format!("{c:>w$}")).collect::<Vec<_>>().join("  ")
+    };
+    writeln!(out, "{}", line(&COLUMNS))?;
+    for (row, text) in rows.iter().zip(&all) {
+        let refs: Vec<&str> = text.iter().map(String::as_str).collect();
+        writeln!(out, "{}   {}", line(&refs), row.after)?;
+    }
+    Ok(())
+}
+
+/// The rows as CSV, with a header line.
+pub fn write_csv(rows: &[Row], mut out: impl Write) -> io::Result<()> {
+    writeln!(out, "{}", COLUMNS.join(","))?;
+    for row in rows {
+        writeln!(out, "{}", cells(row).join(","))?;
+    }
+    Ok(())
+}

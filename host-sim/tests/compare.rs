@@ -1,0 +1,45 @@
+//! `host-sim compare`: every model on one trace, one row each, as text, CSV and JSON.
+
+mod common;
+
+use common::{HAND_TRACE, host_sim, scratch, stdout};
+
+#[test]
+fn every_model_gets_a_row_in_every_format() {
+    let dir = scratch("compare");
+    let trace = dir.join("hand.swf");
+    std::fs::write(&trace, HAND_TRACE).unwrap();
+    let out_dir = dir.join("out");
+    let args = ["compare", "--trace", trace.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--json"];
+    let value: serde_json::Value = serde_json::from_str(&stdout(&host_sim(&args))).unwrap();
+    let rows = value["rows"].as_array().unwrap();
+    let models: Vec<&str> = rows.iter().map(|r| r["model"].as_str().unwrap()).collect();
+    assert_eq!(models, ["run", "reserve"]);
+    for row in rows {
+        for key in [
+            "requests",
+            "accepted_pct",
+            "utilisation_pct",
+            "violations",
+            "mean_wait_s",
+            "mean_bounded_slowdown",
+        ] {
+            assert!(row[key].is_number(), "{key} in {row}");
+        }
+        let accepted = row["accepted_pct"].as_f64().unwrap();
+        assert!((0.0..=100.0).contains(&accepted), "{row}");
+    }
+    // Eight jobs of at least a minute, each with a processor count: both models see all.
+    assert_eq!(rows[0]["requests"], 8);
+    assert_eq!(rows[1]["requests"], 8);
+    assert_eq!(value["nodes"], 16);
+    let csv = std::fs::read_to_string(out_dir.join("compare.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + rows.len());
+    assert!(csv.starts_with("model,requests,accepted_pct,"));
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("compare.json")).unwrap()).unwrap();
+    assert_eq!(saved, value);
+    let table = stdout(&host_sim(&["compare", "--trace", trace.to_str().unwrap()]));
+    assert!(table.contains("service levels (Lezama 2012)") && table.contains("Netto"), "{table}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
