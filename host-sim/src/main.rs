@@ -1,5 +1,5 @@
-//! The `host-sim` command line: `run` (the default), `sweep`, `reserve` and
-//! `reserve-sweep`.
+//! The `host-sim` command line: `run` (the default), `sweep`, `reserve`,
+//! `reserve-sweep`, `compare` and `config`; every subcommand takes `--config FILE`.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};

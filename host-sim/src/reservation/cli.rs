@@ -73,7 +73,7 @@ pub struct ReserveArgs {
     /// Run-time model: accurate or poisson80.
     #[arg(long, value_name = "MODEL", default_value = "accurate")]
     pub estimates: String,
-    /// Write the decision log (reservation records, log format v3), via FILE.tmp.
+    /// Write the decision log (reservation records, log format v4), via FILE.tmp.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
     /// Also run FIFO at loads 1.0, 1.25 and 1.5 and print it beside the paper's figures.
