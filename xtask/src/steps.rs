@@ -89,12 +89,7 @@ pub(crate) fn host_sim_bin() -> PathBuf {
 /// Every log committed under `snapshots/logs/` re-verifies.
 fn committed_logs() -> Result {
     let dir = root().join("snapshots/logs");
-    let mut logs: Vec<PathBuf> = fs::read_dir(&dir)
-        .map_err(|e| format!("committed logs: cannot read {}: {e}", dir.display()))?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "log"))
-        .collect();
-    logs.sort();
+    let logs = files_ending("committed logs", &dir, "log")?;
     if logs.is_empty() {
         return Err(format!("committed logs: none found in {}", dir.display()));
     }
@@ -188,12 +183,7 @@ fn scenarios() -> Result {
         return Ok(());
     }
     let dir = root().join("scenarios");
-    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
-        .map_err(|e| format!("scenarios: cannot read {}: {e}", dir.display()))?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
+    let files = files_ending("scenarios", &dir, "toml")?;
     if files.is_empty() {
         return Err(format!("scenarios: none found in {}", dir.display()));
     }
@@ -204,14 +194,19 @@ fn scenarios() -> Result {
         let name = file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         run(&format!("scenario {name}"), Command::new(host_sim_bin()).arg("--config").arg(file))?;
     }
-    let mut logs: Vec<PathBuf> = fs::read_dir(&out)
-        .map_err(|e| format!("scenarios: cannot read {}: {e}", out.display()))?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "log"))
-        .collect();
-    logs.sort();
-    for log in logs {
+    for log in files_ending("scenarios", &out, "log")? {
         run("scenario log", Command::new(replay_bin()).arg("verify").arg(&log))?;
     }
     Ok(())
+}
+
+/// The files of `dir` with extension `ext`, sorted by name; `step` names the failure.
+fn files_ending(step: &str, dir: &Path, ext: &str) -> Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| format!("{step}: cannot read {}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    files.sort();
+    Ok(files)
 }
