@@ -12,7 +12,9 @@
 //! - [`window`]: durations and the split into windows.
 //! - [`sim`]: the run loop ([`sim::run`]).
 //! - [`metrics`]: PRJ, MBSD, MWT, TPT, MNI, ME, G, `c_V^u`, `c_V^l`.
-//! - [`sweep`]: the grid, in parallel, to CSV and JSON.
+//! - [`sweep`]: the grid, in parallel, to CSV, JSON and SVG figures.
+//! - [`criteria`]: the thesis' criteria analysis (chapter 7) of a sweep's output.
+//! - [`plot`]: SVG figures (line and bar charts) shared by every sweep.
 //! - [`report`]: the summary as a table or JSON.
 //! - [`reserve`]: flexible advance reservations (Netto et al. 2007) around the
 //!   reservation kernel: mapping, run loop, metrics, the figures' sweep.
@@ -23,6 +25,7 @@
 pub mod error;
 pub mod levels;
 pub mod metrics;
+pub mod plot;
 pub mod report;
 pub mod reservation;
 pub mod sim;

@@ -125,9 +125,11 @@ struct SweepArgs {
     /// Modes: single, multi, or both.
     #[arg(long, value_name = "LIST", default_value = "single,multi")]
     modes: String,
-    /// Write DIR/sweep.csv and DIR/sweep.json; without it, print a table.
+    /// Write DIR/sweep.csv, DIR/sweep.json and the SVG figures; without it, print a table.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    plots: host_sim::plot::PlotArgs,
 }
 
 fn main() -> ExitCode {
@@ -306,6 +308,10 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
         Some(dir) => {
             sweep::write_files(dir, &document)?;
             eprintln!("host-sim: wrote {} rows to {}", rows.len(), dir.join("sweep.{csv,json}").display());
+            if args.plots.enabled() {
+                let figures = sweep::figures::write(dir, &rows)?;
+                eprintln!("host-sim: wrote {} figures to {}", figures.len(), dir.join("*.svg").display());
+            }
             Ok(())
         }
         None => report::write_sweep_table(&rows, std::io::stdout().lock())
