@@ -151,4 +151,6 @@ pub enum CliError {
     Usage(String),
     #[error(transparent)]
     Plot(#[from] crate::plot::PlotError),
+    #[error(transparent)]
+    Criteria(#[from] crate::criteria::CriteriaError),
 }

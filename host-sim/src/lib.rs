@@ -22,6 +22,7 @@
 //!
 //! Same input, same options: same log bytes and same numbers, on every machine.
 
+pub mod criteria;
 pub mod error;
 pub mod levels;
 pub mod metrics;
