@@ -150,7 +150,18 @@ impl LineChart {
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let all = || self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter().copied());
         let (x_lo, x_hi) = padded_range(all().map(|p| p.0), false);
-        let (y_lo, y_hi) = padded_range(all().map(|p| p.1), false);
+        let (y_lo, mut y_hi) = padded_range(all().map(|p| p.1), false);
+        let names: Vec<&str> =
+            self.series.iter().chain(&self.reference_lines).map(|s| s.name.as_str()).collect();
+        let (corner, covered, legend_height) =
+            quietest_corner(&names, all().filter(|p| p.1.is_finite()), (x_lo, x_hi), (y_lo, y_hi));
+        // No free corner: raise the top of the y axis so the legend sits above the data.
+        let corner = if covered > 0 {
+            y_hi = y_lo + (y_hi - y_lo) / (1.0 - legend_height - 0.03_f64).max(0.3);
+            SeriesLabelPosition::UpperRight
+        } else {
+            corner
+        };
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, ("sans-serif", 26))
             .margin(12)
@@ -193,9 +204,6 @@ impl LineChart {
                 .label(&line.name)
                 .legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, style));
         }
-        let names: Vec<&str> =
-            self.series.iter().chain(&self.reference_lines).map(|s| s.name.as_str()).collect();
-        let corner = quietest_corner(&names, all().filter(|p| p.1.is_finite()), (x_lo, x_hi), (y_lo, y_hi));
         chart
             .configure_series_labels()
             .position(corner)
@@ -215,10 +223,10 @@ fn quietest_corner(
     points: impl Iterator<Item = (f64, f64)>,
     (x_lo, x_hi): (f64, f64),
     (y_lo, y_hi): (f64, f64),
-) -> SeriesLabelPosition {
+) -> (SeriesLabelPosition, usize, f64) {
     let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
     let width = (longest * 0.012 + 0.08).min(1.0);
-    let height = (names.len() as f64 * 0.055 + 0.04).min(1.0);
+    let height = (names.len() as f64 * 0.06 + 0.05).min(1.0);
     let normalised: Vec<(f64, f64)> =
         points.map(|(x, y)| ((x - x_lo) / (x_hi - x_lo), (y - y_lo) / (y_hi - y_lo))).collect();
     // Sample along the segments too: a line crossing a corner is covered as well.
@@ -256,7 +264,7 @@ fn quietest_corner(
             best = corner;
         }
     }
-    best
+    (best, fewest, height)
 }
 
 impl BarChart {

@@ -18,8 +18,11 @@ multi,2,1,30,-50,10,5,2,0.5
 multi,3,1,30,-50,10,5,2,0.5
 ";
 
+/// A fresh directory per call: tests run in parallel and must not share files.
 fn sweep_dir(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("host-sim-criteria-{name}-{}", std::process::id()));
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("host-sim-criteria-{name}-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("sweep.csv"), text).unwrap();
     dir
