@@ -248,6 +248,24 @@ pub fn report(analyses: &[ModeAnalysis]) -> String {
                 .collect();
             let _ = writeln!(out, "    lowest degradation by machines: {}", lowest.join(", "));
         }
+        let _ = writeln!(out, "  each metric alone, best {p} per machine count (what drives the groups):");
+        for &m in &analysis.machine_counts {
+            let on_m: Vec<&Degraded> = analysis.degraded.iter().filter(|d| d.config.machines == m).collect();
+            let bests: Vec<String> = ALL_METRICS
+                .iter()
+                .enumerate()
+                .filter_map(|(i, metric)| {
+                    let best = on_m.iter().min_by(|a, b| {
+                        a.metrics[i]
+                            .total_cmp(&b.metrics[i])
+                            .then(a.config.sf_or_k.total_cmp(&b.config.sf_or_k))
+                    })?;
+                    Some(format!("{} {p} {}", metric.key, best.config.sf_or_k_text))
+                })
+                .collect();
+            let _ =
+                writeln!(out, "    {m:>2} machine{:<1}  {}", if m == 1 { "" } else { "s" }, bests.join(", "));
+        }
     }
     out
 }

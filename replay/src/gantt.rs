@@ -19,7 +19,8 @@
 //! snapshot.
 //!
 //! Time restarts at 0 after each `Reset` (each window of a windowed run), so a chart
-//! shows one window: the first by default, `--window I` for another.
+//! shows one window: the first by default, `--window I` for another. A `Reset` with
+//! no event since the previous one (or at the start of the log) opens no window.
 
 use std::ops::Range;
 
@@ -165,6 +166,9 @@ pub(crate) struct Position {
     pub last_time: Tick,
     /// An event past the range was seen: its decisions are still read, then reading stops.
     pub past_range: bool,
+    /// A timed event was seen since the last `Reset`: a `Reset` before any (a log that
+    /// opens with one, or two in a row) does not start another window.
+    pub timed: bool,
 }
 
 impl Position {
@@ -176,10 +180,14 @@ impl Position {
         }
         match time {
             None => {
-                self.window += 1;
+                if self.timed {
+                    self.window += 1;
+                    self.timed = false;
+                }
                 self.window <= options.window
             }
             Some(t) => {
+                self.timed = true;
                 if self.window == options.window && options.to.is_some_and(|to| t > to) {
                     self.past_range = true;
                 }

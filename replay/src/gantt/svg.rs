@@ -172,9 +172,11 @@ fn bars(out: &mut String, chart: &Chart, scale: &Scale) {
         let width = (x1 - x0).max(0.8);
         let y = scale.y(bar.rows.start) + gap;
         let height = f64::from(bar.rows.end - bar.rows.start) * scale.row_height - 2.0 * gap;
+        // A thin white edge separates back-to-back runs of one colour, where it fits.
+        let edge = if width >= 3.0 { r##" stroke="#FFFFFF" stroke-width="0.6""## } else { "" };
         let _ = writeln!(
             out,
-            r#"<rect x="{x0:.1}" y="{y:.1}" width="{width:.1}" height="{height:.1}" fill="{}"><title>job {}: {}..{} {}</title></rect>"#,
+            r#"<rect x="{x0:.1}" y="{y:.1}" width="{width:.1}" height="{height:.1}" fill="{}"{edge}><title>job {}: {}..{} {}</title></rect>"#,
             colour(bar.outcome),
             bar.job,
             bar.start,

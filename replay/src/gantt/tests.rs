@@ -37,3 +37,20 @@ fn rows_and_ranges_are_checked() {
     );
     assert_eq!(chosen_rows(&Options::default(), 4, "machine").unwrap(), 0..4);
 }
+
+#[test]
+fn a_reset_with_nothing_before_it_opens_no_window() {
+    let options = Options { window: 1, ..Options::default() };
+    let mut position = Position::default();
+    // A log that opens with a reset, as host-sim's reservation logs do.
+    assert!(position.event(None, &options));
+    assert!(position.event(Some(5), &options));
+    assert_eq!(position.window, 0);
+    assert!(position.event(None, &options));
+    assert!(position.event(None, &options));
+    assert!(position.event(Some(0), &options));
+    assert_eq!(position.window, 1);
+    assert!(position.in_window(&options));
+    // The next window is past the chosen one: reading stops.
+    assert!(!position.event(None, &options));
+}
