@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | `fig2_load_<L>.svg` | interval size (mean widening, % of `Te`) | one per sorting criterion: utilisation minus the shuffle baseline's (the paper stacks the loads; one file per load here) |
 //! | `fig3.svg`, `fig4.svg` | interval size | one per load: EDF utilisation, accurate and `poisson80` estimates |
-//! | `fig5.svg` | when a job is fixed (share of its wait; 1 = never) | one per interval size, load 1.25 |
+//! | `fig5.svg` | when a job is fixed (share of its wait; 1 = never) | one per flexible interval size, load 1.25; fixed intervals as a dashed baseline |
 //! | `fig6.svg` | `ϕ` max, or the interval's mean widening, as a share of `Te` | offers and flexible intervals, one per load each |
 //! | `fig7.svg` | `ϕ` max | one per load: mean `ϕ` of accepted offers, beside `y = x` |
 //!
@@ -121,13 +121,22 @@ fn fig5(table: &Table) -> LineChart {
     let at = |r: &[String]| {
         fix.and_then(|c| r.get(c)).map_or(f64::NAN, |t| if t == "never" { 1.0 } else { number(t) })
     };
-    let series = series_by(table, "flex", |f| format!("{f} intervals"), at, "utilisation_mean", |_| true);
-    chart(
+    let flexible = |r: &[String]| table.column("flex").and_then(|c| r.get(c)).is_some_and(|f| f != "none");
+    let name = |f: &str| format!("{f} windows (+{} % of Te)", widening(f));
+    let series = series_by(table, "flex", name, at, "utilisation_mean", flexible);
+    let mut figure = chart(
         "Fig. 5: EDF utilisation by fixing time, load 1.25",
         "job fixed after this share of its wait [fraction; 1 = never]",
         UTILISATION,
         series,
-    )
+    );
+    // Fixed intervals cannot move, so fixing changes nothing: their one run is the
+    // baseline, drawn across the whole axis.
+    let fixed = series_by(table, "flex", |_| String::new(), at, "utilisation_mean", |r| !flexible(r));
+    if let Some(level) = fixed.first().and_then(|s| s.points.first()).map(|p| p.1) {
+        figure.reference_lines = vec![Series::new("fixed intervals", vec![(0.0, level), (1.0, level)])];
+    }
+    figure
 }
 
 fn fig6(table: &Table) -> LineChart {
