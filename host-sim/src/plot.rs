@@ -284,8 +284,9 @@ impl BarChart {
         let groups = self.groups.len().max(1) as f64;
         let (y_lo, mut y_hi) =
             padded_range(self.groups.iter().flat_map(|g| g.bars.iter().map(|b| b.1)), true);
-        // Room above the tallest bar for its label.
-        y_hi += (y_hi - y_lo) * 0.08;
+        // Room above the tallest bar for its label, and above that for the legend
+        // (three entries take about a quarter of the plot's height).
+        y_hi += (y_hi - y_lo) * (0.1 + 0.07 * self.bar_names.len() as f64);
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, ("sans-serif", 26))
             .margin(12)
