@@ -149,4 +149,8 @@ pub enum CliError {
     Empty(#[from] crate::workload::EmptyInput),
     #[error("{0}")]
     Usage(String),
+    #[error(transparent)]
+    Plot(#[from] crate::plot::PlotError),
+    #[error(transparent)]
+    Criteria(#[from] crate::criteria::CriteriaError),
 }

@@ -12,7 +12,9 @@
 //! - [`window`]: durations and the split into windows.
 //! - [`sim`]: the run loop ([`sim::run`]).
 //! - [`metrics`]: PRJ, MBSD, MWT, TPT, MNI, ME, G, `c_V^u`, `c_V^l`.
-//! - [`sweep`]: the grid, in parallel, to CSV and JSON.
+//! - [`sweep`]: the grid, in parallel, to CSV, JSON and SVG figures.
+//! - [`criteria`]: the thesis' criteria analysis (chapter 7) of a sweep's output.
+//! - [`plot`]: SVG figures (line and bar charts) shared by every sweep.
 //! - [`report`]: the summary as a table or JSON.
 //! - [`progress`]: the progress bar of long work.
 //! - [`reservation`]: flexible advance reservations (Netto et al. 2007) around the
@@ -25,9 +27,11 @@
 
 pub mod compare;
 pub mod config;
+pub mod criteria;
 pub mod error;
 pub mod levels;
 pub mod metrics;
+pub mod plot;
 pub mod progress;
 pub mod report;
 pub mod reservation;

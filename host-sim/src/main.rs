@@ -1,5 +1,6 @@
 //! The `host-sim` command line: `run` (the default), `sweep`, `reserve`,
-//! `reserve-sweep`, `compare` and `config`; every subcommand takes `--config FILE`.
+//! `reserve-sweep`, `criteria`, `compare` and `config`; every subcommand takes
+//! `--config FILE`.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -50,6 +51,8 @@ enum Command {
     /// Flexible advance reservations: the paper's figures 2-7 as CSV, and its findings.
     #[command(allow_negative_numbers = true)]
     ReserveSweep(host_sim::reservation::cli::ReserveSweepArgs),
+    /// The thesis' criteria analysis of a sweep's output (degradations, groups, ranks).
+    Criteria(CriteriaArgs),
     /// Every model on the same trace, with its defaults: one table of shared measures.
     #[command(allow_negative_numbers = true)]
     Compare(CompareArgs),
@@ -91,6 +94,22 @@ struct ConfigArgs {
     /// The subcommand whose options the file holds.
     #[arg(long, value_name = "SUBCOMMAND", default_value = "run")]
     command: String,
+}
+
+#[derive(Debug, Args)]
+struct CriteriaArgs {
+    /// The directory `host-sim sweep --out` wrote (its sweep.csv is read).
+    #[arg(value_name = "SWEEP_DIR")]
+    sweep_dir: PathBuf,
+    /// Machine counts analysed (the best of each metric is taken over them); `all` for
+    /// every count in the sweep.
+    #[arg(long, value_name = "LIST", default_value = "1,2,4")]
+    machine_counts: String,
+    /// Write criteria.csv and the figures here instead of SWEEP_DIR.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    plots: host_sim::plot::PlotArgs,
 }
 
 /// Where the jobs come from, and what every run shares.
@@ -174,9 +193,11 @@ struct SweepArgs {
     /// Modes: single, multi, or both.
     #[arg(long, value_name = "LIST", default_value = "single,multi")]
     modes: String,
-    /// Write DIR/sweep.csv and DIR/sweep.json; without it, print a table.
+    /// Write DIR/sweep.csv, DIR/sweep.json and the SVG figures; without it, print a table.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    plots: host_sim::plot::PlotArgs,
 }
 
 fn main() -> ExitCode {
@@ -200,6 +221,7 @@ fn main() -> ExitCode {
         Some(Command::ReserveSweep(args)) => {
             host_sim::reservation::cli::reserve_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
         }
+        Some(Command::Criteria(args)) => criteria(&args),
         None => run(&cli.run),
     };
     match result {
@@ -413,9 +435,40 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
         Some(dir) => {
             sweep::write_files(dir, &document)?;
             eprintln!("host-sim: wrote {} rows to {}", rows.len(), dir.join("sweep.{csv,json}").display());
+            if args.plots.enabled() {
+                let figures = sweep::figures::write(dir, &rows)?;
+                eprintln!("host-sim: wrote {} figures to {}", figures.len(), dir.join("*.svg").display());
+            }
             Ok(())
         }
         None => report::write_sweep_table(&rows, std::io::stdout().lock())
             .map_err(|source| CliError::Io { path: "standard output".to_owned(), source }),
     }
+}
+
+fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
+    use host_sim::criteria;
+    let counts = match args.machine_counts.trim() {
+        "all" => Vec::new(),
+        list => parse_machine_counts(list)?,
+    };
+    let configs = criteria::read_sweep(&args.sweep_dir)?;
+    let analyses = criteria::analyse(&configs, &counts);
+    if analyses.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{}: no configuration on machine counts {}",
+            args.sweep_dir.join("sweep.csv").display(),
+            args.machine_counts
+        )));
+    }
+    print!("{}", criteria::report(&analyses));
+    let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
+    std::fs::create_dir_all(out)
+        .map_err(|source| CliError::Io { path: out.display().to_string(), source })?;
+    criteria::write_csv(&out.join("criteria.csv"), &analyses)?;
+    if args.plots.enabled() {
+        let figures = criteria::figures::write(out, &analyses)?;
+        eprintln!("host-sim: wrote criteria.csv and {} figures to {}", figures.len(), out.display());
+    }
+    Ok(())
 }

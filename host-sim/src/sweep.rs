@@ -23,6 +23,8 @@ use crate::metrics::{METRIC_KEYS, Metrics};
 use crate::sim::{self, RunConfig};
 use crate::workload::{Job, Workload};
 
+pub mod figures;
+
 /// One service level with slack `sf`, or the thesis' set `1..k`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

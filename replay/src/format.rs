@@ -242,6 +242,11 @@ impl Header {
         self
     }
 
+    /// The inputs' names, joined by ` + ` (one name unless traces were merged).
+    pub fn input_names(&self) -> String {
+        self.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" + ")
+    }
+
     /// The value of setting `key`, if the header has it.
     pub fn setting(&self, key: &str) -> Option<&str> {
         self.settings.iter().find(|s| s.key == key).map(|s| s.value.as_str())

@@ -1,4 +1,4 @@
-//! `replay`: re-verify, export and show decision logs.
+//! `replay`: re-verify, export, show and draw decision logs.
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -33,6 +33,40 @@ enum Command {
     },
     /// Print the header and every record readably.
     Show { log: PathBuf },
+    /// Draw the schedule as an SVG Gantt chart: machines (or the reservation pool's
+    /// nodes) over time, runs coloured by outcome, submits and rejections marked.
+    Gantt(GanttArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct GanttArgs {
+    log: PathBuf,
+    /// Write the SVG here.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Start of the drawn range, in ticks (seconds for SWF traces).
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    from: u64,
+    /// End of the drawn range; default the end of the window. Reading stops past it.
+    #[arg(long, value_name = "T")]
+    to: Option<u64>,
+    /// Rows to draw, `A..B` (B excluded): machines, or a reservation pool's nodes.
+    #[arg(long, value_name = "A..B", value_parser = parse_rows)]
+    machines: Option<std::ops::Range<u32>>,
+    /// The window to draw (0 is the first): time restarts at each window's reset.
+    #[arg(long, value_name = "I", default_value_t = 0)]
+    window: u64,
+}
+
+fn parse_rows(text: &str) -> Result<std::ops::Range<u32>, String> {
+    let (a, b) = text.split_once("..").ok_or_else(|| format!("\"{text}\" is not A..B"))?;
+    let number =
+        |s: &str| s.trim().parse::<u32>().map_err(|_| format!("\"{s}\" in \"{text}\" is not a row number"));
+    let (a, b) = (number(a)?, number(b)?);
+    if a >= b {
+        return Err(format!("\"{text}\" is empty: A must be less than B"));
+    }
+    Ok(a..b)
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -46,6 +80,41 @@ fn main() -> ExitCode {
         Command::Verify { log } => run_verify(&log),
         Command::Export { log, format: Format::Jsonl, out } => run_export(&log, out.as_deref()),
         Command::Show { log } => run_show(&log),
+        Command::Gantt(args) => run_gantt(&args),
+    }
+}
+
+fn run_gantt(args: &GanttArgs) -> ExitCode {
+    use replay::gantt;
+    let reader = match LogReader::open(&args.log) {
+        Ok(reader) => reader,
+        Err(e) => return fail(&args.log, &e),
+    };
+    let options =
+        gantt::Options { from: args.from, to: args.to, rows: args.machines.clone(), window: args.window };
+    let chart = match gantt::collect(reader, &options) {
+        Ok(chart) => chart,
+        Err(e) => return fail(&args.log, &e),
+    };
+    let svg = gantt::svg::write(&chart);
+    match staged::write(&args.out, |file, _| {
+        let mut out = BufWriter::new(file);
+        out.write_all(svg.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|source| StageError { path: args.out.clone(), source })
+    }) {
+        Ok(()) => {
+            eprintln!(
+                "replay: drew {} runs and {} marks of t {}..{} to {}",
+                chart.bars.len(),
+                chart.marks.len(),
+                chart.from,
+                chart.to,
+                args.out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(Path::new(""), &e),
     }
 }
 

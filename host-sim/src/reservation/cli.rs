@@ -89,9 +89,11 @@ pub struct ReserveArgs {
 pub struct ReserveSweepArgs {
     #[command(flatten)]
     pub input: ReserveInput,
-    /// Write fig2.csv ... fig7.csv here.
+    /// Write fig2.csv ... fig7.csv (and the figures as SVG) here.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub plots: crate::plot::PlotArgs,
 }
 
 fn usage(text: String) -> ReserveError {
@@ -231,7 +233,14 @@ pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {
     let results = sweep::run(&input, &grid, &progress);
     progress.finish_and_clear();
     let results = results?;
-    sweep::write_figures(&args.out, &results)?;
+    let tables = sweep::write_figures(&args.out, &results)?;
+    if args.plots.enabled() {
+        let figures = super::figures::write(&args.out, &tables).map_err(|e| ReserveError::Io {
+            path: args.out.display().to_string(),
+            source: std::io::Error::other(e),
+        })?;
+        eprintln!("host-sim: wrote {} figures to {}", figures.len(), args.out.join("*.svg").display());
+    }
     let io = |source| ReserveError::Io { path: "standard output".into(), source };
     sweep::write_findings(&results, std::io::stdout().lock()).map_err(io)?;
     eprintln!("host-sim: wrote fig2.csv ... fig7.csv to {}", args.out.display());

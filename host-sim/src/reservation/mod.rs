@@ -14,6 +14,7 @@
 //! - [`cli`]: the `reserve` and `reserve-sweep` subcommands.
 
 pub mod cli;
+pub mod figures;
 pub mod log;
 pub mod mapping;
 pub mod metrics;

@@ -139,12 +139,28 @@ fn differences(a: &Outcome, b: &Outcome) -> (f64, f64) {
     super::metrics::spread(&d)
 }
 
-/// Writes `fig2.csv` ... `fig7.csv` into `dir` (created if needed).
-pub fn write_figures(dir: &Path, outcomes: &[Outcome]) -> Result<(), ReserveError> {
+/// One figure's table, as written to its CSV: `name` (`fig2`), header and rows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub name: &'static str,
+    pub header: Vec<&'static str>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// The column named `name`, if any.
+    pub fn column(&self, name: &str) -> Option<usize> {
+        self.header.iter().position(|h| *h == name)
+    }
+}
+
+/// Writes `fig2.csv` ... `fig7.csv` into `dir` (created if needed) and returns their
+/// tables (which [`super::figures`] draws).
+pub fn write_figures(dir: &Path, outcomes: &[Outcome]) -> Result<Vec<Table>, ReserveError> {
     std::fs::create_dir_all(dir)
         .map_err(|source| ReserveError::Io { path: dir.display().to_string(), source })?;
     let results = Results(outcomes);
-    let Some(base) = results.base() else { return Ok(()) };
+    let Some(base) = results.base() else { return Ok(Vec::new()) };
     let mut fig2 = Vec::new();
     let mut fig3 = Vec::new();
     let mut fig4 = Vec::new();
@@ -243,7 +259,7 @@ pub fn write_figures(dir: &Path, outcomes: &[Outcome]) -> Result<(), ReserveErro
         "diff_from_shuffle_sd",
         "acceptance_rate",
     ];
-    write_csv(dir, "fig2.csv", &h2, fig2)?;
+    let mut tables = vec![Table { name: "fig2", header: h2.to_vec(), rows: fig2 }];
     let h34 = [
         "load",
         "flex",
@@ -254,12 +270,18 @@ pub fn write_figures(dir: &Path, outcomes: &[Outcome]) -> Result<(), ReserveErro
         "early_finishes",
         "cut_overruns",
     ];
-    write_csv(dir, "fig3.csv", &h34, fig3)?;
-    write_csv(dir, "fig4.csv", &h34, fig4)?;
-    write_csv(dir, "fig5.csv", &["load", "flex", "fix_at", util[0], util[1], "acceptance_rate"], fig5)?;
-    write_csv(dir, "fig6.csv", &["load", "technique", "setting", util[0], util[1], "acceptance_rate"], fig6)?;
-    let h7 = ["load", "phi_max", "offer_phi_mean", "offers_accepted", "offers_made", "requests"];
-    write_csv(dir, "fig7.csv", &h7, fig7)
+    tables.push(Table { name: "fig3", header: h34.to_vec(), rows: fig3 });
+    tables.push(Table { name: "fig4", header: h34.to_vec(), rows: fig4 });
+    let h5 = vec!["load", "flex", "fix_at", util[0], util[1], "acceptance_rate"];
+    tables.push(Table { name: "fig5", header: h5, rows: fig5 });
+    let h6 = vec!["load", "technique", "setting", util[0], util[1], "acceptance_rate"];
+    tables.push(Table { name: "fig6", header: h6, rows: fig6 });
+    let h7 = vec!["load", "phi_max", "offer_phi_mean", "offers_accepted", "offers_made", "requests"];
+    tables.push(Table { name: "fig7", header: h7, rows: fig7 });
+    for table in &tables {
+        write_csv(dir, &format!("{}.csv", table.name), &table.header, table.rows.clone())?;
+    }
+    Ok(tables)
 }
 
 /// One finding: how many of its cases hold, and the numbers behind it.

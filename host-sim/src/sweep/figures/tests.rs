@@ -1,0 +1,49 @@
+//! Every figure of a small sweep, rendered: not blank, one series per machine count
+//! (or `c_V^u` and `c_V^l`), the greedy guarantee drawn on the `c_V` figures.
+//! `FIGURES_DIR=DIR` also writes them there, to look at.
+
+use indicatif::ProgressBar;
+
+use super::*;
+use crate::plot::tests::{check_figure, texts};
+use crate::sweep::{SweepConfig, run};
+use crate::synthetic::{SyntheticParams, generate};
+
+fn small_sweep() -> Vec<Row> {
+    let config = SweepConfig {
+        modes: vec![Mode::Single, Mode::Multi],
+        slacks_milli: vec![1000, 2000, 3000, 5000],
+        machine_counts: vec![1, 2, 4],
+        queue_capacity: 256,
+        seed: 1,
+        window_ticks: Some(2 * 86_400),
+        alpha_milli: 1000,
+    };
+    let workload = generate(&SyntheticParams::new(600, 3));
+    run(&config, &workload.jobs, &ProgressBar::hidden()).unwrap()
+}
+
+#[test]
+fn every_metric_is_drawn_per_machine_count_and_c_v_with_its_guarantee() {
+    let rows = small_sweep();
+    let charts = charts(&rows);
+    // Nine metrics and three c_V panels (one per machine count), for each mode.
+    assert_eq!(charts.len(), 2 * (9 + 3));
+    let dir = std::env::var_os("FIGURES_DIR").map(std::path::PathBuf::from);
+    for (stem, chart) in &charts {
+        let svg = chart.to_svg().unwrap();
+        check_figure(&svg, if stem.contains("_cv_m") { 2 } else { 3 });
+        let guarantee = texts(&svg).iter().any(|t| t == "greedy guarantee (theorems)");
+        assert_eq!(guarantee, stem.contains("cv"), "{stem}: the guarantee is on the c_V figures only");
+        assert_eq!(chart.skipped_points(), 0, "{stem}");
+        if let Some(dir) = &dir {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(dir.join(format!("{stem}.svg")), svg).unwrap();
+        }
+    }
+    let single_prj = &charts.iter().find(|(s, _)| s == "single_prj").unwrap().1;
+    assert_eq!(single_prj.x_label, "slack factor sf");
+    assert_eq!(single_prj.series[0].points.len(), 4);
+    let multi_g = &charts.iter().find(|(s, _)| s == "multi_g").unwrap().1;
+    assert!(multi_g.x_label.starts_with("number of SLAs k"));
+}

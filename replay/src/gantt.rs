@@ -1,0 +1,232 @@
+//! Gantt charts of a log: rows (machines, or nodes) over time, each run a rectangle
+//! coloured by how it ended, submits and rejections marked in two lanes above the
+//! rows. `replay gantt LOG --out schedule.svg [--from T --to T] [--machines A..B]
+//! [--window I]`.
+//!
+//! A chart is built in two steps, so that a new model only adds the first:
+//!
+//! 1. a model's collector (one submodule per model: [`service_level`],
+//!    [`reservation`]) streams the log's records and keeps only what falls in the
+//!    chosen window and time range, into a model-free [`Chart`]: rows, [`Bar`]s and
+//!    [`Mark`]s. It stops reading at the first event past the range, so a large log
+//!    costs only the records up to the end of the range.
+//! 2. [`svg`] writes the chart as SVG.
+//!
+//! The SVG is written by hand rather than with a plotting crate: a Gantt chart is
+//! rectangles, a few lines and text, and writing them directly keeps `replay` (the
+//! log reader, which embedded users build too) free of a drawing dependency, gives
+//! exact control of the row layout, and makes the bytes stable enough for an insta
+//! snapshot.
+//!
+//! Time restarts at 0 after each `Reset` (each window of a windowed run), so a chart
+//! shows one window: the first by default, `--window I` for another. A `Reset` with
+//! no event since the previous one (or at the start of the log) opens no window.
+
+use std::ops::Range;
+
+use kernel::Tick;
+use thiserror::Error;
+
+use crate::format::{FormatError, LogReader, Model};
+
+pub mod reservation;
+pub mod service_level;
+pub mod svg;
+
+/// How a run ended, which decides its colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    /// Completed (or ended) by its deadline.
+    OnTime,
+    /// Stopped by a job with an earlier deadline; it resumes later.
+    Preempted,
+    /// Completed after its deadline, or ended past its window: a violated promise.
+    Late,
+    /// A reservation ended by the kernel at its end because the job overran it.
+    Cut,
+    /// Still running at the end of the drawn range.
+    Open,
+}
+
+impl Outcome {
+    pub const ALL: [Self; 5] = [Self::OnTime, Self::Preempted, Self::Late, Self::Cut, Self::Open];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::OnTime => "on time",
+            Self::Preempted => "preempted",
+            Self::Late => "late or violated",
+            Self::Cut => "cut at its end",
+            Self::Open => "running past the range",
+        }
+    }
+}
+
+/// One run: rows `rows` (a machine, or a band of nodes) over `[start, end)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bar {
+    pub job: u32,
+    pub rows: Range<u32>,
+    pub start: Tick,
+    pub end: Tick,
+    pub outcome: Outcome,
+}
+
+/// What happened to a request at `t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    Submit,
+    Reject,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub t: Tick,
+    pub job: u32,
+    pub kind: MarkKind,
+}
+
+/// A model-free chart: what [`svg::write`] draws.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chart {
+    pub title: String,
+    /// `machine` or `node`: the rows' noun.
+    pub row_noun: &'static str,
+    /// The rows drawn (bars outside are left out, bars across the edge are clipped).
+    pub rows: Range<u32>,
+    /// The time range drawn.
+    pub from: Tick,
+    pub to: Tick,
+    pub bars: Vec<Bar>,
+    pub marks: Vec<Mark>,
+    /// Outcomes the legend lists (the model's own; a service-level log has no cuts).
+    pub outcomes: Vec<Outcome>,
+}
+
+/// What to draw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub from: Tick,
+    /// The end of the range; `None` for the end of the window.
+    pub to: Option<Tick>,
+    /// Rows to draw; `None` for all of them.
+    pub rows: Option<Range<u32>>,
+    /// Which window (0 is the first): time restarts at each `Reset`.
+    pub window: u64,
+}
+
+/// The most bars one chart draws; past it, a narrower range is asked for.
+pub const MAX_BARS: usize = 100_000;
+
+#[derive(Debug, Error)]
+pub enum GanttError {
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    #[error("--from {from} is not before --to {to}")]
+    EmptyRange { from: Tick, to: Tick },
+    #[error("--machines {start}..{end}: the log has {rows} {noun}s (rows 0..{rows})")]
+    Rows { start: u32, end: u32, rows: u32, noun: &'static str },
+    #[error("the log has {windows} window(s); --window {window} is not one of them")]
+    NoWindow { window: u64, windows: u64 },
+    #[error("more than {MAX_BARS} runs fall in the range; draw a narrower one with --from and --to")]
+    TooManyBars,
+}
+
+/// Reads `reader` and builds the chart of the model its header names.
+pub fn collect<R: std::io::Read>(reader: LogReader<R>, options: &Options) -> Result<Chart, GanttError> {
+    if let Some(to) = options.to
+        && to <= options.from
+    {
+        return Err(GanttError::EmptyRange { from: options.from, to });
+    }
+    match reader.header().model.clone() {
+        Model::ServiceLevel => service_level::collect(reader, options),
+        Model::Reservation(header) => reservation::collect(reader, &header, options),
+    }
+}
+
+/// The rows to draw: `options.rows` checked against the log's `total`.
+pub(crate) fn chosen_rows(
+    options: &Options,
+    total: u32,
+    noun: &'static str,
+) -> Result<Range<u32>, GanttError> {
+    match &options.rows {
+        None => Ok(0..total),
+        Some(r) if r.start < r.end && r.end <= total => Ok(r.clone()),
+        Some(r) => Err(GanttError::Rows { start: r.start, end: r.end, rows: total, noun }),
+    }
+}
+
+/// Where a collector is in the log: which window, and whether the range is done.
+#[derive(Debug, Default)]
+pub(crate) struct Position {
+    pub window: u64,
+    /// The highest time seen in the chosen window.
+    pub last_time: Tick,
+    /// An event past the range was seen: its decisions are still read, then reading stops.
+    pub past_range: bool,
+    /// A timed event was seen since the last `Reset`: a `Reset` before any (a log that
+    /// opens with one, or two in a row) does not start another window.
+    pub timed: bool,
+}
+
+impl Position {
+    /// Called for every event: `time` is `None` for a `Reset`. Returns `false` once
+    /// reading can stop.
+    pub fn event(&mut self, time: Option<Tick>, options: &Options) -> bool {
+        if self.past_range {
+            return false;
+        }
+        match time {
+            None => {
+                if self.timed {
+                    self.window += 1;
+                    self.timed = false;
+                }
+                self.window <= options.window
+            }
+            Some(t) => {
+                self.timed = true;
+                if self.window == options.window && options.to.is_some_and(|to| t > to) {
+                    self.past_range = true;
+                }
+                true
+            }
+        }
+    }
+
+    /// Whether the records being read belong to the chosen window.
+    pub fn in_window(&self, options: &Options) -> bool {
+        self.window == options.window
+    }
+
+    /// The drawn range's end, once reading is over.
+    pub fn end(&self, options: &Options) -> Result<Tick, GanttError> {
+        if self.window < options.window {
+            return Err(GanttError::NoWindow { window: options.window, windows: self.window + 1 });
+        }
+        Ok(options.to.unwrap_or(self.last_time.max(options.from.saturating_add(1))))
+    }
+
+    /// Notes a time of the chosen window (the drain's `Advance` to `Tick::MAX` is not one).
+    pub fn saw(&mut self, t: Tick) {
+        if t != Tick::MAX {
+            self.last_time = self.last_time.max(t);
+        }
+    }
+}
+
+/// Whether the run `[start, end)` has a moment inside `[from, to)`, or, when it is an
+/// instant (`start == end`: a mark, or a job displaced the moment it started), whether
+/// that instant is inside `[from, to]`. A run that only touches the range's edge is
+/// left out: it would be drawn with no width.
+pub(crate) fn overlaps(start: Tick, end: Tick, from: Tick, to: Option<Tick>) -> bool {
+    if start == end {
+        return from <= start && to.is_none_or(|to| start <= to);
+    }
+    end > from && to.is_none_or(|to| start < to)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,56 @@
+//! The small pieces: tick steps, node bands, what overlaps a range, and the range
+//! checks. Charts of whole logs are tested in `snapshots/tests/gantt.rs`.
+
+use super::*;
+
+#[test]
+fn tick_steps_are_round() {
+    assert_eq!(svg::tick_step_for_tests(100.0), 20);
+    assert_eq!(svg::tick_step_for_tests(7.0), 1);
+    assert_eq!(svg::tick_step_for_tests(86_400.0), 20_000);
+}
+
+#[test]
+fn nodes_become_bands_of_consecutive_ones() {
+    assert_eq!(reservation::bands(&[0, 1, 2, 5, 6, 9]), vec![0..3, 5..7, 9..10]);
+    assert_eq!(reservation::bands(&[]), Vec::<Range<u32>>::new());
+}
+
+#[test]
+fn runs_touching_the_edge_are_left_out_and_instants_kept() {
+    assert!(!overlaps(3, 5, 5, Some(10)));
+    assert!(!overlaps(10, 12, 5, Some(10)));
+    assert!(overlaps(4, 6, 5, Some(10)));
+    assert!(overlaps(10, 10, 5, Some(10)));
+    assert!(overlaps(5, 5, 5, Some(10)));
+    assert!(!overlaps(4, 4, 5, None));
+    assert!(overlaps(7, 9, 5, None));
+}
+
+#[test]
+fn rows_and_ranges_are_checked() {
+    let options = Options { rows: Some(3..9), ..Options::default() };
+    assert_eq!(chosen_rows(&options, 16, "node").unwrap(), 3..9);
+    assert_eq!(
+        chosen_rows(&options, 8, "node").unwrap_err().to_string(),
+        "--machines 3..9: the log has 8 nodes (rows 0..8)"
+    );
+    assert_eq!(chosen_rows(&Options::default(), 4, "machine").unwrap(), 0..4);
+}
+
+#[test]
+fn a_reset_with_nothing_before_it_opens_no_window() {
+    let options = Options { window: 1, ..Options::default() };
+    let mut position = Position::default();
+    // A log that opens with a reset, as host-sim's reservation logs do.
+    assert!(position.event(None, &options));
+    assert!(position.event(Some(5), &options));
+    assert_eq!(position.window, 0);
+    assert!(position.event(None, &options));
+    assert!(position.event(None, &options));
+    assert!(position.event(Some(0), &options));
+    assert_eq!(position.window, 1);
+    assert!(position.in_window(&options));
+    // The next window is past the chosen one: reading stops.
+    assert!(!position.event(None, &options));
+}

@@ -1,0 +1,158 @@
+//! `replay gantt` on the committed logs: what each model's chart holds (runs,
+//! outcomes, marks, ranges, rows), the chart rendered to a bitmap, and one chart's
+//! SVG text as an insta snapshot.
+
+use std::path::{Path, PathBuf};
+
+use replay::format::LogReader;
+use replay::gantt::{self, Chart, MarkKind, Options, Outcome};
+
+fn log(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("logs").join(format!("{name}.log"))
+}
+
+fn chart(name: &str, options: &Options) -> Chart {
+    gantt::collect(LogReader::open(&log(name)).unwrap(), options).unwrap()
+}
+
+/// `(job, rows, start, end, outcome)` of every bar.
+fn runs(chart: &Chart) -> Vec<(u32, std::ops::Range<u32>, u64, u64, Outcome)> {
+    chart.bars.iter().map(|b| (b.job, b.rows.clone(), b.start, b.end, b.outcome)).collect()
+}
+
+#[test]
+fn a_service_level_chart_has_every_run_with_how_it_ended() {
+    let chart = chart("preemption", &Options::default());
+    use Outcome::{OnTime, Preempted};
+    assert_eq!(
+        runs(&chart),
+        vec![
+            (1, 0..1, 0, 3, Preempted),
+            (2, 0..1, 3, 5, OnTime),
+            (1, 0..1, 5, 6, Preempted),
+            (3, 0..1, 6, 10, OnTime),
+            (1, 0..1, 10, 10, Preempted),
+            (4, 0..1, 10, 11, OnTime),
+            (1, 0..1, 11, 17, OnTime),
+            (5, 0..1, 20, 20, Preempted),
+            (6, 0..1, 20, 21, OnTime),
+            (5, 0..1, 21, 26, OnTime),
+        ]
+    );
+    assert_eq!((chart.from, chart.to), (0, 26));
+    assert_eq!(chart.marks.iter().filter(|m| m.kind == MarkKind::Submit).count(), 6);
+}
+
+#[test]
+fn a_range_keeps_only_what_falls_in_it_clipped() {
+    let chart = chart("preemption", &Options { from: 5, to: Some(12), ..Options::default() });
+    let jobs: Vec<(u32, u64, u64)> = chart.bars.iter().map(|b| (b.job, b.start, b.end)).collect();
+    // Job 2's run [3, 5) only touches the range's start: left out.
+    assert_eq!(jobs, vec![(1, 5, 6), (3, 6, 10), (1, 10, 10), (4, 10, 11), (1, 11, 12)]);
+    let marks: Vec<u64> = chart.marks.iter().map(|m| m.t).collect();
+    assert_eq!(marks, vec![6, 10]);
+    // Job 1's last run goes on past the range and completes at 17, in the decisions
+    // of the first event past the range (the submit at 20), which are still read:
+    // it is drawn clipped at 12 in its true outcome. Reading stops at the next event.
+    assert_eq!(chart.bars.last().unwrap().outcome, Outcome::OnTime);
+    let short = gantt::collect(
+        LogReader::open(&log("preemption")).unwrap(),
+        &Options { from: 0, to: Some(2), ..Options::default() },
+    )
+    .unwrap();
+    // Job 1 is preempted at 3, in the decisions of the submit at 3 (past 2): known.
+    assert_eq!(runs(&short), vec![(1, 0..1, 0, 2, Outcome::Preempted)]);
+}
+
+#[test]
+fn rows_and_rejections_on_parallel_machines() {
+    let all = chart("parallel_machines", &Options::default());
+    assert_eq!(all.marks.iter().filter(|m| m.kind == MarkKind::Reject).count(), 1);
+    let one = chart("parallel_machines", &Options { rows: Some(1..2), ..Options::default() });
+    assert!(!one.bars.is_empty());
+    assert!(one.bars.iter().all(|b| b.rows == (1..2)));
+    let error = gantt::collect(
+        LogReader::open(&log("parallel_machines")).unwrap(),
+        &Options { rows: Some(2..5), ..Options::default() },
+    )
+    .unwrap_err();
+    assert_eq!(error.to_string(), "--machines 2..5: the log has 3 machines (rows 0..3)");
+}
+
+#[test]
+fn each_window_is_drawn_on_its_own() {
+    let first = chart("windows_reset", &Options::default());
+    let second = chart("windows_reset", &Options { window: 1, ..Options::default() });
+    let jobs = |c: &Chart| {
+        let mut j: Vec<u32> = c.bars.iter().map(|b| b.job).collect();
+        j.dedup();
+        j
+    };
+    assert_eq!(jobs(&first), vec![1, 2]);
+    assert_eq!(jobs(&second), vec![3, 4, 3]);
+    let error = gantt::collect(
+        LogReader::open(&log("windows_reset")).unwrap(),
+        &Options { window: 5, ..Options::default() },
+    )
+    .unwrap_err();
+    assert!(error.to_string().contains("--window 5"), "{error}");
+}
+
+#[test]
+fn a_reservation_chart_lays_reservations_over_node_bands() {
+    let chart = chart("resv_flexible", &Options::default());
+    assert_eq!(chart.row_noun, "node");
+    // Job 2 holds both nodes over [0, 20) and finishes on time; job 3 is never
+    // reported and is cut at 30; job 1 finishes early at 40.
+    assert_eq!(
+        runs(&chart),
+        vec![
+            (2, 0..2, 0, 20, Outcome::OnTime),
+            (3, 0..2, 20, 30, Outcome::Cut),
+            (1, 0..2, 30, 40, Outcome::OnTime)
+        ]
+    );
+    let rejected: Vec<u32> =
+        chart.marks.iter().filter(|m| m.kind == MarkKind::Reject).map(|m| m.job).collect();
+    assert_eq!(rejected, vec![4, 5]);
+}
+
+fn render(svg: &str) -> resvg::tiny_skia::Pixmap {
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).unwrap();
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+    resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+}
+
+fn pixels(pixmap: &resvg::tiny_skia::Pixmap, hex: &str) -> usize {
+    let channel = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
+    let rgb = (channel(1), channel(3), channel(5));
+    pixmap.pixels().iter().filter(|p| (p.red(), p.green(), p.blue()) == rgb && p.alpha() == 255).count()
+}
+
+#[test]
+fn charts_render_with_each_outcome_that_occurs_and_none_other() {
+    for (name, present, absent) in [
+        ("preemption", vec![Outcome::OnTime, Outcome::Preempted], vec![Outcome::Late, Outcome::Cut]),
+        ("resv_flexible", vec![Outcome::OnTime, Outcome::Cut], vec![Outcome::Preempted, Outcome::Late]),
+    ] {
+        let svg = gantt::svg::write(&chart(name, &Options::default()));
+        let pixmap = render(&svg);
+        let ink =
+            pixmap.pixels().iter().filter(|p| (p.red(), p.green(), p.blue()) != (255, 255, 255)).count();
+        assert!(ink > 10_000, "{name} is nearly blank");
+        // Bars are large in these small logs; the legend's swatches are 14 x 12.
+        for outcome in present {
+            assert!(pixels(&pixmap, gantt::svg::colour(outcome)) > 1_000, "{name}: {outcome:?} is drawn");
+        }
+        for outcome in absent {
+            assert!(pixels(&pixmap, gantt::svg::colour(outcome)) <= 14 * 12, "{name}: no {outcome:?} run");
+        }
+    }
+}
+
+#[test]
+fn the_preemption_chart_svg() {
+    insta::assert_snapshot!(gantt::svg::write(&chart("preemption", &Options::default())));
+}
