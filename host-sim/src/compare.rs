@@ -33,6 +33,7 @@ use kernel::log::Body;
 use kernel::reservation::{Decision as ResvDecision, Event as ResvEvent};
 
 use crate::levels;
+use crate::plot::{BarChart, BarGroup};
 use crate::reservation::{self, Experiment, Input};
 use crate::sim::{self, RunConfig};
 use crate::workload::Workload;
@@ -155,6 +156,21 @@ fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {
     if count == 0 { 0.0 } else { values.sum::<f64>() / count as f64 }
 }
 
+/// The measures in percent, one group each, a bar per model: `compare.svg`.
+pub fn chart(trace: &str, rows: &[Row]) -> BarChart {
+    let group = |label: &str, value: fn(&Row) -> f64| BarGroup {
+        label: label.to_owned(),
+        bars: rows.iter().map(|r| (format!("{:.1}", value(r)), value(r))).collect(),
+    };
+    BarChart {
+        title: format!("The models side by side on {trace}"),
+        x_label: "measure".to_owned(),
+        y_label: "percent".to_owned(),
+        bar_names: rows.iter().map(|r| format!("{} ({})", r.model, r.after)).collect(),
+        groups: vec![group("accepted %", |r| r.accepted_pct), group("utilisation %", |r| r.utilisation_pct)],
+    }
+}
+
 /// The header of the CSV and the columns of the table.
 const COLUMNS: [&str; 9] = [
     "model",
@@ -205,4 +221,42 @@ pub fn write_csv(rows: &[Row], mut out: impl Write) -> io::Result<()> {
         writeln!(out, "{}", cells(row).join(","))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plot::colour;
+    use crate::plot::tests::{ink, pixels_of, render, texts};
+
+    fn row(model: &'static str, accepted_pct: f64, utilisation_pct: f64) -> Row {
+        Row {
+            model,
+            after: "a paper",
+            requests: 10,
+            accepted_pct,
+            utilisation_pct,
+            income: None,
+            income_unit: "-",
+            violations: 0,
+            mean_wait_s: 0.0,
+            mean_bounded_slowdown: 1.0,
+        }
+    }
+
+    #[test]
+    fn the_figure_draws_a_bar_per_model_and_measure() {
+        let rows = [row("run", 20.0, 90.0), row("reserve", 80.0, 40.0), row("third", 50.0, 60.0)];
+        let svg = chart("t.swf", &rows).to_svg().unwrap();
+        let pixmap = render(&svg);
+        assert!(ink(&pixmap) > 5_000, "the figure is nearly blank");
+        for i in 0..rows.len() {
+            assert!(pixels_of(&pixmap, colour(i)) > 200, "model {i} has no bars");
+        }
+        assert_eq!(pixels_of(&pixmap, colour(rows.len())), 0, "a bar too many");
+        let labels = texts(&svg);
+        for label in ["accepted %", "utilisation %", "80.0", "40.0"] {
+            assert!(labels.iter().any(|t| t == label), "no {label:?} in {labels:?}");
+        }
+    }
 }

@@ -76,7 +76,7 @@ struct CompareArgs {
     /// MaxProcs, else 128).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
     nodes: Option<u32>,
-    /// Write DIR/compare.csv and DIR/compare.json too.
+    /// Write DIR/compare.csv, DIR/compare.json and the figure DIR/compare.svg too.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Print the rows as one JSON object instead of a table.
@@ -263,6 +263,10 @@ fn compare(args: &CompareArgs) -> Result<(), CliError> {
         std::fs::write(&csv, text).map_err(io(&csv))?;
         let json = dir.join("compare.json");
         std::fs::write(&json, format!("{document:#}\n")).map_err(io(&json))?;
+        host_sim::compare::chart(&trace.workload.file_name(), &rows)
+            .to_svg()
+            .and_then(|svg| host_sim::plot::write_svg(&dir.join("compare.svg"), &svg))
+            .map_err(|e| CliError::Usage(e.to_string()))?;
     }
     let stdout = std::io::stdout().lock();
     let written = if args.json {
