@@ -150,21 +150,20 @@ impl LineChart {
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let all = || self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter().copied());
         let (x_lo, x_hi) = padded_range(all().map(|p| p.0), false);
-        let (y_lo, mut y_hi) = padded_range(all().map(|p| p.1), false);
+        let (y_lo, y_hi) = padded_range(all().map(|p| p.1), false);
         let names: Vec<&str> =
             self.series.iter().chain(&self.reference_lines).map(|s| s.name.as_str()).collect();
-        let (corner, covered, legend_height) =
+        let (corner, covered, _) =
             quietest_corner(&names, all().filter(|p| p.1.is_finite()), (x_lo, x_hi), (y_lo, y_hi));
-        // No free corner: raise the top of the y axis so the legend sits above the data.
-        let corner = if covered > 0 {
-            y_hi = y_lo + (y_hi - y_lo) / (1.0 - legend_height - 0.03_f64).max(0.3);
-            SeriesLabelPosition::UpperRight
-        } else {
-            corner
-        };
+        // No free corner: the legend goes to the right of the plot, in a margin made for it
+        // (its width estimated from the longest name, as plotters lays text out).
+        let outside = covered > 0;
+        let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as u32;
+        let legend_px = if outside { 48 + longest * 8 } else { 0 };
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, ("sans-serif", 26))
             .margin(12)
+            .margin_right(12 + legend_px)
             .x_label_area_size(56)
             .y_label_area_size(84)
             .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
@@ -204,6 +203,9 @@ impl LineChart {
                 .label(&line.name)
                 .legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, style));
         }
+        if outside {
+            return self.legend_beside(root, legend_px);
+        }
         chart
             .configure_series_labels()
             .position(corner)
@@ -216,7 +218,8 @@ impl LineChart {
 }
 
 /// The corner of the plot where a legend with `names` would cover the fewest data
-/// points (ties: upper right, upper left, lower right, lower left). The legend's size is
+/// points (ties: upper right, upper left, lower right, lower left), how many it would
+/// cover there, and the legend's height as a share of the plot's. The legend's size is
 /// estimated from its text, as plotters lays it out.
 fn quietest_corner(
     names: &[&str],
@@ -265,6 +268,40 @@ fn quietest_corner(
         }
     }
     (best, fewest, height)
+}
+
+impl LineChart {
+    /// The legend in the right margin, drawn on the whole figure (plotters' own legend
+    /// is clipped to the plotting area): a line sample and the name per entry.
+    fn legend_beside(&self, root: &DrawingArea<SVGBackend<'_>, Shift>, legend_px: u32) -> Result<(), String> {
+        let (width, _) = root.dim_in_pixel();
+        let left = width as i32 - legend_px as i32 + 4;
+        let font = ("sans-serif", 17).into_font().color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
+        let entries = self.series.len() + self.reference_lines.len();
+        let top = 56;
+        let bottom = top + 22 * entries as i32;
+        let frame = [(left - 6, top - 14), (width as i32 - 8, bottom - 8)];
+        root.draw(&Rectangle::new(frame, RGBColor(120, 120, 120).stroke_width(1)))
+            .map_err(|e| e.to_string())?;
+        for (i, series) in self.series.iter().enumerate() {
+            let y = top + 22 * i as i32;
+            let style = colour(i).stroke_width(2);
+            root.draw(&PathElement::new(vec![(left, y), (left + 22, y)], style))
+                .map_err(|e| e.to_string())?;
+            root.draw(&Circle::new((left + 11, y), 3, colour(i).filled())).map_err(|e| e.to_string())?;
+            root.draw(&Text::new(series.name.clone(), (left + 30, y), font.clone()))
+                .map_err(|e| e.to_string())?;
+        }
+        for (j, line) in self.reference_lines.iter().enumerate() {
+            let y = top + 22 * (self.series.len() + j) as i32;
+            let style = REFERENCE_GREYS[j % REFERENCE_GREYS.len()].stroke_width(2);
+            root.draw(&DashedPathElement::new(vec![(left, y), (left + 22, y)], 5, 3, style))
+                .map_err(|e| e.to_string())?;
+            root.draw(&Text::new(line.name.clone(), (left + 30, y), font.clone()))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
 }
 
 impl BarChart {

@@ -40,6 +40,7 @@ enum Command {
 
 #[derive(Debug, clap::Args)]
 struct GanttArgs {
+    /// The log to draw.
     log: PathBuf,
     /// Write the SVG here.
     #[arg(long, value_name = "FILE")]
