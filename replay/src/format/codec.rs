@@ -11,7 +11,7 @@
 //! every record still round-trips exactly, whatever its values.
 //!
 //! Writer and reader run the same [`RecordCodec`]: the context moves after every
-//! record by one rule ([`Context::update`]) on both sides, and starts afresh at every
+//! record by one rule (`Context::update`) on both sides, and starts afresh at every
 //! block, so a block decodes on its own given the header's level table.
 //!
 //! The reservation kernel's records (module `reservation`) use tags that v2 left malformed
