@@ -1,6 +1,8 @@
 //! `cargo xtask verify`: every check CI runs, in the order a failure is cheapest to see.
 //! `cargo xtask bench`: every performance figure, measured side by side (see `bench`).
 //! `cargo xtask crosscheck`: every decision against an independent implementation.
+//! `cargo xtask embedded`: the kernels on a Cortex-M4F under QEMU, byte for byte
+//! against the host (see `embedded`).
 //!
 //! Each step prints a `==>` line; the first failure stops the run with a non-zero
 //! exit and names the step. Steps that need tools this machine may lack (the embedded
@@ -9,6 +11,7 @@
 
 mod bench;
 mod crosscheck;
+mod embedded;
 mod steps;
 
 use std::process::ExitCode;
@@ -37,6 +40,14 @@ enum Command {
     },
     /// The kernel's decisions against tools/crosscheck.py on every shared trace (84 runs).
     Crosscheck,
+    /// The kernels on a Cortex-M4F under QEMU (mps2-an386): their records byte for byte
+    /// against the host's, flash, RAM and stack figures.
+    Embedded {
+        /// Change one processing time in the host's copy of the service-level stream:
+        /// the comparison must then fail, naming the first differing record.
+        #[arg(long)]
+        tamper: bool,
+    },
     /// Every performance figure, side by side with AccaSim; see docs/performance.md.
     Bench {
         /// End with one line holding every figure as a JSON object.
@@ -56,6 +67,7 @@ fn main() -> ExitCode {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
         Command::Fuzz { seconds } => steps::fuzz(seconds),
         Command::Crosscheck => crosscheck::crosscheck(),
+        Command::Embedded { tamper } => embedded::embedded(tamper),
         Command::Bench { json, runs } => bench::bench(json, runs),
     };
     match result {

@@ -21,7 +21,9 @@ impl HostFile {
         // SAFETY: `SYS_OPEN` reads `text.len()` bytes at `text.as_ptr()`, which is a
         // live, NUL-terminated byte string for the duration of the call, and returns
         // a handle or -1; it touches no other memory.
-        let handle = unsafe { cortex_m_semihosting::syscall!(OPEN, text.as_ptr(), nr::open::W_TRUNC_BINARY, text.len()) };
+        let handle = unsafe {
+            cortex_m_semihosting::syscall!(OPEN, text.as_ptr(), nr::open::W_TRUNC_BINARY, text.len())
+        };
         (handle != usize::MAX).then_some(Self { handle })
     }
 
@@ -30,7 +32,8 @@ impl HostFile {
         while !bytes.is_empty() {
             // SAFETY: `SYS_WRITE` reads `bytes.len()` bytes at `bytes.as_ptr()`, a live
             // slice, and returns how many it did NOT write; it writes no memory.
-            let left = unsafe { cortex_m_semihosting::syscall!(WRITE, self.handle, bytes.as_ptr(), bytes.len()) };
+            let left =
+                unsafe { cortex_m_semihosting::syscall!(WRITE, self.handle, bytes.as_ptr(), bytes.len()) };
             let written = bytes.len().checked_sub(left).ok_or(())?;
             if written == 0 {
                 return Err(());

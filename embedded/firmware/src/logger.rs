@@ -19,8 +19,12 @@ struct State {
     failed: bool,
 }
 
-static STATE: Mutex<RefCell<State>> =
-    Mutex::new(RefCell::new(State { file: None, encoder: defmt::Encoder::new(), taken: false, failed: false }));
+static STATE: Mutex<RefCell<State>> = Mutex::new(RefCell::new(State {
+    file: None,
+    encoder: defmt::Encoder::new(),
+    taken: false,
+    failed: false,
+}));
 
 #[defmt::global_logger]
 struct SemihostingLogger;

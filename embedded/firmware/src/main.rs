@@ -36,13 +36,19 @@ use crate::host::{Buffered, HostFile};
 /// The service-level kernel: 4 machines, 32 queue entries each, up to 8 levels (the
 /// small configuration of the README).
 type ServiceKernel = Kernel<4, 32, 8>;
-/// The reservation kernel: 4,096 one-minute calendar slots (2.8 days ahead), 256
+/// The reservation kernel: 16,384 one-minute calendar slots (11.4 days ahead: the
+/// SDSC SP2 prefix plans starts up to 9.7 days ahead), 256
 /// waiting and 256 running reservations (`2 m` for SDSC SP2's 128 nodes), 8 offers.
-type ResvKernel = ReservationKernel<4096, 256, 256, 8>;
+type ResvKernel = ReservationKernel<16384, 256, 256, 8>;
 const SERVICE_CAPACITIES: [u32; 3] = [4, 32, 8];
-const RESERVATION_CAPACITIES: [u32; 4] = [4096, 256, 256, 8];
+const RESERVATION_CAPACITIES: [u32; 4] = [16384, 256, 256, 8];
 
-static STREAMS: &[u8] = include_bytes!(env!("EMBEDDED_STREAMS"));
+/// The event streams: build through `cargo xtask embedded`, which generates them.
+static STREAMS: &[u8] = include_bytes!(env!(
+    "EMBEDDED_STREAMS",
+    "EMBEDDED_STREAMS is unset: build the firmware with `cargo xtask embedded`, which generates \
+     the streams file under target/embedded/ and names it here"
+));
 const MAGIC: &[u8] = b"KSTREAM1";
 
 /// The service-level section's head: the capacities it was generated for, and the
@@ -70,12 +76,16 @@ struct Run {
     accepted: u32,
     rejected: u32,
     preempted: u32,
+    /// The stack's high-water mark over the whole run, from the top of RAM: the
+    /// kernel's state and the record buffer live in the run function's frame.
     stack: usize,
+    /// The stack the decision path itself takes below the run function's frame:
+    /// `step`, the sink and the record encoding.
+    step_stack: usize,
 }
 
 #[entry]
 fn main() -> ! {
-    stack::paint();
     let result = run_all();
     let logged = logger::finish();
     match result {
@@ -96,10 +106,11 @@ fn fail(why: &str) {
 fn run_all() -> Result<(), &'static str> {
     let rest = STREAMS.strip_prefix(MAGIC).ok_or("the streams file does not start with KSTREAM1")?;
     let (len, rest) = rest.split_first_chunk::<4>().ok_or("the streams file is cut short")?;
-    let (service, reservation) =
-        rest.split_at_checked(u32::from_le_bytes(*len) as usize).ok_or("the service-level section is cut short")?;
+    let (service, reservation) = rest
+        .split_at_checked(u32::from_le_bytes(*len) as usize)
+        .ok_or("the service-level section is cut short")?;
 
-    stack::paint();
+    let _ = stack::paint();
     let mut s = run_service(service)?;
     s.stack = stack::high_water();
     defmt::info!(
@@ -111,7 +122,7 @@ fn run_all() -> Result<(), &'static str> {
         s.preempted
     );
 
-    stack::paint();
+    let _ = stack::paint();
     let mut r = run_reservation(reservation)?;
     r.stack = stack::high_water();
     defmt::info!(
@@ -122,24 +133,29 @@ fn run_all() -> Result<(), &'static str> {
         r.rejected
     );
     defmt::info!(
-        "stack high-water: {=usize} bytes (service-level), {=usize} bytes (reservation), of {=usize}",
+        "stack high-water: {=usize} bytes (service-level), {=usize} bytes (reservation), of {=usize}; decision path {=usize} and {=usize} bytes",
         s.stack,
         r.stack,
-        stack::room()
+        stack::room(),
+        s.step_stack,
+        r.step_stack
     );
     hprintln!(
         "FIGURES service_state={} service_events={} service_records={} service_bytes={} service_stack={} \
-         reservation_state={} reservation_events={} reservation_records={} reservation_bytes={} reservation_stack={}",
+         service_step_stack={} reservation_state={} reservation_events={} reservation_records={} \
+         reservation_bytes={} reservation_stack={} reservation_step_stack={}",
         size_of::<ServiceKernel>(),
         s.events,
         s.records,
         s.bytes,
         s.stack,
+        s.step_stack,
         size_of::<ResvKernel>(),
         r.events,
         r.records,
         r.bytes,
-        r.stack
+        r.stack,
+        r.step_stack
     );
     Ok(())
 }
@@ -178,7 +194,7 @@ impl Recorder {
 }
 
 /// The next event record of a stream, or `None` at its end.
-fn next_record<'a>(bytes: &mut &'a [u8]) -> Result<Option<Record>, &'static str> {
+fn next_record(bytes: &mut &[u8]) -> Result<Option<Record>, &'static str> {
     if bytes.is_empty() {
         return Ok(None);
     }
@@ -198,6 +214,7 @@ fn run_service(section: &[u8]) -> Result<Run, &'static str> {
     let mut kernel = ServiceKernel::new(config).map_err(|_| "the service-level configuration is refused")?;
     let mut out = Recorder::create(b"service-level.records\0")?;
     let mut run = Run::default();
+    let sp = stack::paint();
     while let Some(record) = next_record(&mut events)? {
         let Body::Event(event) = record.body else {
             return Err("the service-level stream holds a record that is not a service-level event");
@@ -219,6 +236,7 @@ fn run_service(section: &[u8]) -> Result<Run, &'static str> {
             out.record(Body::Decision(d));
         });
     }
+    run.step_stack = stack::used_below(sp);
     (run.records, run.bytes) = out.close()?;
     Ok(run)
 }
@@ -232,11 +250,14 @@ fn run_reservation(section: &[u8]) -> Result<Run, &'static str> {
     let (setup, mut events): (ReservationSetup, _) =
         postcard::take_from_bytes(section).map_err(|_| "the reservation setup does not decode")?;
     if setup.capacities != RESERVATION_CAPACITIES {
-        return Err("the reservation stream was generated for other capacities than ReservationKernel<4096, 256, 256, 8>");
+        return Err(
+            "the reservation stream was generated for other capacities than ReservationKernel<16384, 256, 256, 8>",
+        );
     }
     let mut kernel = ResvKernel::new(setup.config).map_err(|_| "the reservation configuration is refused")?;
     let mut out = Recorder::create(b"reservation.records\0")?;
     let mut run = Run::default();
+    let sp = stack::paint();
     while let Some(record) = next_record(&mut events)? {
         let Body::ReservationEvent(event) = record.body else {
             return Err("the reservation stream holds a record that is not a reservation event");
@@ -255,6 +276,7 @@ fn run_reservation(section: &[u8]) -> Result<Run, &'static str> {
             out.record(Body::ReservationDecision(d));
         });
     }
+    run.step_stack = stack::used_below(sp);
     (run.records, run.bytes) = out.close()?;
     Ok(run)
 }

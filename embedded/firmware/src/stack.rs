@@ -9,8 +9,10 @@
 use core::ptr::{addr_of, read_volatile, write_volatile};
 
 const PAINT: u32 = 0x5354_4b21; // "STK!"
-/// Left unpainted below the stack pointer of `paint`'s caller: `paint`'s own frame.
-const MARGIN: usize = 256;
+/// Left unpainted below `paint`'s own stack pointer. Memory below the stack pointer
+/// is free (no interrupt is enabled that could push a frame there), so a few words
+/// suffice; the figures are then exact to those words.
+const MARGIN: usize = 16;
 
 unsafe extern "C" {
     static __sheap: u32;
@@ -25,9 +27,10 @@ fn top() -> usize {
     addr_of!(_stack_start) as usize
 }
 
-/// Paints from the end of the statics up to just below the current stack pointer.
+/// Paints from the end of the statics up to just below the current stack pointer,
+/// and returns that stack pointer.
 #[inline(never)]
-pub fn paint() {
+pub fn paint() -> usize {
     let sp = cortex_m::register::msp::read() as usize;
     let end = sp.saturating_sub(MARGIN);
     let mut addr = bottom();
@@ -37,18 +40,30 @@ pub fn paint() {
         unsafe { write_volatile(addr as *mut u32, PAINT) };
         addr += 4;
     }
+    sp
+}
+
+/// The lowest word that lost its paint since the last [`paint`].
+fn lowest() -> usize {
+    let mut addr = bottom();
+    // SAFETY: reads of word-aligned free RAM between the statics and the top of RAM.
+    while addr < top() && unsafe { read_volatile(addr as *const u32) } == PAINT {
+        addr += 4;
+    }
+    addr
+}
+
+/// Bytes of stack used below `sp` (what [`paint`] returned) since that paint.
+#[inline(never)]
+pub fn used_below(sp: usize) -> usize {
+    sp.saturating_sub(lowest())
 }
 
 /// Bytes of stack used since the last [`paint`]: from the top of RAM down to the
 /// lowest word that lost its paint.
 #[inline(never)]
 pub fn high_water() -> usize {
-    let mut addr = bottom();
-    // SAFETY: reads of word-aligned free RAM between the statics and the top of RAM.
-    while addr < top() && unsafe { read_volatile(addr as *const u32) } == PAINT {
-        addr += 4;
-    }
-    top() - addr
+    top() - lowest()
 }
 
 /// The bytes between the statics and the top of RAM: the most the stack can take.
