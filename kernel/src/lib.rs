@@ -80,6 +80,7 @@ mod kernel;
 pub mod level;
 pub mod log;
 pub mod machine;
+mod panic_free;
 pub mod queue;
 pub mod reservation;
 pub mod types;

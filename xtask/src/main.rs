@@ -12,6 +12,7 @@
 mod bench;
 mod crosscheck;
 mod embedded;
+mod panic_check;
 mod steps;
 
 use std::process::ExitCode;
@@ -48,6 +49,13 @@ enum Command {
         #[arg(long)]
         tamper: bool,
     },
+    /// No panic can be linked: the kernel's probe links with a panic handler that cannot
+    /// link, and a planted panic fails (see xtask/src/panic_check.rs).
+    PanicCheck {
+        /// Build with a panic planted (`--features planted-panic`) to see the failure.
+        #[arg(long)]
+        plant: bool,
+    },
     /// Every performance figure, side by side with AccaSim; see docs/performance.md.
     Bench {
         /// End with one line holding every figure as a JSON object.
@@ -68,6 +76,7 @@ fn main() -> ExitCode {
         Command::Fuzz { seconds } => steps::fuzz(seconds),
         Command::Crosscheck => crosscheck::crosscheck(),
         Command::Embedded { tamper } => embedded::embedded(tamper),
+        Command::PanicCheck { plant } => panic_check::panic_check(plant),
         Command::Bench { json, runs } => bench::bench(json, runs),
     };
     match result {
