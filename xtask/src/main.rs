@@ -28,7 +28,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// fmt, clippy, tests, the embedded build, committed logs, fuzz smoke runs and the shared traces.
+    /// fmt, clippy, tests, the embedded build, the panic-free link, the firmware under QEMU,
+    /// committed logs, fuzz smoke runs and the shared traces.
     Verify {
         /// Seconds each fuzz target runs for.
         #[arg(long, default_value_t = 20)]
