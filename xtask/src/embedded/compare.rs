@@ -103,6 +103,39 @@ mod tests {
         assert_eq!(compare("service-level", &firmware, &host), Ok(host.len()));
     }
 
+    /// The same on the real stream (the first 5,000 NASA jobs), when the shared traces
+    /// are here: the 1000th submit's processing time, changed on the host side, is the
+    /// record named.
+    #[test]
+    fn a_changed_processing_time_in_the_nasa_stream_is_named() {
+        let trace =
+            crate::steps::root().join("../shared/traces").join(crate::embedded::streams::SERVICE_TRACE);
+        if !trace.exists() {
+            eprintln!("skipped: {} is absent", trace.display());
+            return;
+        }
+        let stream = crate::embedded::streams::service(&trace).unwrap();
+        let firmware = encode_all(&stream.expected).unwrap();
+        let mut events = stream.events.clone();
+        let (position, submit) = events
+            .iter_mut()
+            .enumerate()
+            .filter(|(_, b)| matches!(b, Body::Event(Event::Submit { .. })))
+            .nth(999)
+            .unwrap();
+        let Body::Event(Event::Submit { p, .. }) = submit else { unreachable!() };
+        *p += 1;
+        let changed = events[position];
+        let host = decide_service(&stream.config, &events).unwrap();
+        let record = host.iter().position(|r| r.body == changed).unwrap();
+        let err = compare("service-level", &firmware, &host).unwrap_err();
+        assert!(
+            err.contains(&format!("record {record} differs: firmware Record {{ seq: {record}, ")),
+            "{err}"
+        );
+        assert!(err.contains(&format!("host Record {{ seq: {record}, body: {changed:?} }}")), "{err}");
+    }
+
     #[test]
     fn a_short_firmware_output_names_the_first_missing_record() {
         let host = decide_service(&config(), &events()).unwrap();
