@@ -59,6 +59,42 @@
 //! | 4 | 32 | 8 | 3,992 |
 //! | 16 | 256 | 32 | 119,832 |
 //! | 64 | 256 | 32 | 478,488 |
+//!
+//! # Embedding
+//! On a controller the kernel is one value (a local of `main`, or a `static` through
+//! your runtime's once-cell), events come from your input, and each decision can be
+//! written with the kernel's own record encoding ([`log::encode`]) into a buffer you
+//! own, for a UART, a flash log or a radio. `embedded/` runs exactly this on a
+//! Cortex-M4F under QEMU, and `cargo xtask embedded` checks that its bytes equal the
+//! host's (see the README's section for embedded engineers). No panic path is linked:
+//! `cargo xtask panic-check` links the kernel with a panic handler that cannot link.
+//!
+//! ```
+//! use kernel::log::{Body, RECORD_MAX_BYTES, Record, encode};
+//! use kernel::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
+//!
+//! // 4 machines, 32 queue entries each, up to 8 levels: 3,952 bytes on a Cortex-M4F.
+//! let mut levels = heapless::Vec::new();
+//! levels.push(Level::whole(2, 1)).unwrap(); // slack factor 2, price 1 per tick
+//! let config = Config { machines: 4, policy: Policy::FirstFit, levels };
+//! let mut kernel = Kernel::<4, 32, 8>::new(config).unwrap();
+//!
+//! // One event in; its decisions out to a sink that allocates nothing.
+//! let mut decisions = heapless::Vec::<Decision, 8>::new();
+//! let event = Event::Submit { t: 0, job: 1, p: 10, level: 0 };
+//! let outcome = kernel.step(event, &mut |d| {
+//!     let _ = decisions.push(d);
+//! });
+//! assert_eq!(outcome, Outcome::Accepted { machine: 0 });
+//! assert_eq!(decisions[0], Decision::Accept { job: 1, machine: 0, deadline: 20, preempted: None });
+//!
+//! // Each decision as a self-contained record, in a buffer the caller supplies.
+//! let mut buf = [0u8; RECORD_MAX_BYTES];
+//! for (seq, decision) in (0..).zip(&decisions) {
+//!     let bytes = encode(&Record { seq, body: Body::Decision(*decision) }, &mut buf).unwrap();
+//!     assert!(bytes.len() <= RECORD_MAX_BYTES); // send `bytes` on
+//! }
+//! ```
 
 #![no_std]
 #![cfg_attr(
@@ -80,6 +116,7 @@ mod kernel;
 pub mod level;
 pub mod log;
 pub mod machine;
+mod panic_free;
 pub mod queue;
 pub mod reservation;
 pub mod types;

@@ -23,6 +23,7 @@
 
 use heapless::Vec;
 
+use crate::panic_free;
 use crate::types::{JobId, Tick};
 
 /// The job a machine is running.
@@ -149,11 +150,11 @@ impl<const Q: usize> EddQueue<Q> {
         let behind = self.slack_min.get(index).copied().unwrap_or(Tick::MAX);
         // The five arrays always have the same length, and it was checked above to be
         // below capacity and at least `index`: none of these inserts can fail.
-        let _ = self.deadline.insert(index, deadline);
-        let _ = self.finish.insert(index, finish);
-        let _ = self.slack_min.insert(index, deadline.saturating_sub(finish).min(behind));
-        let _ = self.job.insert(index, job);
-        let _ = self.processed.insert(index, false);
+        let _ = panic_free::insert(&mut self.deadline, index, deadline);
+        let _ = panic_free::insert(&mut self.finish, index, finish);
+        let _ = panic_free::insert(&mut self.slack_min, index, deadline.saturating_sub(finish).min(behind));
+        let _ = panic_free::insert(&mut self.job, index, job);
+        let _ = panic_free::insert(&mut self.processed, index, false);
         self.refresh_slack_min(index);
         Ok(())
     }
@@ -182,11 +183,11 @@ impl<const Q: usize> EddQueue<Q> {
         if self.is_empty() {
             return None;
         }
-        self.deadline.remove(0);
-        self.finish.remove(0);
-        self.slack_min.remove(0);
-        self.processed.remove(0);
-        Some(self.job.remove(0))
+        panic_free::remove_first(&mut self.deadline);
+        panic_free::remove_first(&mut self.finish);
+        panic_free::remove_first(&mut self.slack_min);
+        panic_free::remove_first(&mut self.processed);
+        panic_free::remove_first(&mut self.job)
     }
 
     pub fn clear(&mut self) {

@@ -1,6 +1,8 @@
 //! `cargo xtask verify`: every check CI runs, in the order a failure is cheapest to see.
 //! `cargo xtask bench`: every performance figure, measured side by side (see `bench`).
 //! `cargo xtask crosscheck`: every decision against an independent implementation.
+//! `cargo xtask embedded`: the kernels on a Cortex-M4F under QEMU, byte for byte
+//! against the host (see `embedded`).
 //!
 //! Each step prints a `==>` line; the first failure stops the run with a non-zero
 //! exit and names the step. Steps that need tools this machine may lack (the embedded
@@ -9,6 +11,8 @@
 
 mod bench;
 mod crosscheck;
+mod embedded;
+mod panic_check;
 mod steps;
 
 use std::process::ExitCode;
@@ -24,7 +28,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// fmt, clippy, tests, the embedded build, committed logs, fuzz smoke runs and the shared traces.
+    /// fmt, clippy, tests, the embedded build, the panic-free link, the firmware under QEMU,
+    /// committed logs, fuzz smoke runs and the shared traces.
     Verify {
         /// Seconds each fuzz target runs for.
         #[arg(long, default_value_t = 20)]
@@ -37,6 +42,21 @@ enum Command {
     },
     /// The kernel's decisions against tools/crosscheck.py on every shared trace (84 runs).
     Crosscheck,
+    /// The kernels on a Cortex-M4F under QEMU (mps2-an386): their records byte for byte
+    /// against the host's, flash, RAM and stack figures.
+    Embedded {
+        /// Change one processing time in the host's copy of the service-level stream:
+        /// the comparison must then fail, naming the first differing record.
+        #[arg(long)]
+        tamper: bool,
+    },
+    /// No panic can be linked: the kernel's probe links with a panic handler that cannot
+    /// link, and a planted panic fails (see xtask/src/panic_check.rs).
+    PanicCheck {
+        /// Build with a panic planted (`--features planted-panic`) to see the failure.
+        #[arg(long)]
+        plant: bool,
+    },
     /// Every performance figure, side by side with AccaSim; see docs/performance.md.
     Bench {
         /// End with one line holding every figure as a JSON object.
@@ -56,6 +76,8 @@ fn main() -> ExitCode {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
         Command::Fuzz { seconds } => steps::fuzz(seconds),
         Command::Crosscheck => crosscheck::crosscheck(),
+        Command::Embedded { tamper } => embedded::embedded(tamper),
+        Command::PanicCheck { plant } => panic_check::panic_check(plant),
         Command::Bench { json, runs } => bench::bench(json, runs),
     };
     match result {

@@ -44,13 +44,17 @@ pub(crate) fn render(cmd: &Command) -> String {
     format!("{} {}", cmd.get_program().to_string_lossy(), args.join(" "))
 }
 
-fn in_ci() -> bool {
+pub(crate) fn in_ci() -> bool {
     env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
 pub fn verify(fuzz_seconds: u32) -> Result {
     run("fmt", cargo().args(["fmt", "--all", "--check"]))?;
     run("fmt (fuzz)", cargo().args(["fmt", "--manifest-path", "fuzz/Cargo.toml", "--check"]))?;
+    run(
+        "fmt (embedded)",
+        cargo().args(["fmt", "--all", "--manifest-path", "embedded/Cargo.toml", "--check"]),
+    )?;
     run("clippy", cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     // Insta must compare, never write: a changed snapshot fails until it is reviewed.
     run(
@@ -58,6 +62,8 @@ pub fn verify(fuzz_seconds: u32) -> Result {
         cargo().args(["test", "--workspace"]).env("INSTA_UPDATE", "no").env("INSTA_FORCE_PASS", "0"),
     )?;
     embedded()?;
+    crate::panic_check::panic_check(false)?;
+    qemu()?;
     run("build release tools", cargo().args(["build", "--release", "-p", "host-sim", "-p", "replay"]))?;
     committed_logs()?;
     fuzz(fuzz_seconds)?;
@@ -76,6 +82,19 @@ fn embedded() -> Result {
     let kernel = ["build", "--release", "-p", "admission-kernel", "--target", EMBEDDED_TARGET];
     run("kernel for thumbv7em", cargo().args(kernel))?;
     run("kernel for thumbv7em with defmt", cargo().args(kernel).args(["--features", "defmt"]))
+}
+
+/// The firmware under QEMU (`cargo xtask embedded`), when `qemu-system-arm` is here.
+fn qemu() -> Result {
+    if !crate::embedded::qemu_present() {
+        println!(
+            "==> embedded (QEMU): SKIPPED, {} is not installed, so the firmware's decisions were NOT \
+             compared with the host's (Debian: `apt-get install qemu-system-arm`; .ci/run installs it)",
+            crate::embedded::QEMU
+        );
+        return Ok(());
+    }
+    crate::embedded::embedded(false)
 }
 
 pub(crate) fn replay_bin() -> PathBuf {

@@ -35,6 +35,7 @@ use heapless::Vec;
 use super::calendar::{Calendar, CalendarError, SlotLength};
 use super::criteria::Criterion;
 use super::request::{RejectReason, Reservation, Running};
+use crate::panic_free;
 use crate::types::{JobId, Tick};
 
 /// The kernel's reservations and the calendar that holds them.
@@ -194,7 +195,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
                 return Err(reason);
             }
             // fixqueue: the one that failed keeps its old place, ahead of the new one.
-            a.order.swap(a.at, q);
+            panic_free::swap(a.order.as_mut_slice(), a.at, q);
             a.at = q;
         }
     }
@@ -229,7 +230,11 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
             *trial = r.start;
         }
         let waiting = &self.waiting;
-        a.order.sort_unstable_by_key(|&i| waiting.get(usize::from(i)).map(|r| criterion.key(r, now)));
+        // Keys end in the acceptance number, so they are distinct and the order is the
+        // one sorted order (any sort gives it); this sort has no panic path.
+        panic_free::sort_by_key(a.order.as_mut_slice(), |&i| {
+            waiting.get(usize::from(i)).map(|r| criterion.key(r, now))
+        });
         let new = self.waiting.len().saturating_sub(1);
         let at = a.order().position(|i| i == new).unwrap_or(0);
         a.at = at;

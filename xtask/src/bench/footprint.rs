@@ -30,7 +30,7 @@ pub fn code_bytes(target: &Path) -> std::result::Result<u64, String> {
     text_bytes(&tool, &elf)
 }
 
-fn ensure_target() -> Result {
+pub(crate) fn ensure_target() -> Result {
     let installed = Command::new("rustup").args(["target", "list", "--installed"]).output();
     if installed.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l == EMBEDDED_TARGET)) {
         return Ok(());
@@ -40,7 +40,7 @@ fn ensure_target() -> Result {
 
 /// The first of: `llvm-size` on the path, the one in the toolchain's `llvm-tools`
 /// component, `arm-none-eabi-size`.
-fn size_tool() -> Option<PathBuf> {
+pub(crate) fn size_tool() -> Option<PathBuf> {
     let sysroot = Command::new("rustc").args(["--print", "sysroot"]).output().ok();
     let host = Command::new("rustc").args(["--print", "host-tuple"]).output().ok();
     let in_toolchain = sysroot.zip(host).map(|(s, h)| {

@@ -12,7 +12,7 @@
 mod accasim;
 mod child;
 mod figures;
-mod footprint;
+pub(crate) mod footprint;
 mod report;
 mod side_by_side;
 mod traces;
