@@ -82,6 +82,7 @@ pub mod log;
 pub mod machine;
 pub mod queue;
 pub mod reservation;
+pub mod tiers;
 pub mod types;
 
 pub use event::{Decision, Event, Outcome};
