@@ -16,6 +16,9 @@
 //! - [`report`]: the summary as a table or JSON.
 //! - [`reserve`]: flexible advance reservations (Netto et al. 2007) around the
 //!   reservation kernel: mapping, run loop, metrics, the figures' sweep.
+//! - [`tiers`]: Gold, Silver and Bronze SLAs over reliable and volunteer resources
+//!   (Tomás et al.) around the tiers kernel: the paper's testbed and workload, traces,
+//!   faults, the run loop, the figures' sweep.
 //! - [`error`]: one error enum per boundary.
 //!
 //! Same input, same options: same log bytes and same numbers, on every machine.
@@ -29,6 +32,7 @@ pub mod sim;
 pub mod sweep;
 pub mod swf;
 pub mod synthetic;
+pub mod tiers;
 pub mod window;
 pub mod workload;
 

@@ -1,5 +1,5 @@
-//! The `host-sim` command line: `run` (the default), `sweep`, `reserve` and
-//! `reserve-sweep`.
+//! The `host-sim` command line: `run` (the default), `sweep`, `reserve`,
+//! `reserve-sweep`, `tiers` and `tiers-sweep`.
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal};
@@ -44,6 +44,12 @@ enum Command {
     Reserve(host_sim::reservation::cli::ReserveArgs),
     /// Flexible advance reservations: the paper's figures 2-7 as CSV, and its findings.
     ReserveSweep(host_sim::reservation::cli::ReserveSweepArgs),
+    /// Gold, Silver and Bronze SLAs over reliable and volunteer resources (Tomás et al.):
+    /// one policy and tier mix.
+    Tiers(host_sim::tiers::cli::TiersArgs),
+    /// Gold, Silver and Bronze: 3 policies x 4 mixes x seeds, CSV and JSON for Figures
+    /// 8-13, and the paper's statements beside ours.
+    TiersSweep(host_sim::tiers::cli::TiersSweepArgs),
 }
 
 /// Where the jobs come from, and what every run shares.
@@ -128,6 +134,12 @@ fn main() -> ExitCode {
             .map_err(|e| CliError::Usage(e.to_string())),
         Some(Command::ReserveSweep(args)) => {
             host_sim::reservation::cli::reserve_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
+        }
+        Some(Command::Tiers(args)) => {
+            host_sim::tiers::cli::run(&args).map_err(|e| CliError::Usage(e.to_string()))
+        }
+        Some(Command::TiersSweep(args)) => {
+            host_sim::tiers::cli::run_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
         }
         None => run(&cli.run, &command.join(" ")),
     };

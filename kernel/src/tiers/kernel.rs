@@ -135,6 +135,12 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         self.calendars.get(r).filter(|_| r < self.resources.len())
     }
 
+    /// The next instant at which a waiting job is due to start, if any: the host sends
+    /// an [`Event::Advance`] then (or an earlier event), so that starts are on time.
+    pub fn poll_at(&self) -> Option<Tick> {
+        self.jobs.iter().filter(|j| !j.running && j.start > self.now).map(|j| j.start).min()
+    }
+
     /// Handles one event, hands every decision to `sink` in order, and summarises.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
         if event.time().is_some_and(|t| t < self.now) {
