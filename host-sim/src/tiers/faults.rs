@@ -52,7 +52,7 @@ pub struct Faults {
 
 /// The calibrated defaults (see the README: chosen on No-QoS, mix A, only).
 pub const DEFAULT_FAULTS: Faults =
-    Faults { up_mean_s: 5400, down_mean_s: 900, load_pct: 30, load_max_milli: 1000 };
+    Faults { up_mean_s: 10_800, down_mean_s: 900, load_pct: 30, load_max_milli: 1000 };
 
 fn exponential(rng: &mut ChaCha8Rng, mean: Tick) -> Tick {
     let u: u64 = rng.random_range(0..1u64 << 53);
