@@ -64,6 +64,15 @@ pub fn jsonl<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result
                 write_reservation_event(out, seq, &event)?;
             }
             Body::ReservationDecision(decision) => write_reservation_decision(out, seq, now, &decision)?,
+            // Tiers records as serde gives them: `{"kind":"tiers_event","seq":..,"record":{..}}`.
+            Body::TiersEvent(event) => {
+                let record = serde_json::to_string(&event)?;
+                writeln!(out, r#"{{"kind":"tiers_event","seq":{seq},"record":{record}}}"#)?;
+            }
+            Body::TiersDecision(decision) => {
+                let record = serde_json::to_string(&decision)?;
+                writeln!(out, r#"{{"kind":"tiers_decision","seq":{seq},"record":{record}}}"#)?;
+            }
         }
     }
     Ok(reader.records_read())
@@ -210,6 +219,8 @@ pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<(
 /// One record, readably, e.g. `t=40 start job 7 on m1`.
 pub fn describe(body: &Body) -> String {
     match *body {
+        Body::TiersEvent(event) => format!("tiers {event:?}"),
+        Body::TiersDecision(decision) => format!("  tiers {decision:?}"),
         Body::Event(Event::Submit { t, job, p, level }) => {
             format!("t={t} submit job {job} p={p} level {level}")
         }

@@ -83,6 +83,61 @@ pub struct Header {
     /// The reservation kernel's configuration, for a log of reservation records
     /// (version 3 on; a version 2 header reads as `None`).
     pub reservation: Option<ReservationHeader>,
+    /// The tiers kernel's configuration, for a log of tiers records (written by this
+    /// build; a version 3 header without it reads as `None`).
+    pub tiers: Option<TiersHeader>,
+}
+
+/// What rebuilds a tiers kernel: its configuration (slot length, policy, laxity
+/// threshold, Bronze internal deadline), its resources (group, nodes, speed) and its
+/// compiled capacities.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TiersHeader {
+    pub config: kernel::tiers::Config,
+    pub resources: Vec<kernel::tiers::Resource>,
+    /// `R`, the resources the kernel holds.
+    pub resource_capacity: u32,
+    /// `H`, the calendar slots per resource.
+    pub slots: u32,
+    /// `J`, the accepted unfinished jobs.
+    pub jobs: u32,
+}
+
+/// A version 3 header written before the `tiers` field: the same fields without it.
+#[derive(Deserialize)]
+struct HeaderV3 {
+    format_version: u16,
+    kernel_version: String,
+    machines: u16,
+    queue_capacity: u32,
+    policy: Policy,
+    levels: Vec<Level>,
+    seed: u64,
+    input_name: String,
+    input_hash: String,
+    window_ticks: Option<u64>,
+    command: String,
+    reservation: Option<ReservationHeader>,
+}
+
+impl From<HeaderV3> for Header {
+    fn from(v3: HeaderV3) -> Self {
+        Self {
+            format_version: v3.format_version,
+            kernel_version: v3.kernel_version,
+            machines: v3.machines,
+            queue_capacity: v3.queue_capacity,
+            policy: v3.policy,
+            levels: v3.levels,
+            seed: v3.seed,
+            input_name: v3.input_name,
+            input_hash: v3.input_hash,
+            window_ticks: v3.window_ticks,
+            command: v3.command,
+            reservation: v3.reservation,
+            tiers: None,
+        }
+    }
 }
 
 /// What rebuilds a reservation kernel: its configuration and its compiled capacities.
@@ -132,6 +187,7 @@ impl From<HeaderV2> for Header {
             window_ticks: v2.window_ticks,
             command: v2.command,
             reservation: None,
+            tiers: None,
         }
     }
 }
@@ -143,7 +199,10 @@ impl Header {
         if version == 2 {
             postcard::from_bytes::<HeaderV2>(payload).map(Self::from)
         } else {
+            // A header written before the `tiers` field ends where that field would
+            // start; it decodes with the older layout.
             postcard::from_bytes(payload)
+                .or_else(|_| postcard::from_bytes::<HeaderV3>(payload).map(Self::from))
         }
     }
 
@@ -162,6 +221,7 @@ impl Header {
             window_ticks: None,
             command: String::new(),
             reservation: None,
+            tiers: None,
         }
     }
 }

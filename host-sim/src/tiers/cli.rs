@@ -145,7 +145,13 @@ pub fn scenario(args: &TiersArgs) -> Result<Scenario, TiersError> {
 pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
     let scenario = scenario(args)?;
     let (summary, out) = match &args.log {
-        Some(path) => super::log::run_logged(&scenario, path)?,
+        Some(path) => {
+            let input = args.trace.as_ref().map_or_else(
+                || format!("paper workload, mix {}", args.mix.to_uppercase()),
+                |t| t.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            );
+            super::log::run_logged(&scenario, &input, path)?
+        }
         None => scenario.run()?,
     };
     if args.json {

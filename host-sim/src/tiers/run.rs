@@ -12,7 +12,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use kernel::tiers::{Config, Decision, Event, Group, Outcome, Request, Resource, Tier, TiersKernel};
+use kernel::tiers::{Config, Decision, Event, Group, Outcome, Request, Resource, Tier};
 use kernel::{JobId, Tick};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -20,11 +20,9 @@ use rand_chacha::ChaCha8Rng;
 use super::TiersError;
 use super::faults::{Change, Faults, owner_factor_milli};
 
-/// The host's kernel: 16 resources, 2,048 one-minute slots (34 hours), 1,024 jobs.
-pub type HostKernel = TiersKernel<16, 2048, 1024>;
-pub const HOST_RESOURCES: usize = 16;
-pub const HOST_SLOTS: usize = 2048;
-pub const HOST_JOBS: usize = 1024;
+/// The host's kernel, the size `replay verify` rebuilds: 16 resources, 2,048
+/// one-minute slots (34 hours), 1,024 jobs.
+pub type HostKernel = replay::engine::tiers::HostTiersKernel;
 
 /// What the host knows about one SLA at the end.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
