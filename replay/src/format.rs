@@ -83,8 +83,10 @@ pub struct Header {
     /// The reservation kernel's configuration, for a log of reservation records
     /// (version 3 on; a version 2 header reads as `None`).
     pub reservation: Option<ReservationHeader>,
-    /// The tiers kernel's configuration, for a log of tiers records (written by this
-    /// build; a version 3 header without it reads as `None`).
+    /// The tiers kernel's configuration, for a log of tiers records. Only a tiers log
+    /// writes this field (as `Some`); every other header ends before it, byte for byte
+    /// as before the field existed, and reads back as `None` with the older layout.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tiers: Option<TiersHeader>,
 }
 
