@@ -134,14 +134,6 @@ impl TiersAudit {
             self.jobs.entry(r.job).or_insert(job);
         }
         match *event {
-            Event::Leave { resource, .. } => {
-                if let Some(a) = self.available.get_mut(usize::from(resource)) {
-                    *a = false;
-                }
-                if let Some(c) = self.running.get_mut(usize::from(resource)) {
-                    *c = 0;
-                }
-            }
             Event::Return { resource, .. } => {
                 if let Some(a) = self.available.get_mut(usize::from(resource)) {
                     *a = true;
@@ -150,8 +142,21 @@ impl TiersAudit {
             Event::Reset => *self = Self::new(self.config, &self.resources),
             _ => {}
         }
+        // A leave takes effect after the starts and violations that bringing time to
+        // it made (the kernel's order), that is, before the first other decision.
+        let mut pending_leave = match *event {
+            Event::Leave { resource, .. } => Some(usize::from(resource)),
+            _ => None,
+        };
         for d in decisions {
+            let advancing = matches!(d, Decision::Start { .. } | Decision::Violate { why: Violation::Late, .. });
+            if !advancing && let Some(r) = pending_leave.take() {
+                self.leave(r);
+            }
             self.decision(event, now, d)?;
+        }
+        if let Some(r) = pending_leave {
+            self.leave(r);
         }
         if let Event::Leave { resource, .. } = *event {
             let left = usize::from(resource);
@@ -163,6 +168,15 @@ impl TiersAudit {
         }
         self.last_t = now;
         Ok(())
+    }
+
+    fn leave(&mut self, r: usize) {
+        if let Some(a) = self.available.get_mut(r) {
+            *a = false;
+        }
+        if let Some(c) = self.running.get_mut(r) {
+            *c = 0;
+        }
     }
 
     fn placed(
