@@ -115,6 +115,7 @@ pub fn parse_fta(file: &str, text: &str, resources: &[Resource]) -> Result<FtaTr
         resources.iter().enumerate().filter(|(_, r)| r.group == Group::Low).map(|(i, _)| i as u8).collect();
     let mut nodes: Vec<String> = Vec::new();
     let mut spans: Vec<(usize, i64, i64)> = Vec::new();
+    let mut origin: Option<i64> = None;
     for (number, line) in text.lines().enumerate() {
         let line_no = number + 1;
         let trimmed = line.trim();
@@ -160,11 +161,12 @@ pub fn parse_fta(file: &str, text: &str, resources: &[Resource]) -> Result<FtaTr
                 nodes.len() - 1
             }
         };
+        origin = Some(origin.map_or(start, |o| o.min(start)));
         if kind == 0 {
             spans.push((index, start, stop));
         }
     }
-    let origin = spans.iter().map(|s| s.1).min().unwrap_or(0);
+    let origin = origin.unwrap_or(0);
     let mut changes = Vec::new();
     for (k, &resource) in desktops.iter().enumerate() {
         let mut mine: Vec<(i64, i64)> = spans.iter().filter(|s| s.0 == k).map(|s| (s.1, s.2)).collect();

@@ -69,8 +69,9 @@ pub fn run(
     seed: u64,
     observe: &mut dyn FnMut(&Event, &[Decision]),
 ) -> Result<RunOutput, TiersError> {
-    let mut kernel =
-        Box::new(HostKernel::new(config, resources).map_err(|e| TiersError::Config(e.to_string()))?);
+    let mut engine = replay::engine::tiers::TiersEngine::new(config, resources)
+        .map_err(|e| TiersError::Config(e.to_string()))?;
+    let kernel = engine.kernel_mut();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(2);
     let index: HashMap<JobId, usize> = requests.iter().enumerate().map(|(i, r)| (r.job, i)).collect();

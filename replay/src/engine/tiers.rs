@@ -4,7 +4,7 @@
 
 use kernel::tiers::{Config, Decision, Event, Outcome, Resource, TiersKernel};
 
-use super::EngineError;
+use super::{EngineError, on_big_stack};
 use crate::format::TiersHeader;
 
 /// `R`: resources (the paper's testbed has ten).
@@ -41,8 +41,11 @@ pub fn header(config: Config, resources: &[Resource]) -> TiersHeader {
 
 impl TiersEngine {
     pub fn new(config: Config, resources: &[Resource]) -> Result<Self, EngineError> {
-        let inner = HostTiersKernel::new(config, resources).map_err(EngineError::Tiers)?;
-        Ok(Self { inner: Box::new(inner) })
+        // The state is built on a big stack and boxed there: a debug build's copies
+        // would not fit a test thread's.
+        let resources = resources.to_vec();
+        let inner = on_big_stack(move || HostTiersKernel::new(config, &resources).map(Box::new))?;
+        Ok(Self { inner: inner.map_err(EngineError::Tiers)? })
     }
 
     /// The engine a log was written with; other capacities are refused by name.
