@@ -129,7 +129,7 @@ pub fn table(cells: &[Cell]) -> String {
     out
 }
 
-fn cell<'a>(cells: &'a [Cell], policy: Policy, mix: char) -> Option<&'a Summary> {
+fn cell(cells: &[Cell], policy: Policy, mix: char) -> Option<&Summary> {
     cells.iter().find(|c| c.policy == policy.name() && c.mix == mix).map(|c| &c.mean)
 }
 

@@ -183,12 +183,11 @@ impl TiersAudit {
         if let Some(r) = pending_leave {
             self.leave(r);
         }
-        if let Some(left) = leaving {
-            if let Some((&job, _)) =
+        if let Some(left) = leaving
+            && let Some((&job, _)) =
                 self.jobs.iter().find(|(_, j)| j.resource == left && j.ended.is_none() && !j.dropped)
-            {
-                return Err(bad(job, "still on a resource that left"));
-            }
+        {
+            return Err(bad(job, "still on a resource that left"));
         }
         // A refused leave or return does not bring the kernel's time forward; nor does
         // an event in its past.
