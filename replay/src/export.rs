@@ -219,8 +219,7 @@ pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<(
 /// One record, readably, e.g. `t=40 start job 7 on m1`.
 pub fn describe(body: &Body) -> String {
     match *body {
-        Body::TiersEvent(event) => format!("tiers {event:?}"),
-        Body::TiersDecision(decision) => format!("  tiers {decision:?}"),
+        Body::TiersEvent(_) | Body::TiersDecision(_) => describe_tiers(body),
         Body::Event(Event::Submit { t, job, p, level }) => {
             format!("t={t} submit job {job} p={p} level {level}")
         }
@@ -290,3 +289,43 @@ fn describe_reservation_decision(decision: &reservation::Decision) -> String {
         }
     }
 }
+
+/// One tiers record, readably (for listings and snapshots).
+fn describe_tiers(body: &Body) -> String {
+    use kernel::tiers::{Decision as D, Event as E, Tier, Violation};
+    match *body {
+        Body::TiersEvent(E::Submit(r)) if r.tier == Tier::Bronze => {
+            format!("t={} submit job {} bronze work {}", r.t, r.job, r.work)
+        }
+        Body::TiersEvent(E::Submit(r)) => {
+            format!("t={} submit job {} {} work {} window [{}, {}]", r.t, r.job, r.tier.name(), r.work, r.ready, r.deadline)
+        }
+        Body::TiersEvent(E::Advance { t }) => format!("t={t} advance"),
+        Body::TiersEvent(E::Finish { t, job }) => format!("t={t} finish job {job}"),
+        Body::TiersEvent(E::Leave { t, resource }) => format!("t={t} r{resource} leaves"),
+        Body::TiersEvent(E::Return { t, resource }) => format!("t={t} r{resource} returns"),
+        Body::TiersEvent(E::Reset) => "reset".to_owned(),
+        Body::TiersDecision(d) => match d {
+            D::Accept { job, resource, start } => format!("  accept job {job} on r{resource} at {start}"),
+            D::Reject { job, reason } => format!("  reject job {job}: {reason}"),
+            D::Move { job, resource, start, for_job } => {
+                format!("  move job {job} to r{resource} at {start} (for job {for_job})")
+            }
+            D::Start { t, job } => format!("  t={t} start job {job}"),
+            D::End { t, job, late } => format!("  t={t} end job {job}{}", if late { " (late)" } else { "" }),
+            D::Lost { t, job, running } => {
+                format!("  t={t} lose job {job} ({})", if running { "running" } else { "waiting" })
+            }
+            D::Replace { job, resource, start } => format!("  re-place job {job} on r{resource} at {start}"),
+            D::Violate { t, job, why } => format!(
+                "  t={t} violate job {job} ({})",
+                match why {
+                    Violation::Late => "late",
+                    Violation::Lost => "lost",
+                }
+            ),
+        },
+        _ => String::new(),
+    }
+}
+
