@@ -254,3 +254,31 @@ fn reason_byte(reason: RejectReason) -> u8 {
 fn reason_of(byte: u8) -> Option<RejectReason> {
     REASONS.get(usize::from(byte)).copied()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_bytes_and_round_trip() {
+        let mut writer = TiersContext::default();
+        let mut out = Vec::new();
+        let submit = Event::Submit(Request { t: 100, job: 1, tier: Tier::Silver, work: 20, ready: 150, deadline: 200 });
+        put_event(&submit, &mut writer, &mut out);
+        // tag, t step +100 (zigzag 200), job step 0, tier 1, work 20, ready +50, deadline +50.
+        assert_eq!(out, [SUBMIT, 0xc8, 0x01, 0x00, 0x01, 20, 100, 100]);
+        let accept = Decision::Accept { job: 1, resource: 3, start: 150 };
+        let from = out.len();
+        put_decision(&accept, &writer, &mut out);
+        assert_eq!(out[from..], [ACCEPT, 0x00, 0x03, 100]);
+        let violate = Decision::Violate { t: 90, job: 4, why: Violation::Lost };
+        put_decision(&violate, &writer, &mut out);
+        let mut reader = TiersContext::default();
+        let mut cursor = Cursor::new(&out, 0);
+        assert!(matches!(get(&mut reader, &mut cursor), Ok(Decoded::Event(e)) if e == submit));
+        assert!(matches!(get(&mut reader, &mut cursor), Ok(Decoded::Decision(d)) if d == accept));
+        assert!(matches!(get(&mut reader, &mut cursor), Ok(Decoded::Decision(d)) if d == violate));
+        let mut bad = Cursor::new(&[9u8], 0);
+        assert!(matches!(get(&mut reader, &mut bad), Err(CodecError::Tag(9))));
+    }
+}
