@@ -298,7 +298,15 @@ fn describe_tiers(body: &Body) -> String {
             format!("t={} submit job {} bronze work {}", r.t, r.job, r.work)
         }
         Body::TiersEvent(E::Submit(r)) => {
-            format!("t={} submit job {} {} work {} window [{}, {}]", r.t, r.job, r.tier.name(), r.work, r.ready, r.deadline)
+            format!(
+                "t={} submit job {} {} work {} window [{}, {}]",
+                r.t,
+                r.job,
+                r.tier.name(),
+                r.work,
+                r.ready,
+                r.deadline
+            )
         }
         Body::TiersEvent(E::Advance { t }) => format!("t={t} advance"),
         Body::TiersEvent(E::Finish { t, job }) => format!("t={t} finish job {job}"),
@@ -328,4 +336,3 @@ fn describe_tiers(body: &Body) -> String {
         _ => String::new(),
     }
 }
-

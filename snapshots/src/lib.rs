@@ -129,8 +129,11 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
             continue;
         }
         if let Some(t) = &mut scenario.tiers {
-            t.directive(&words)
-                .map_err(|message| ScenarioError::Parse { file: file.to_owned(), line: index + 1, message })?;
+            t.directive(&words).map_err(|message| ScenarioError::Parse {
+                file: file.to_owned(),
+                line: index + 1,
+                message,
+            })?;
             continue;
         }
         let result = match (&mut scenario.reservation, words.as_slice()) {

@@ -39,14 +39,15 @@ impl TiersScenario {
             let r = number(i, "a resource index")?;
             u8::try_from(r).map_err(|_| format!("resource: {r} is too large"))
         };
-        let config_line = matches!(words.first(), Some(&("policy" | "slot" | "laxity" | "bronze" | "resource")));
+        let config_line =
+            matches!(words.first(), Some(&("policy" | "slot" | "laxity" | "bronze" | "resource")));
         if config_line && !self.events.is_empty() {
             return Err("the configuration must come before the first event".into());
         }
         match words {
             ["policy", name] => {
-                self.config.policy =
-                    Policy::from_name(name).ok_or_else(|| format!("unknown policy `{name}` (no-qos, qos, qos-res)"))?;
+                self.config.policy = Policy::from_name(name)
+                    .ok_or_else(|| format!("unknown policy `{name}` (no-qos, qos, qos-res)"))?;
             }
             ["slot", _] => self.config.slot_ticks = number(1, "a slot length")?,
             ["laxity", _] => self.config.laxity_threshold_milli = number(1, "a laxity in thousandths")?,
@@ -71,7 +72,11 @@ impl TiersScenario {
                 let (ready, deadline) = match (tier, words.len()) {
                     (Tier::Bronze, 5) => (0, 0),
                     (_, 7) => (number(5, "a start time")?, number(6, "a deadline")?),
-                    _ => return Err("`submit T JOB TIER WORK [READY DEADLINE]`: Gold and Silver need a window".into()),
+                    _ => {
+                        return Err(
+                            "`submit T JOB TIER WORK [READY DEADLINE]`: Gold and Silver need a window".into(),
+                        );
+                    }
                 };
                 self.events.push(Event::Submit(Request {
                     t: number(1, "a time")?,
@@ -87,8 +92,12 @@ impl TiersScenario {
                 self.events.push(Event::Finish { t: number(1, "a time")?, job });
             }
             ["advance", _] => self.events.push(Event::Advance { t: number(1, "a time")? }),
-            ["leave", _, _] => self.events.push(Event::Leave { t: number(1, "a time")?, resource: resource(2)? }),
-            ["return", _, _] => self.events.push(Event::Return { t: number(1, "a time")?, resource: resource(2)? }),
+            ["leave", _, _] => {
+                self.events.push(Event::Leave { t: number(1, "a time")?, resource: resource(2)? })
+            }
+            ["return", _, _] => {
+                self.events.push(Event::Return { t: number(1, "a time")?, resource: resource(2)? })
+            }
             ["reset"] => self.events.push(Event::Reset),
             _ => return Err(format!("unknown tiers directive `{}`", words.join(" "))),
         }

@@ -263,7 +263,14 @@ mod tests {
     fn exact_bytes_and_round_trip() {
         let mut writer = TiersContext::default();
         let mut out = Vec::new();
-        let submit = Event::Submit(Request { t: 100, job: 1, tier: Tier::Silver, work: 20, ready: 150, deadline: 200 });
+        let submit = Event::Submit(Request {
+            t: 100,
+            job: 1,
+            tier: Tier::Silver,
+            work: 20,
+            ready: 150,
+            deadline: 200,
+        });
         put_event(&submit, &mut writer, &mut out);
         // tag, t step +100 (zigzag 200), job step 0, tier 1, work 20, ready +50, deadline +50.
         assert_eq!(out, [SUBMIT, 0xc8, 0x01, 0x00, 0x01, 20, 100, 100]);
