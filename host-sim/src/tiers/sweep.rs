@@ -161,10 +161,12 @@ pub fn statements(cells: &[Cell]) -> Vec<(String, String, bool)> {
     add("QoS+ReS: 0% Gold violations (A-D)", show(&v), v.iter().all(|&x| x == 0.0));
     let v = per(Policy::QosRes, &|s| s.rescheduled_pct);
     let top = v.iter().cloned().fold(f64::MIN, f64::max);
+    // The paper's 31% is a maximum reached at C and D: ours must peak there, near it.
+    let near = (20.0..=40.0).contains(&top);
     add(
-        "QoS+ReS: up to 31% rescheduled, the most at C and D",
+        "QoS+ReS: up to 31% of accepted jobs rescheduled, at C and D",
         show(&v),
-        (v[2] == top || v[3] == top) && top <= 31.0,
+        (v[2] == top || v[3] == top) && near,
     );
     let v = per(Policy::QosRes, &|s| s.moved_once_pct);
     add("QoS+ReS: about 80% of moved jobs moved once at A", show(&v), (70.0..=90.0).contains(&v[0]));
