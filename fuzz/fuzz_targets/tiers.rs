@@ -8,7 +8,9 @@
 //!   violation recomputed (Gold violations are allowed here: arbitrary finishes may
 //!   overrun on reliable resources);
 //! - under `no-qos` and `qos`, every decision equals the plain reference's
-//!   (`replay::model::tiers::TiersReference`).
+//!   (`replay::model::tiers::TiersReference`);
+//! - a rejected submit, even after a failed rescheduling, leaves the state exactly as
+//!   an `Advance` to its time does.
 //!
 //! The same checks run as ordinary tests over seeded cases in
 //! `replay/tests/tiers_reference.rs`.
@@ -16,7 +18,7 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use kernel::tiers::{Config, Decision, Event, Group, Policy, Request, Resource, Tier, TiersKernel};
+use kernel::tiers::{Config, Decision, Event, Group, Outcome, Policy, Request, Resource, Tier, TiersKernel};
 use libfuzzer_sys::fuzz_target;
 use replay::model::tiers::{TiersAudit, TiersReference};
 
@@ -106,7 +108,13 @@ fuzz_target!(|input: Input| {
             }
         };
         let mut ours: Vec<Decision> = Vec::new();
-        kernel.step(event, &mut |d| ours.push(d));
+        let mut advanced = kernel.clone();
+        if let Some(t) = event.time() {
+            advanced.step(Event::Advance { t }, &mut |_| {});
+        }
+        if let Outcome::Rejected(_) = kernel.step(event, &mut |d| ours.push(d)) {
+            assert!(kernel == advanced, "{event:?}: a rejection changed the state");
+        }
         if let Some(reference) = reference.as_mut() {
             assert_eq!(ours, reference.step(event), "{event:?}");
         }

@@ -21,7 +21,10 @@ fn kernel(policy: Policy) -> Small {
     Small::new(config, &resources()).unwrap()
 }
 
-fn step(k: &mut Small, event: Event) -> (Outcome, Vec<Decision>) {
+fn step<const R: usize, const H: usize, const J: usize>(
+    k: &mut TiersKernel<R, H, J>,
+    event: Event,
+) -> (Outcome, Vec<Decision>) {
     let mut out = Vec::new();
     let outcome = k.step(event, &mut |d| out.push(d));
     (outcome, out)
@@ -154,4 +157,20 @@ fn a_late_job_delays_the_next_and_is_violated() {
             Decision::End { t: 55, job: 2, late: true }
         ]
     );
+}
+
+#[test]
+fn a_full_table_rejects_bronze_with_its_reason() {
+    let config =
+        Config { slot_ticks: 10, policy: Policy::Qos, laxity_threshold_milli: 1000, bronze_deadline: 600 };
+    let mut k = TiersKernel::<3, 64, 2>::new(config, &resources()).unwrap();
+    step(&mut k, submit(0, 1, Tier::Bronze, 10, 0, 0));
+    step(&mut k, submit(0, 2, Tier::Bronze, 10, 0, 0));
+    let (o, d) = step(&mut k, submit(0, 3, Tier::Bronze, 10, 0, 0));
+    assert_eq!(o, Outcome::Rejected(RejectReason::TableFull));
+    assert_eq!(d, vec![Decision::Reject { job: 3, reason: RejectReason::TableFull }]);
+    // The host wakes the kernel at the next planned start.
+    let mut k = kernel(Policy::Qos);
+    step(&mut k, submit(0, 1, Tier::Gold, 20, 40, 100));
+    assert_eq!(k.poll_at(), Some(40));
 }

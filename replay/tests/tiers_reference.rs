@@ -1,6 +1,6 @@
 //! Seeded random events into a small tiers kernel and the plain reference: under
 //! `no-qos` and `qos` every decision is the same; under every policy the audit's
-//! invariants hold after every event (the fuzz target `tiers` runs the same checks on
+//! invariants hold after every event and a rejection changes nothing but the time (the fuzz target `tiers` runs the same checks on
 //! arbitrary inputs).
 
 use kernel::tiers::{Config, Decision, Event, Group, Policy, Request, Resource, Tier, TiersKernel};
@@ -49,7 +49,15 @@ fn run(policy: Policy, seed: u64) -> usize {
             _ => Event::Return { t, resource: rng.random_range(0..4) },
         };
         let mut ours = Vec::new();
-        kernel.step(event, &mut |d| ours.push(d));
+        let mut advanced = kernel.clone();
+        if let Some(t) = event.time() {
+            advanced.step(Event::Advance { t }, &mut |_| {});
+        }
+        let outcome = kernel.step(event, &mut |d| ours.push(d));
+        if let kernel::tiers::Outcome::Rejected(_) = outcome {
+            // A rejection, even after a failed rescheduling, changes nothing but the time.
+            assert!(kernel == advanced, "seed {seed}, event {n}: {event:?} changed the state");
+        }
         if let Some(reference) = reference.as_mut() {
             let theirs = reference.step(event);
             assert_eq!(ours, theirs, "seed {seed}, event {n}: {event:?}");

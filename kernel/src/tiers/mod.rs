@@ -67,6 +67,10 @@
 //! then gives `Move` (if rescheduling moved a job) and `Accept`, or `Reject`; a finish
 //! gives `End`; a leave gives, per job on the resource in acceptance order, `Lost` and
 //! `Replace` or `Violate { Lost }`. Each event ends with the starts it made possible.
+//! A rejected submit leaves the state exactly as an `Advance` to its time would
+//! (rescheduling undoes its trial placements). Starts happen when an event brings
+//! time to them, so the host wakes the kernel with an `Advance` at
+//! [`TiersKernel::poll_at`], the next planned start.
 //!
 //! # Limits
 //! `R` resources (at most 255), `H` calendar slots per resource and `J` accepted
