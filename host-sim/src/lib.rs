@@ -21,6 +21,9 @@
 //!   reservation kernel: mapping, run loop, metrics, the figures' sweep.
 //! - [`compare`]: every model on one trace, one table of shared measures.
 //! - [`config`]: scenario files (`--config`), and a file of every default.
+//! - [`tiers`]: Gold, Silver and Bronze SLAs over reliable and volunteer resources
+//!   (Tomás et al.) around the tiers kernel: the paper's testbed and workload, traces,
+//!   faults, the run loop, the figures' sweep.
 //! - [`error`]: one error enum per boundary.
 //!
 //! Same input, same options: same log bytes and same numbers, on every machine.
@@ -39,6 +42,7 @@ pub mod sim;
 pub mod sweep;
 pub mod swf;
 pub mod synthetic;
+pub mod tiers;
 pub mod window;
 pub mod workload;
 

@@ -1,6 +1,6 @@
 //! The `host-sim` command line: `run` (the default), `sweep`, `reserve`,
-//! `reserve-sweep`, `criteria`, `compare` and `config`; every subcommand takes
-//! `--config FILE`.
+//! `reserve-sweep`, `tiers`, `tiers-sweep`, `criteria`, `compare` and `config`; every
+//! subcommand takes `--config FILE`.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -58,6 +58,14 @@ enum Command {
     Compare(CompareArgs),
     /// Scenario files: print one with every option of a subcommand and its default.
     Config(ConfigArgs),
+    /// Gold, Silver and Bronze SLAs over reliable and volunteer resources (Tomás et al.):
+    /// one policy and tier mix.
+    #[command(allow_negative_numbers = true)]
+    Tiers(host_sim::tiers::cli::TiersArgs),
+    /// Gold, Silver and Bronze: 3 policies x 4 mixes x seeds, CSV and JSON for Figures
+    /// 8-13, and the paper's statements beside ours.
+    #[command(allow_negative_numbers = true)]
+    TiersSweep(host_sim::tiers::cli::TiersSweepArgs),
 }
 
 /// `host-sim compare`.
@@ -223,6 +231,12 @@ fn main() -> ExitCode {
         }
         Some(Command::Criteria(args)) => criteria(&args),
         None => run(&cli.run),
+        Some(Command::Tiers(args)) => {
+            host_sim::tiers::cli::run(&args).map_err(|e| CliError::Usage(e.to_string()))
+        }
+        Some(Command::TiersSweep(args)) => {
+            host_sim::tiers::cli::run_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -119,6 +119,7 @@ pub mod machine;
 mod panic_free;
 pub mod queue;
 pub mod reservation;
+pub mod tiers;
 pub mod types;
 
 pub use event::{Decision, Event, Outcome};

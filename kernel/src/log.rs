@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::{Decision, Event};
 use crate::reservation;
+use crate::tiers;
 
 /// An event that went in, or a decision that came out.
 ///
@@ -25,6 +26,10 @@ pub enum Body {
     ReservationEvent(reservation::Event),
     /// A decision that came out of the reservation kernel.
     ReservationDecision(reservation::Decision),
+    /// An event that went into the tiers kernel.
+    TiersEvent(tiers::Event),
+    /// A decision that came out of the tiers kernel.
+    TiersDecision(tiers::Decision),
 }
 
 /// One numbered log record. Sequence numbers start at 0 and go up by one.

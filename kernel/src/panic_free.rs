@@ -32,6 +32,19 @@ pub(crate) fn remove_first<T, const N: usize>(v: &mut Vec<T, N>) -> Option<T> {
     Some(carry)
 }
 
+/// `v.remove(index)`: shifts `v[index + 1..]` one place forward. `None` for an index
+/// past the end.
+pub(crate) fn remove<T, const N: usize>(v: &mut Vec<T, N>, index: usize) -> Option<T> {
+    if index >= v.len() {
+        return None;
+    }
+    let mut carry = v.pop()?;
+    for slot in v.iter_mut().skip(index).rev() {
+        core::mem::swap(slot, &mut carry);
+    }
+    Some(carry)
+}
+
 /// Sorts `v` by `key`, ascending, in `O(n log n)` comparisons (heapsort). Like
 /// `sort_unstable_by_key` it is not stable: with distinct keys the order is the one
 /// sorted order, the same as any sort's.
@@ -99,6 +112,24 @@ mod tests {
                 let index = (x >> 8) as usize % (ours.len() + 2);
                 let expected = if index > theirs.len() { Err(step) } else { theirs.insert(index, step) };
                 assert_eq!(insert(&mut ours, index, step), expected);
+            }
+            assert_eq!(ours, theirs);
+        }
+    }
+
+    #[test]
+    fn remove_matches_heapless() {
+        let mut ours: Vec<u32, 8> = Vec::new();
+        let mut theirs: Vec<u32, 8> = Vec::new();
+        let mut x: u32 = 7;
+        for step in 0..500u32 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let index = (x >> 8) as usize % (ours.len() + 2);
+            if x.is_multiple_of(3) {
+                let expected = (index < theirs.len()).then(|| theirs.remove(index));
+                assert_eq!(remove(&mut ours, index), expected);
+            } else if !theirs.is_full() {
+                assert_eq!(ours.push(step), theirs.push(step));
             }
             assert_eq!(ours, theirs);
         }

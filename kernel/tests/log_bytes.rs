@@ -74,3 +74,26 @@ fn reservation_records_come_after_the_service_level_ones() {
         Record { seq: 2, body: Body::ReservationDecision(reservation::Decision::Start { t: 3, job: 7 }) };
     assert_eq!(bytes_of(start), [0x02, 0x03, 0x05, 0x03, 0x07]);
 }
+
+#[test]
+fn tiers_records_come_after_the_reservation_ones() {
+    use kernel::tiers::{Decision, Event, Request, Tier};
+    let request = Request {
+        t: u64::MAX,
+        job: u32::MAX,
+        tier: Tier::Bronze,
+        work: u64::MAX,
+        ready: u64::MAX,
+        deadline: u64::MAX,
+    };
+    let widest = bytes_of(Record { seq: u64::MAX, body: Body::TiersEvent(Event::Submit(request)) });
+    assert_eq!(widest.len(), 58);
+    assert!(widest.len() <= RECORD_MAX_BYTES);
+    let advance = Record { seq: 1, body: Body::TiersEvent(Event::Advance { t: 5 }) };
+    assert_eq!(bytes_of(advance), [0x01, 0x04, 0x01, 0x05]);
+    let moved = Decision::Move { job: 7, resource: 2, start: 9, for_job: 8 };
+    assert_eq!(
+        bytes_of(Record { seq: 3, body: Body::TiersDecision(moved) }),
+        [0x03, 0x05, 0x02, 0x07, 0x02, 0x09, 0x08]
+    );
+}

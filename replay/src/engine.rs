@@ -12,6 +12,7 @@ use kernel::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
 use crate::format::Header;
 
 pub mod reservation;
+pub mod tiers;
 
 /// Queue capacities that are compiled in; a run must name one of them.
 pub const QUEUE_CAPACITIES: &[u32] = &[16, 64, 256, 1024];
@@ -47,6 +48,10 @@ pub enum EngineError {
     ReservationCapacity { what: &'static str, found: u64, compiled: u64 },
     #[error("invalid reservation configuration: {0}")]
     Reservation(kernel::reservation::ConfigError),
+    #[error("the log's tiers kernel has {found} {what}; this build has {compiled}")]
+    TiersCapacity { what: &'static str, found: u64, compiled: u64 },
+    #[error("invalid tiers configuration: {0}")]
+    Tiers(kernel::tiers::ConfigError),
 }
 
 /// What the engine needs of a kernel, whatever its sizes.

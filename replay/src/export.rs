@@ -64,6 +64,15 @@ pub fn jsonl<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result
                 write_reservation_event(out, seq, &event)?;
             }
             Body::ReservationDecision(decision) => write_reservation_decision(out, seq, now, &decision)?,
+            // Tiers records as serde gives them: `{"kind":"tiers_event","seq":..,"record":{..}}`.
+            Body::TiersEvent(event) => {
+                let record = serde_json::to_string(&event)?;
+                writeln!(out, r#"{{"kind":"tiers_event","seq":{seq},"record":{record}}}"#)?;
+            }
+            Body::TiersDecision(decision) => {
+                let record = serde_json::to_string(&decision)?;
+                writeln!(out, r#"{{"kind":"tiers_decision","seq":{seq},"record":{record}}}"#)?;
+            }
         }
     }
     Ok(reader.records_read())
@@ -219,6 +228,7 @@ pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<(
 /// One record, readably, e.g. `t=40 start job 7 on m1`.
 pub fn describe(body: &Body) -> String {
     match *body {
+        Body::TiersEvent(_) | Body::TiersDecision(_) => describe_tiers(body),
         Body::Event(Event::Submit { t, job, p, level }) => {
             format!("t={t} submit job {job} p={p} level {level}")
         }
@@ -286,5 +296,52 @@ fn describe_reservation_decision(decision: &reservation::Decision) -> String {
             };
             format!("  t={t} end job {job}{how}")
         }
+    }
+}
+
+/// One tiers record, readably (for listings and snapshots).
+fn describe_tiers(body: &Body) -> String {
+    use kernel::tiers::{Decision as D, Event as E, Tier, Violation};
+    match *body {
+        Body::TiersEvent(E::Submit(r)) if r.tier == Tier::Bronze => {
+            format!("t={} submit job {} bronze work {}", r.t, r.job, r.work)
+        }
+        Body::TiersEvent(E::Submit(r)) => {
+            format!(
+                "t={} submit job {} {} work {} window [{}, {}]",
+                r.t,
+                r.job,
+                r.tier.name(),
+                r.work,
+                r.ready,
+                r.deadline
+            )
+        }
+        Body::TiersEvent(E::Advance { t }) => format!("t={t} advance"),
+        Body::TiersEvent(E::Finish { t, job }) => format!("t={t} finish job {job}"),
+        Body::TiersEvent(E::Leave { t, resource }) => format!("t={t} r{resource} leaves"),
+        Body::TiersEvent(E::Return { t, resource }) => format!("t={t} r{resource} returns"),
+        Body::TiersEvent(E::Reset) => "reset".to_owned(),
+        Body::TiersDecision(d) => match d {
+            D::Accept { job, resource, start } => format!("  accept job {job} on r{resource} at {start}"),
+            D::Reject { job, reason } => format!("  reject job {job}: {reason}"),
+            D::Move { job, resource, start, for_job } => {
+                format!("  move job {job} to r{resource} at {start} (for job {for_job})")
+            }
+            D::Start { t, job } => format!("  t={t} start job {job}"),
+            D::End { t, job, late } => format!("  t={t} end job {job}{}", if late { " (late)" } else { "" }),
+            D::Lost { t, job, running } => {
+                format!("  t={t} lose job {job} ({})", if running { "running" } else { "waiting" })
+            }
+            D::Replace { job, resource, start } => format!("  re-place job {job} on r{resource} at {start}"),
+            D::Violate { t, job, why } => format!(
+                "  t={t} violate job {job} ({})",
+                match why {
+                    Violation::Late => "late",
+                    Violation::Lost => "lost",
+                }
+            ),
+        },
+        _ => String::new(),
     }
 }

@@ -109,6 +109,24 @@ pub enum Model {
     /// Flexible advance reservations (Netto et al. 2007); the service-level fields
     /// are unused.
     Reservation(ReservationHeader),
+    /// Gold, Silver and Bronze over reliable and volunteer resources (Tomás et al.);
+    /// the service-level fields are unused.
+    Tiers(TiersHeader),
+}
+
+/// What rebuilds a tiers kernel: its configuration (slot length, policy, laxity
+/// threshold, Bronze internal deadline), its resources (group, nodes, speed) and its
+/// compiled capacities.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TiersHeader {
+    pub config: kernel::tiers::Config,
+    pub resources: Vec<kernel::tiers::Resource>,
+    /// `R`, the resources the kernel holds.
+    pub resource_capacity: u32,
+    /// `H`, the calendar slots per resource.
+    pub slots: u32,
+    /// `J`, the accepted unfinished jobs.
+    pub jobs: u32,
 }
 
 /// One input of the run.
@@ -231,6 +249,14 @@ impl Header {
     pub fn reservation(&self) -> Option<&ReservationHeader> {
         match &self.model {
             Model::Reservation(header) => Some(header),
+            _ => None,
+        }
+    }
+
+    /// The tiers kernel's configuration, for a log of tiers records.
+    pub fn tiers(&self) -> Option<&TiersHeader> {
+        match &self.model {
+            Model::Tiers(header) => Some(header),
             _ => None,
         }
     }

@@ -130,6 +130,8 @@ pub enum GanttError {
     NoWindow { window: u64, windows: u64 },
     #[error("more than {MAX_BARS} runs fall in the range; draw a narrower one with --from and --to")]
     TooManyBars,
+    #[error("this log's model ({0}) has no Gantt chart")]
+    NoChart(&'static str),
 }
 
 /// Reads `reader` and builds the chart of the model its header names.
@@ -142,6 +144,7 @@ pub fn collect<R: std::io::Read>(reader: LogReader<R>, options: &Options) -> Res
     match reader.header().model.clone() {
         Model::ServiceLevel => service_level::collect(reader, options),
         Model::Reservation(header) => reservation::collect(reader, &header, options),
+        Model::Tiers(_) => Err(GanttError::NoChart("tiers")),
     }
 }
 

@@ -125,6 +125,31 @@ fn run_verify(log: &Path) -> ExitCode {
         Err(e) => return fail(log, &e),
     };
     match verify(reader) {
+        Ok(r @ Report { tiers: Some(c), .. }) => {
+            let [min, q1, median, q3, max] = c.bronze_wait;
+            let summary = format!(
+                "{}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} ended, {} moved, \
+                 {} re-placed, {} lost; violated: {} Gold, {} Silver; {} Bronze dropped; Bronze wait s: min {min} \
+                 q1 {q1} median {median} q3 {q3} max {max}\nevery decision re-made by the tiers kernel; every \
+                 placement and move inside its window and on a resource its tier allows, no resource over its \
+                 nodes, every violation recomputed from the records\n",
+                log.display(),
+                r.records,
+                r.events,
+                r.decisions,
+                r.accepted,
+                r.rejected,
+                r.completed,
+                c.moves,
+                c.replaced,
+                c.lost,
+                c.violated_gold,
+                c.violated_silver,
+                c.bronze_dropped,
+            );
+            print!("{summary}");
+            ExitCode::SUCCESS
+        }
         Ok(r @ Report { reservations: Some(c), .. }) => {
             let summary = format!(
                 "{}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} offers, \

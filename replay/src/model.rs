@@ -22,12 +22,15 @@
 //! - [`reservation`]: the reservation model's audit ([`ReservationAudit`]: windows
 //!   and pool capacity, from the records alone) and the plain reference of its
 //!   admissions and offers.
+//! - [`tiers`]: the tiers model's plain reference of placements, starts, ends and
+//!   losses under `no-qos` and `qos`.
 
 pub mod cases;
 pub mod feasibility;
 pub mod harness;
 pub mod reservation;
 pub mod sim;
+pub mod tiers;
 pub mod trace;
 
 pub use cases::{Case, Shape, case_from_bytes};

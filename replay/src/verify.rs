@@ -4,6 +4,11 @@
 //! accepted job runs for exactly its processing time, one job at a time per machine,
 //! and completes by the deadline its level gives).
 //!
+//! A log whose header has a tiers configuration is verified in `verify/tiers.rs`: the
+//! tiers kernel re-makes every decision, then
+//! [`TiersAudit`](crate::model::tiers::TiersAudit) checks capacity, windows, tier
+//! rules and violations from the records alone.
+//!
 //! A log whose header has a reservation configuration is verified the same way (in
 //! `verify/reservation.rs`): the reservation kernel re-makes every decision, then
 //! [`ReservationAudit`](crate::model::ReservationAudit) checks windows and the pool's
@@ -17,9 +22,11 @@ use kernel::{Decision, Event, Tick};
 use crate::engine::{Engine, EngineError};
 use crate::export::describe;
 use crate::format::{FormatError, HeaderError, LogReader};
+use crate::model::tiers::{TiersCounts, TiersViolation};
 use crate::model::{ReservationViolation, TraceChecker, TraceError};
 
 mod reservation;
+mod tiers;
 
 /// Counts from a log that verified.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,6 +41,8 @@ pub struct Report {
     pub preemptions: u64,
     /// Reservation logs only: the counts of their own decisions.
     pub reservations: Option<ReservationCounts>,
+    /// Tiers logs only: what the audit recomputed from the records.
+    pub tiers: Option<TiersCounts>,
 }
 
 /// What a reservation log's decisions counted (its accepts, rejects and ends are
@@ -91,6 +100,8 @@ pub enum VerifyError {
     WrongModel { seq: u64, found: &'static str, header: &'static str },
     #[error("broken reservation promise before record {seq}: {error}")]
     Reservation { seq: u64, error: ReservationViolation },
+    #[error("broken tiers promise before record {seq}: {error}")]
+    Tiers { seq: u64, error: TiersViolation },
 }
 
 /// Verifies a whole log; see the module documentation.
@@ -98,6 +109,9 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
     reader.header().check()?;
     if let Some(&header) = reader.header().reservation() {
         return reservation::verify(reader, &header);
+    }
+    if let Some(header) = reader.header().tiers().cloned() {
+        return tiers::verify(reader, &header);
     }
     let mut engine = Engine::from_header(reader.header())?;
     let header = reader.header();
@@ -124,6 +138,13 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
                 return Err(VerifyError::WrongModel {
                     seq: record.seq,
                     found: "reservation",
+                    header: "the service-level kernel",
+                });
+            }
+            Body::TiersEvent(_) | Body::TiersDecision(_) => {
+                return Err(VerifyError::WrongModel {
+                    seq: record.seq,
+                    found: "tiers",
                     header: "the service-level kernel",
                 });
             }

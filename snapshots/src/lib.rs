@@ -42,7 +42,28 @@
 //! reset               # forget everything and return to time 0
 //! ```
 //!
-//! It also always ends with a drain. Its listing is followed by the counts of its
+//! It also always ends with a drain.
+//!
+//! # Tiers scenarios
+//! A scenario whose first directive is `model tiers` runs the tiers kernel
+//! (`replay::engine::tiers`). Its configuration comes before the first event:
+//!
+//! ```text
+//! model tiers
+//! policy qos-res      # no-qos | qos | qos-res (default qos-res)
+//! slot 10             # slot length in ticks (default 10)
+//! laxity 1000         # rescheduling threshold in thousandths (default 1000)
+//! bronze 1000         # Bronze internal deadline in ticks (default 1000)
+//! resource high 2 1000  # a resource: group, nodes, speed in thousandths (in index order)
+//! submit 0 1 gold 20 10 60  # at t=0 job 1, Gold, work 20, window [10, 60]
+//! submit 0 2 bronze 30      # Bronze has no window
+//! finish 35 1         # the host reports job 1 finished at 35
+//! leave 40 1          # resource 1 leaves; `return 90 1` brings it back
+//! advance 50          # time passes to 50
+//! reset
+//! ```
+//!
+//! It has no drain: the scenario reports the finishes it wants. Its listing is followed by the counts of its
 //! decisions and the node-ticks its executed reservations used.
 
 use std::collections::HashMap;
@@ -56,8 +77,10 @@ use replay::export::describe;
 use replay::format::{FormatError, Header, LogWriter, Model};
 
 mod reservation;
+mod tiers;
 
 pub use reservation::ReservationScenario;
+pub use tiers::TiersScenario;
 
 /// A parsed scenario.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +95,8 @@ pub struct Scenario {
     /// CRC-64 of the scenario file's text (or of the synthetic workload's parameters):
     /// the log header's input hash.
     pub input_hash: u64,
+    /// A tiers scenario (`model tiers`): its configuration, resources and events.
+    pub tiers: Option<TiersScenario>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -93,6 +118,7 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
         events: Vec::new(),
         reservation: None,
         input_hash: host_sim::workload::INPUT_CRC.checksum(text.as_bytes()),
+        tiers: None,
     };
     let mut first = true;
     for (index, raw) in text.lines().enumerate() {
@@ -101,6 +127,19 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
             continue;
         }
         let words: Vec<&str> = line.split_whitespace().collect();
+        if first && words.as_slice() == ["model", "tiers"] {
+            scenario.tiers = Some(TiersScenario::default());
+            first = false;
+            continue;
+        }
+        if let Some(t) = &mut scenario.tiers {
+            t.directive(&words).map_err(|message| ScenarioError::Parse {
+                file: file.to_owned(),
+                line: index + 1,
+                message,
+            })?;
+            continue;
+        }
         let result = match (&mut scenario.reservation, words.as_slice()) {
             (None, ["model", "reservation"]) if first => {
                 scenario.reservation = Some(ReservationScenario::default());
@@ -111,6 +150,9 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
         };
         first = false;
         result.map_err(|message| ScenarioError::Parse { file: file.to_owned(), line: index + 1, message })?;
+    }
+    if scenario.tiers.is_some() {
+        return Ok(scenario);
     }
     if let Some(r) = &mut scenario.reservation {
         r.events.push(kernel::reservation::Event::Advance { t: Tick::MAX });
@@ -175,7 +217,15 @@ pub fn synthetic(jobs: u32, seed: u64, machines: u16, levels: Vec<Level>) -> Sce
         .map(|job| Event::Submit { t: job.release, job: job.id, p: job.p, level: draw.next_level() })
         .collect();
     events.push(Event::Advance { t: Tick::MAX });
-    Scenario { machines, queue_capacity: 16, levels, events, reservation: None, input_hash: workload.hash }
+    Scenario {
+        machines,
+        queue_capacity: 16,
+        levels,
+        events,
+        reservation: None,
+        input_hash: workload.hash,
+        tiers: None,
+    }
 }
 
 /// The seeded synthetic scenario the snapshots and committed logs hold: 40 jobs of
@@ -195,6 +245,9 @@ pub struct Outcome {
 pub fn run(file: &str, scenario: &Scenario) -> Result<Outcome, ScenarioError> {
     if let Some(r) = &scenario.reservation {
         return r.run(file);
+    }
+    if let Some(t) = &scenario.tiers {
+        return t.run(file);
     }
     let engine_error = |source| ScenarioError::Engine { file: file.to_owned(), source };
     let mut engine =
@@ -228,6 +281,10 @@ pub fn log_bytes(file: &str, scenario: &Scenario, outcome: &Outcome) -> Result<V
     if let Some(r) = &scenario.reservation {
         header = Header::new(0, 0, Policy::FirstFit, Vec::new());
         header.model = Model::Reservation(replay::engine::reservation::header(r.config));
+    }
+    if let Some(t) = &scenario.tiers {
+        header = Header::new(0, 0, Policy::FirstFit, Vec::new());
+        header.model = Model::Tiers(replay::engine::tiers::header(t.config, &t.resources));
     }
     header.host_version = concat!("snapshots ", env!("CARGO_PKG_VERSION")).to_owned();
     header = header.with_input(file, scenario.input_hash);

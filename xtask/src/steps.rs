@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub(crate) const EMBEDDED_TARGET: &str = "thumbv7em-none-eabihf";
-const FUZZ_TARGETS: &[&str] = &["admission", "log_reader", "log_roundtrip", "calendar", "reservation"];
+const FUZZ_TARGETS: &[&str] =
+    &["admission", "log_reader", "log_roundtrip", "calendar", "reservation", "tiers"];
 
 pub(crate) type Result<T = ()> = std::result::Result<T, String>;
 
@@ -169,7 +170,9 @@ pub(crate) fn shared_traces(step: &str) -> Result<Option<Vec<PathBuf>>> {
     Ok(Some(traces))
 }
 
-/// A one-level and a multi-level run over every shared trace, each log re-verified.
+/// A one-level and a multi-level run over every shared trace, and a tiers run
+/// (`qos-res`, mix C, 3 reliable and 9 volunteer nodes, seeded faults), each log
+/// re-verified.
 fn traces() -> Result {
     let Some(traces) = shared_traces("traces")? else { return Ok(()) };
     let out = target_dir().join("xtask/traces");
@@ -191,6 +194,16 @@ fn traces() -> Result {
             run(&format!("trace {name} ({label})"), &mut sim)?;
             run(&format!("verify {name} ({label})"), Command::new(replay_bin()).arg("verify").arg(&log))?;
         }
+        let log = out.join(format!("{name}.tiers.log"));
+        let mut sim = Command::new(host_sim_bin());
+        sim.arg("tiers")
+            .arg("--trace")
+            .arg(trace)
+            .args(["--policy", "qos-res", "--mix", "C"])
+            .arg("--log")
+            .arg(&log);
+        run(&format!("trace {name} (tiers)"), &mut sim)?;
+        run(&format!("verify {name} (tiers)"), Command::new(replay_bin()).arg("verify").arg(&log))?;
     }
     Ok(())
 }

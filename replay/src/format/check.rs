@@ -8,7 +8,7 @@
 
 use kernel::SLACK_ONE_MILLI;
 
-use super::{Header, Model, ReservationHeader, Setting};
+use super::{Header, Model, ReservationHeader, Setting, TiersHeader};
 use crate::engine::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};
 
 /// The input hash: a CRC-64 as lower-case hex.
@@ -34,12 +34,18 @@ fn fail(field: impl Into<String>, problem: impl Into<String>) -> HeaderError {
 const SETTINGS: &[(&str, Value)] = &[
     ("alpha", Value::Decimal { positive: false }),
     ("allow-extra-fields", Value::Bool),
+    ("down-mean", Value::Whole),
     ("estimates", Value::OneOf(&["accurate", "poisson80"])),
     ("flex", Value::OneOf(&["none", "short", "medium", "long"])),
     ("jobs", Value::Count),
+    ("limit", Value::Count),
     ("load", Value::Decimal { positive: true }),
+    ("load-max", Value::Decimal { positive: false }),
+    ("load-pct", Value::Whole),
+    ("mix", Value::OneOf(&["A", "B", "C", "D"])),
     ("offers", Value::DecimalOr("off")),
     ("skip-bad-lines", Value::Bool),
+    ("up-mean", Value::Count),
     ("windows", Value::Count),
 ];
 
@@ -50,6 +56,8 @@ enum Value {
     Bool,
     /// A whole number from 1 to 2^32 - 1.
     Count,
+    /// A whole number from 0 to 2^64 - 1, without leading zeros.
+    Whole,
     /// A decimal with at most three decimals, as `format_milli` writes it (no sign, no
     /// trailing zeros after the point); above zero when `positive`.
     Decimal { positive: bool },
@@ -64,6 +72,7 @@ impl Value {
         let ok = match self {
             Self::Bool => text == "true" || text == "false",
             Self::Count => text.parse::<u32>().is_ok_and(|n| n > 0) && !text.starts_with('0'),
+            Self::Whole => text.parse::<u64>().is_ok() && (text == "0" || !text.starts_with('0')),
             Self::Decimal { positive } => canonical_milli(text).is_some_and(|m| !positive || m > 0),
             Self::DecimalOr(word) => text == word || canonical_milli(text).is_some(),
             Self::OneOf(words) => words.contains(&text),
@@ -75,6 +84,7 @@ impl Value {
         match self {
             Self::Bool => "true or false".to_owned(),
             Self::Count => "a whole number from 1 to 4294967295".to_owned(),
+            Self::Whole => "a whole number without leading zeros".to_owned(),
             Self::Decimal { positive: false } => "a decimal with at most three decimals".to_owned(),
             Self::Decimal { positive: true } => "a positive decimal with at most three decimals".to_owned(),
             Self::DecimalOr(word) => format!("a decimal with at most three decimals, or {word}"),
@@ -131,6 +141,7 @@ impl Header {
         match &self.model {
             Model::ServiceLevel => self.check_service_levels(),
             Model::Reservation(reservation) => check_reservation(reservation),
+            Model::Tiers(tiers) => check_tiers(tiers),
         }
     }
 
@@ -192,6 +203,30 @@ fn check_reservation(reservation: &ReservationHeader) -> Result<(), HeaderError>
     }
     if reservation.config.slot_ticks == 0 {
         return Err(fail("reservation.config.slot_ticks", "is 0; a slot is at least one tick long"));
+    }
+    Ok(())
+}
+
+fn check_tiers(tiers: &TiersHeader) -> Result<(), HeaderError> {
+    if tiers.config.slot_ticks == 0 {
+        return Err(fail("tiers.config.slot_ticks", "is 0; a slot is at least one tick long"));
+    }
+    let capacity = usize::try_from(tiers.resource_capacity).unwrap_or(usize::MAX);
+    if tiers.resources.is_empty() || tiers.resources.len() > capacity {
+        let problem =
+            format!("{} resources; from 1 to the compiled {capacity} are supported", tiers.resources.len());
+        return Err(fail("tiers.resources", problem));
+    }
+    for (index, resource) in tiers.resources.iter().enumerate() {
+        if resource.nodes == 0 {
+            return Err(fail(
+                format!("tiers.resources[{index}].nodes"),
+                "is 0; a resource has at least one node",
+            ));
+        }
+        if resource.speed_milli == 0 {
+            return Err(fail(format!("tiers.resources[{index}].speed_milli"), "is 0; a speed is above zero"));
+        }
     }
     Ok(())
 }

@@ -21,9 +21,11 @@ use kernel::log::Body;
 use kernel::{Decision, Event, JobId, Level, LevelId, MachineId, RejectReason, SLACK_ONE_MILLI, Tick};
 
 use self::reservation::ReservationContext;
+use self::tiers::TiersContext;
 use super::varint::{self, Cursor};
 
 mod reservation;
+mod tiers;
 
 /// No record encodes to more bytes than this. The widest is a reservation `Request`
 /// with every field at its widest: 1 + 4 * 10 (times) + 3 * 5 (job, nodes, shuffle
@@ -201,6 +203,8 @@ impl Context {
             }
             Body::ReservationEvent(event) => self.reservation.update(&event, &mut self.now),
             Body::ReservationDecision(_) => {}
+            // A tiers log keeps its own context (`tiers_context`).
+            Body::TiersEvent(_) | Body::TiersDecision(_) => {}
         }
     }
 
@@ -217,17 +221,32 @@ impl Context {
 pub struct RecordCodec {
     levels: Box<[Level]>,
     context: Context,
+    /// Set for a tiers log (its header says so): every record uses the tiers tags.
+    tiers: Option<TiersContext>,
 }
 
 impl RecordCodec {
     /// A codec for a log whose header holds `levels`, at the start of a block.
     pub fn new(levels: &[Level]) -> Self {
-        Self { levels: levels.into(), context: Context::new() }
+        Self { levels: levels.into(), context: Context::new(), tiers: None }
+    }
+
+    /// The codec for the records of a log with this header: the tiers tag space for a
+    /// tiers log, else [`RecordCodec::new`] with its levels.
+    pub fn for_header(header: &super::Header) -> Self {
+        let mut codec = Self::new(&header.levels);
+        if header.tiers().is_some() {
+            codec.tiers = Some(TiersContext::default());
+        }
+        codec
     }
 
     /// Forgets the context: the next record is the first of a block.
     pub fn start_block(&mut self) {
         self.context = Context::new();
+        if self.tiers.is_some() {
+            self.tiers = Some(TiersContext::default());
+        }
     }
 
     /// The deadline an `Accept` of the last submitted job gets from its level, if any.
@@ -239,6 +258,16 @@ impl RecordCodec {
 
     /// Appends `body` to `out` (at most [`RECORD_MAX_BYTES`]).
     pub fn encode(&mut self, body: &Body, out: &mut Vec<u8>) {
+        if let Some(context) = self.tiers.as_mut() {
+            match *body {
+                Body::TiersEvent(event) => tiers::put_event(&event, context, out),
+                Body::TiersDecision(decision) => tiers::put_decision(&decision, context, out),
+                // A tiers log holds only tiers records; the verifier refuses others, and
+                // a writer never produces them.
+                _ => out.push(u8::MAX),
+            }
+            return;
+        }
         match *body {
             Body::Event(Event::Submit { t, job, p, level }) => self.put_submit(t, job, p, level, out),
             Body::Event(Event::Advance { t: Tick::MAX }) => out.push(tag(ADVANCE, DRAIN)),
@@ -269,6 +298,9 @@ impl RecordCodec {
             Body::ReservationDecision(decision) => {
                 reservation::put_decision(&decision, self.context.now, &self.context.reservation, out);
             }
+            // Tiers records only exist in tiers logs (above); elsewhere their tag is
+            // one no reader accepts.
+            Body::TiersEvent(_) | Body::TiersDecision(_) => out.push(u8::MAX),
         }
         self.context.update(body);
     }
@@ -342,6 +374,12 @@ impl RecordCodec {
 
     /// Decodes the record at `cursor`, which must be the next one of its block.
     pub fn decode(&mut self, cursor: &mut Cursor<'_>) -> Result<Body, CodecError> {
+        if let Some(context) = self.tiers.as_mut() {
+            return Ok(match tiers::get(context, cursor)? {
+                tiers::Decoded::Event(event) => Body::TiersEvent(event),
+                tiers::Decoded::Decision(decision) => Body::TiersDecision(decision),
+            });
+        }
         let tag = cursor.byte()?;
         let flags = tag >> 3;
         let body = match tag & 7 {

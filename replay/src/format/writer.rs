@@ -44,7 +44,7 @@ impl<W: Write> LogWriter<W> {
         write_frame(&mut out, KIND_HEADER, &[&payload])?;
         Ok(Self {
             out,
-            codec: RecordCodec::new(&header.levels),
+            codec: RecordCodec::for_header(header),
             block: Vec::with_capacity(BLOCK_TARGET_BYTES + RECORD_MAX_BYTES),
             head: Vec::with_capacity(BLOCK_HEADER_MAX_BYTES),
             block_first: 0,

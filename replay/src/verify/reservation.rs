@@ -37,6 +37,13 @@ pub(super) fn verify<R: Read>(
                 matcher.decision(record.seq, logged, record.body)?;
                 count(&mut report, &mut counts, &logged);
             }
+            Body::TiersEvent(_) | Body::TiersDecision(_) => {
+                return Err(VerifyError::WrongModel {
+                    seq: record.seq,
+                    found: "tiers",
+                    header: "the reservation kernel",
+                });
+            }
             Body::Event(_) | Body::Decision(_) => {
                 return Err(VerifyError::WrongModel {
                     seq: record.seq,

@@ -6,7 +6,7 @@
 //!
 //! With the `link-check` feature it is also the proof that no panic can be linked:
 //! it reaches every model's state machine (the service-level kernel under a policy
-//! decoded from opaque bytes, so every policy; the reservation kernel; the record
+//! decoded from opaque bytes, so every policy; the reservation and tiers kernels; the record
 //! encoding and decoding) and its panic handler calls [`KERNEL_PANIC_PATH_IS_REACHABLE`],
 //! which is defined nowhere. The linker keeps the handler only if some kept code can
 //! panic, so the program links exactly when no panic is reachable. `COVERED` names the
@@ -24,7 +24,7 @@ use kernel::{Config, Decision, Event, Kernel, Level, Policy};
 /// the state machines directly, the rest through them. A new module is added here
 /// with a call that reaches it.
 pub const COVERED: &[&str] =
-    &["event", "kernel", "level", "log", "machine", "panic_free", "queue", "reservation", "types"];
+    &["event", "kernel", "level", "log", "machine", "panic_free", "queue", "reservation", "tiers", "types"];
 
 #[cfg(any(not(feature = "link-check"), feature = "explain"))]
 /// The kernel never panics; a handler is still required, and costs a few bytes.
@@ -84,17 +84,27 @@ mod link_check {
 
     use kernel::log::{Body, RECORD_MAX_BYTES, Record};
     use kernel::reservation::{self, ReservationKernel};
+    use kernel::tiers::{self, TiersKernel};
 
     /// Everything the service-level step does not reach.
     pub struct Others {
         reservation: Option<ReservationKernel<64, 16, 16, 4>>,
+        tiers: Option<TiersKernel<4, 64, 16>>,
     }
 
     impl Others {
         pub fn new() -> Self {
             let config = postcard::from_bytes::<reservation::Config>(black_box(&[0u8; 32]))
                 .unwrap_or(reservation::Config::new(4, 60));
-            Self { reservation: ReservationKernel::new(black_box(config)).ok() }
+            let tiers_config = postcard::from_bytes::<tiers::Config>(black_box(&[0u8; 32]))
+                .unwrap_or(tiers::Config::new(tiers::Policy::QosRes));
+            let resources = postcard::from_bytes::<[tiers::Resource; 2]>(black_box(&[0u8; 32])).unwrap_or(
+                [tiers::Resource { group: tiers::Group::High, nodes: 2, speed_milli: 1000 }; 2],
+            );
+            Self {
+                reservation: ReservationKernel::new(black_box(config)).ok(),
+                tiers: TiersKernel::new(black_box(tiers_config), black_box(&resources)).ok(),
+            }
         }
 
         pub fn step(&mut self) {
@@ -103,6 +113,12 @@ mod link_check {
             let Ok((record, _)) = kernel::log::decode(bytes) else { return };
             if let (Some(kernel), Body::ReservationEvent(event)) = (self.reservation.as_mut(), record.body) {
                 let outcome = kernel.step(event, &mut |d: reservation::Decision| {
+                    black_box(d);
+                });
+                black_box(outcome);
+            }
+            if let (Some(kernel), Body::TiersEvent(event)) = (self.tiers.as_mut(), record.body) {
+                let outcome = kernel.step(event, &mut |d: tiers::Decision| {
                     black_box(d);
                 });
                 black_box(outcome);

@@ -1,0 +1,263 @@
+//! The `tiers` and `tiers-sweep` subcommands.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use kernel::tiers::{Config, Policy};
+
+use super::faults::{self, DEFAULT_FAULTS, Faults};
+use super::metrics::Summary;
+use super::testbed::{self, Mix};
+use super::{Scenario, TiersError, sweep};
+use crate::levels::parse_milli;
+use crate::swf::{self, SwfOptions};
+use crate::workload::INPUT_CRC;
+use replay::format::Header;
+
+/// Fault options shared by `tiers` and `tiers-sweep`.
+#[derive(Debug, Args)]
+pub struct FaultArgs {
+    /// Mean available period of a desktop, seconds (exponential).
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_FAULTS.up_mean_s)]
+    pub up_mean: u64,
+    /// Mean unavailable period of a desktop, seconds (exponential); 0: desktops never leave.
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_FAULTS.down_mean_s)]
+    pub down_mean: u64,
+    /// Percent of desktop starts slowed by the owner's load.
+    #[arg(long, value_name = "PCT", default_value_t = DEFAULT_FAULTS.load_pct)]
+    pub load_pct: u32,
+    /// The owner's slowdown is a factor uniform in 1 .. 1 + MAX (up to three decimals).
+    #[arg(long, value_name = "MAX", default_value = "1")]
+    pub load_max: String,
+}
+
+impl FaultArgs {
+    fn faults(&self) -> Result<Faults, TiersError> {
+        let load_max_milli = parse_milli(&self.load_max)
+            .ok_or_else(|| TiersError::Usage(format!("--load-max: `{}` is not a decimal", self.load_max)))?;
+        if self.load_pct > 100 {
+            return Err(TiersError::Usage(format!("--load-pct: {} is over 100", self.load_pct)));
+        }
+        Ok(Faults {
+            up_mean_s: self.up_mean.max(1),
+            down_mean_s: self.down_mean,
+            load_pct: self.load_pct,
+            load_max_milli,
+        })
+    }
+}
+
+/// `host-sim tiers`.
+#[derive(Debug, Args)]
+pub struct TiersArgs {
+    /// no-qos, qos or qos-res.
+    #[arg(long, value_name = "NAME", default_value = "qos-res")]
+    pub policy: String,
+    /// Tier mix of Table 2: A, B, C or D.
+    #[arg(long, value_name = "MIX", default_value = "A")]
+    pub mix: String,
+    /// Seeds the workload, the run times, the owner load and the availability.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// An SWF trace (plain or gzipped) instead of the paper's workload.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Count malformed trace lines instead of stopping at the first.
+    #[arg(long)]
+    pub skip_bad_lines: bool,
+    /// Accept trace lines with more than the 18 standard SWF fields, reading the first
+    /// 18 (Alea's 21-field variant, for example).
+    #[arg(long)]
+    pub allow_extra_fields: bool,
+    /// Run a trace with no usable job (printing a notice) instead of failing.
+    #[arg(long)]
+    pub allow_empty: bool,
+    /// Only the first N jobs of the trace.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// With --trace: nodes of the high-confidence cluster.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub reliable: u32,
+    /// With --trace: single-node low-confidence desktops.
+    #[arg(long, value_name = "M", default_value_t = 9)]
+    pub volunteer: u32,
+    /// Desktop availability from a Failure Trace Archive event_trace.tab file instead
+    /// of the seeded periods.
+    #[arg(long, value_name = "FILE")]
+    pub availability: Option<PathBuf>,
+    /// Laxity threshold of the rescheduling (eq. 1, up to three decimals).
+    #[arg(long, value_name = "L", default_value = "1")]
+    pub laxity: String,
+    #[command(flatten)]
+    pub faults: FaultArgs,
+    /// Write the decision log (tiers records) via FILE.tmp.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Print the summary as one JSON object on the last line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `host-sim tiers-sweep`.
+#[derive(Debug, Args)]
+pub struct TiersSweepArgs {
+    /// Directory for tiers_runs.csv, tiers_cells.csv and tiers.json.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Repetitions per cell, seeds 1..=N (the paper's 5).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub seeds: u64,
+    #[command(flatten)]
+    pub faults: FaultArgs,
+}
+
+fn usage(what: &str, value: &str) -> TiersError {
+    TiersError::Usage(format!("{what}: unknown value `{value}`"))
+}
+
+/// Builds the scenario `host-sim tiers` runs, and the header of its log: the kernel's
+/// configuration and resources, the inputs (the trace, or the paper's workload named
+/// by its mix and seed; and the availability file) and the options that shaped the
+/// events (mix, job limit, fault parameters) as settings.
+pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header), TiersError> {
+    let policy = Policy::from_name(&args.policy).ok_or_else(|| usage("--policy", &args.policy))?;
+    let mix = Mix::from_name(&args.mix).ok_or_else(|| usage("--mix", &args.mix))?;
+    let faults = args.faults.faults()?;
+    let laxity = parse_milli(&args.laxity)
+        .ok_or_else(|| TiersError::Usage(format!("--laxity: `{}` is not a decimal", args.laxity)))?;
+    let mut inputs = Header::new(0, 0, kernel::Policy::FirstFit, Vec::new());
+    let mut scenario = match &args.trace {
+        None => {
+            let name = format!("tiers paper workload, mix {}, seed {}", mix.name, args.seed);
+            inputs = inputs.with_input(&name, INPUT_CRC.checksum(name.as_bytes()));
+            Scenario::paper(policy, mix, args.seed, faults)
+        }
+        Some(path) => {
+            let options = SwfOptions {
+                skip_bad_lines: args.skip_bad_lines,
+                allow_extra_fields: args.allow_extra_fields,
+            };
+            let trace = swf::read(path, options)?;
+            trace.workload.check_not_empty(args.allow_empty).map_err(|e| TiersError::Usage(e.to_string()))?;
+            trace.workload.stamp(&mut inputs);
+            if let Some(limit) = args.limit {
+                inputs.set("limit", limit);
+            }
+            let resources = testbed::split_resources(args.reliable, args.volunteer);
+            let mut requests = testbed::trace_workload(&trace.workload, mix, args.seed);
+            if let Some(limit) = args.limit {
+                requests.truncate(limit);
+            }
+            let until = requests.iter().map(|r| r.deadline.max(r.t)).max().unwrap_or(0) + 86_400;
+            let changes = faults::seeded(&resources, faults, args.seed, until);
+            Scenario { config: Config::new(policy), resources, requests, changes, faults, seed: args.seed }
+        }
+    };
+    scenario.config.laxity_threshold_milli = laxity;
+    if let Some(path) = &args.availability {
+        let fta = faults::read_fta(path, &scenario.resources)?;
+        if fta.nodes_left_out > 0 {
+            eprintln!("{}: {} nodes past the last desktop left out", path.display(), fta.nodes_left_out);
+        }
+        scenario.changes = fta.changes;
+        let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        inputs = inputs.with_input(&name, fta.hash);
+    }
+    let mut header = super::log::header(&scenario);
+    header.inputs = inputs.inputs;
+    for setting in inputs.settings {
+        header.set(&setting.key, setting.value);
+    }
+    if args.availability.is_none() {
+        header.set("up-mean", faults.up_mean_s);
+        header.set("down-mean", faults.down_mean_s);
+    }
+    header.set("mix", mix.name);
+    Ok((scenario, header))
+}
+
+/// `host-sim tiers`.
+pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
+    let (scenario, header) = scenario(args)?;
+    let (summary, out) = match &args.log {
+        Some(path) => super::log::run_logged(&scenario, &header, path)?,
+        None => scenario.run()?,
+    };
+    if args.json {
+        let mut value = serde_json::to_value(&summary).map_err(|e| TiersError::Usage(e.to_string()))?;
+        if let Some(map) = value.as_object_mut() {
+            map.insert("policy".into(), args.policy.clone().into());
+            map.insert("mix".into(), args.mix.to_uppercase().into());
+            map.insert("seed".into(), args.seed.into());
+            map.insert("events".into(), out.events.into());
+            map.insert("decisions".into(), out.decisions.into());
+        }
+        println!("{value}");
+    } else {
+        print!("{}", text(&summary, &args.policy, &args.mix, out.events, out.decisions));
+    }
+    Ok(())
+}
+
+fn text(s: &Summary, policy: &str, mix: &str, events: u64, decisions: u64) -> String {
+    let (r, v, w) = (&s.rejected_pct, &s.violated_pct, &s.bronze_wait_s);
+    format!(
+        "tiers: policy {policy}, mix {mix}: {} SLAs, {} accepted ({events} events, {decisions} decisions)\n\
+         rejected %: gold {} silver {} bronze {} all {}\n\
+         violated %: gold {} silver {} all {}\n\
+         rescheduled %: {} (moved once {}%, twice {}%, more {}%), re-placed {}, Bronze lost {}\n\
+         Bronze wait s: min {} q1 {} median {} q3 {} max {}\n",
+        s.submitted,
+        s.accepted,
+        r.gold,
+        r.silver,
+        r.bronze,
+        r.all,
+        v.gold,
+        v.silver,
+        v.all,
+        s.rescheduled_pct,
+        s.moved_once_pct,
+        s.moved_twice_pct,
+        s.moved_more_pct,
+        s.replaced,
+        s.bronze_lost,
+        w.min,
+        w.q1,
+        w.median,
+        w.q3,
+        w.max
+    )
+}
+
+/// `host-sim tiers-sweep`.
+pub fn run_sweep(args: &TiersSweepArgs) -> Result<(), TiersError> {
+    let faults = args.faults.faults()?;
+    let seeds: Vec<u64> = (1..=args.seeds.max(1)).collect();
+    let bar = progress_bar(3 * 4 * seeds.len() as u64);
+    let cells = sweep::sweep(&seeds, faults, &bar)?;
+    bar.finish_and_clear();
+    sweep::write(&args.out, &cells, &seeds)?;
+    print!("{}", sweep::table(&cells));
+    println!("\nThe paper (§6.3) beside ours (A / B / C / D; calibrated on No-QoS A only):");
+    for (paper, ours, holds) in sweep::statements(&cells) {
+        println!("  [{}] {paper}: {ours}", if holds { "holds" } else { "fails" });
+    }
+    Ok(())
+}
+
+fn progress_bar(length: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} runs (eta {eta})")
+    {
+        bar.set_style(style);
+    }
+    bar
+}

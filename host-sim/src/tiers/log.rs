@@ -1,0 +1,69 @@
+//! The decision log of a `tiers` run: tiers records under a header whose model is
+//! [`Model::Tiers`](replay::format::Model::Tiers) (the kernel's configuration, resources
+//! and capacities), written through [`replay::staged`] so that a failed run never
+//! leaves a log that looks whole.
+
+use std::io::BufWriter;
+use std::path::Path;
+
+use crate::levels::format_milli;
+use crate::workload::HOST_VERSION;
+use kernel::log::Body;
+use replay::format::{FormatError, Header, LogWriter, Model};
+use replay::staged::{self, StageError};
+
+use super::metrics::Summary;
+use super::run::RunOutput;
+use super::{Scenario, TiersError};
+
+impl From<StageError> for TiersError {
+    fn from(e: StageError) -> Self {
+        Self::Io { path: e.path.display().to_string(), source: e.source }
+    }
+}
+
+/// The header every tiers log of `scenario` starts from: the kernel's configuration
+/// and resources, the seed, and the owner-load settings. The caller adds the inputs
+/// and the options that shaped the events (`host-sim tiers` adds the trace or the
+/// paper's workload, the mix and the availability's source).
+pub fn header(scenario: &Scenario) -> Header {
+    let mut header = Header::new(0, 0, kernel::Policy::FirstFit, Vec::new());
+    header.host_version = HOST_VERSION.to_owned();
+    header.seed = scenario.seed;
+    header.set("load-pct", scenario.faults.load_pct);
+    header.set("load-max", format_milli(scenario.faults.load_max_milli));
+    header.model = Model::Tiers(replay::engine::tiers::header(scenario.config, &scenario.resources));
+    header
+}
+
+/// Runs `scenario` and writes `header`, then every event and decision, to `path`.
+pub fn run_logged(
+    scenario: &Scenario,
+    header: &Header,
+    path: &Path,
+) -> Result<(Summary, RunOutput), TiersError> {
+    staged::write(path, |file, tmp| {
+        let format = |e: FormatError| TiersError::Io {
+            path: tmp.display().to_string(),
+            source: std::io::Error::other(e.to_string()),
+        };
+        let mut writer = LogWriter::new(BufWriter::new(file), header).map_err(format)?;
+        let mut failed: Option<FormatError> = None;
+        let value = scenario.run_observed(&mut |event, decisions| {
+            let bodies = std::iter::once(Body::TiersEvent(*event))
+                .chain(decisions.iter().map(|d| Body::TiersDecision(*d)));
+            for body in bodies {
+                if failed.is_none()
+                    && let Err(e) = writer.record(body)
+                {
+                    failed = Some(e);
+                }
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(format(e));
+        }
+        writer.finish().map_err(format)?;
+        Ok(value)
+    })
+}

@@ -1,0 +1,91 @@
+//! The host side of Gold, Silver and Bronze SLAs over reliable and volunteer resources
+//! (Tomás et al., §6): the paper's testbed and workload, SWF traces mapped to SLAs,
+//! seeded faults or a Failure Trace Archive file, the run loop around
+//! [`kernel::tiers::TiersKernel`], the paper's figures, and the sweep of Figures 8-13.
+//!
+//! - [`testbed`]: Table 1's resources, §6.2's workload, traces into SLAs.
+//! - [`faults`]: seeded availability and owner load, and the FTA parser.
+//! - [`run`]: the event loop (submissions, finishes, leaves and returns).
+//! - [`metrics`]: rejection, violation, rescheduling and Bronze waits.
+//! - [`sweep`]: 3 policies x 4 mixes x seeds in parallel, CSV and JSON, and the paper's
+//!   statements beside ours.
+//! - [`cli`]: the `tiers` and `tiers-sweep` subcommands.
+
+pub mod cli;
+pub mod faults;
+pub mod log;
+pub mod metrics;
+pub mod run;
+pub mod sweep;
+pub mod testbed;
+
+use std::io;
+
+use thiserror::Error;
+
+use kernel::tiers::{Config, Policy, Request, Resource};
+
+use crate::error::SwfError;
+use faults::{Change, Faults};
+use metrics::Summary;
+
+/// Everything that can go wrong on the tiers side.
+#[derive(Debug, Error)]
+pub enum TiersError {
+    #[error(transparent)]
+    Swf(#[from] SwfError),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{file}:{line}: {field}: {why}")]
+    Fta { file: String, line: usize, field: String, why: String },
+    #[error("tiers kernel: {0}")]
+    Config(String),
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// One run's whole input.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub config: Config,
+    pub resources: Vec<Resource>,
+    pub requests: Vec<Request>,
+    pub changes: Vec<Change>,
+    pub faults: Faults,
+    pub seed: u64,
+}
+
+impl Scenario {
+    /// The paper's testbed and workload for `policy` and `mix`, with seeded faults.
+    pub fn paper(policy: Policy, mix: testbed::Mix, seed: u64, faults: Faults) -> Self {
+        let resources = testbed::paper_resources();
+        let requests = testbed::paper_workload(mix, seed);
+        let until = requests.last().map_or(0, |r| r.deadline.max(r.t)) + 86_400;
+        let changes = faults::seeded(&resources, faults, seed, until);
+        Self { config: Config::new(policy), resources, requests, changes, faults, seed }
+    }
+
+    pub fn run(&self) -> Result<(Summary, run::RunOutput), TiersError> {
+        self.run_observed(&mut |_, _| {})
+    }
+
+    pub fn run_observed(
+        &self,
+        observe: &mut dyn FnMut(&kernel::tiers::Event, &[kernel::tiers::Decision]),
+    ) -> Result<(Summary, run::RunOutput), TiersError> {
+        let out = run::run(
+            self.config,
+            &self.resources,
+            &self.requests,
+            &self.changes,
+            self.faults,
+            self.seed,
+            observe,
+        )?;
+        Ok((metrics::summarise(&out.fates), out))
+    }
+}

@@ -1,0 +1,291 @@
+//! The tiers kernel's records: their own tag space, used for every record of a log
+//! whose header has a `tiers` configuration (`docs/log-format.md`, "Tiers records").
+//!
+//! A record is a tag byte (its kind, below), then varints. Times are zigzag steps from
+//! the context's `now` (the last event's time, 0 at a block's start), a submit's job a
+//! step from the last submitted job plus one, an accept's or reject's job a step from
+//! the last submitted job, every other job a plain varint. Small enums are one byte.
+
+use kernel::JobId;
+use kernel::tiers::{Decision, Event, RejectReason, Request, Tier, Violation};
+
+use super::CodecError;
+use crate::format::varint::{self, Cursor};
+
+const SUBMIT: u8 = 0;
+const ADVANCE: u8 = 1;
+const FINISH: u8 = 2;
+const LEAVE: u8 = 3;
+const RETURN: u8 = 4;
+const RESET: u8 = 5;
+const ACCEPT: u8 = 16;
+const REJECT: u8 = 17;
+const MOVE: u8 = 18;
+const START: u8 = 19;
+const END: u8 = 20;
+const LOST: u8 = 21;
+const REPLACE: u8 = 22;
+const VIOLATE: u8 = 23;
+
+/// What the records of a block so far tell about the next one.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct TiersContext {
+    now: u64,
+    last_job: JobId,
+}
+
+impl TiersContext {
+    fn update_event(&mut self, event: &Event) {
+        if let Some(t) = event.time() {
+            self.now = t;
+        }
+        match *event {
+            Event::Submit(r) => self.last_job = r.job,
+            Event::Reset => *self = Self::default(),
+            _ => {}
+        }
+    }
+}
+
+fn time(out: &mut Vec<u8>, c: &TiersContext, t: u64) {
+    varint::put(out, varint::step(c.now, t));
+}
+
+/// Appends an event and moves the context past it.
+pub(super) fn put_event(event: &Event, c: &mut TiersContext, out: &mut Vec<u8>) {
+    match *event {
+        Event::Submit(r) => {
+            out.push(SUBMIT);
+            time(out, c, r.t);
+            varint::put(out, varint::step32(c.last_job.wrapping_add(1), r.job));
+            out.push(tier_byte(r.tier));
+            varint::put(out, r.work);
+            varint::put(out, varint::step(r.t, r.ready));
+            varint::put(out, varint::step(r.ready, r.deadline));
+        }
+        Event::Advance { t } => {
+            out.push(ADVANCE);
+            time(out, c, t);
+        }
+        Event::Finish { t, job } => {
+            out.push(FINISH);
+            time(out, c, t);
+            varint::put(out, u64::from(job));
+        }
+        Event::Leave { t, resource } | Event::Return { t, resource } => {
+            out.push(if matches!(event, Event::Leave { .. }) { LEAVE } else { RETURN });
+            time(out, c, t);
+            out.push(resource);
+        }
+        Event::Reset => out.push(RESET),
+    }
+    c.update_event(event);
+}
+
+/// Appends a decision (decisions do not move the context).
+pub(super) fn put_decision(decision: &Decision, c: &TiersContext, out: &mut Vec<u8>) {
+    match *decision {
+        Decision::Accept { job, resource, start } => {
+            out.push(ACCEPT);
+            varint::put(out, varint::step32(c.last_job, job));
+            out.push(resource);
+            time(out, c, start);
+        }
+        Decision::Reject { job, reason } => {
+            out.push(REJECT);
+            varint::put(out, varint::step32(c.last_job, job));
+            out.push(reason_byte(reason));
+        }
+        Decision::Move { job, resource, start, for_job } => {
+            out.push(MOVE);
+            varint::put(out, u64::from(job));
+            out.push(resource);
+            time(out, c, start);
+            varint::put(out, varint::step32(c.last_job, for_job));
+        }
+        Decision::Start { t, job } => {
+            out.push(START);
+            time(out, c, t);
+            varint::put(out, u64::from(job));
+        }
+        Decision::End { t, job, late } => {
+            out.push(END);
+            time(out, c, t);
+            varint::put(out, u64::from(job));
+            out.push(u8::from(late));
+        }
+        Decision::Lost { t, job, running } => {
+            out.push(LOST);
+            time(out, c, t);
+            varint::put(out, u64::from(job));
+            out.push(u8::from(running));
+        }
+        Decision::Replace { job, resource, start } => {
+            out.push(REPLACE);
+            varint::put(out, u64::from(job));
+            out.push(resource);
+            time(out, c, start);
+        }
+        Decision::Violate { t, job, why } => {
+            out.push(VIOLATE);
+            time(out, c, t);
+            varint::put(out, u64::from(job));
+            out.push(match why {
+                Violation::Late => 0,
+                Violation::Lost => 1,
+            });
+        }
+    }
+}
+
+/// A decoded tiers record.
+pub(super) enum Decoded {
+    Event(Event),
+    Decision(Decision),
+}
+
+/// Decodes one record and moves the context past it.
+pub(super) fn get(c: &mut TiersContext, cursor: &mut Cursor<'_>) -> Result<Decoded, CodecError> {
+    let tag = cursor.byte()?;
+    let t =
+        |cursor: &mut Cursor<'_>| -> Result<u64, CodecError> { Ok(varint::add_step(c.now, cursor.u64()?)) };
+    let step32 = |base: JobId, cursor: &mut Cursor<'_>| {
+        varint::add_step32(base, cursor.u64()?).ok_or(CodecError::Range)
+    };
+    let flag = |cursor: &mut Cursor<'_>| match cursor.byte()? {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(CodecError::Tag(tag)),
+    };
+    let decoded = match tag {
+        SUBMIT => {
+            let at = t(cursor)?;
+            let job = step32(c.last_job.wrapping_add(1), cursor)?;
+            let tier = tier_of(cursor.byte()?).ok_or(CodecError::Tag(tag))?;
+            let work = cursor.u64()?;
+            let ready = varint::add_step(at, cursor.u64()?);
+            let deadline = varint::add_step(ready, cursor.u64()?);
+            Decoded::Event(Event::Submit(Request { t: at, job, tier, work, ready, deadline }))
+        }
+        ADVANCE => Decoded::Event(Event::Advance { t: t(cursor)? }),
+        FINISH => Decoded::Event(Event::Finish { t: t(cursor)?, job: cursor.u32()? }),
+        LEAVE => Decoded::Event(Event::Leave { t: t(cursor)?, resource: cursor.byte()? }),
+        RETURN => Decoded::Event(Event::Return { t: t(cursor)?, resource: cursor.byte()? }),
+        RESET => Decoded::Event(Event::Reset),
+        ACCEPT => {
+            let job = step32(c.last_job, cursor)?;
+            Decoded::Decision(Decision::Accept { job, resource: cursor.byte()?, start: t(cursor)? })
+        }
+        REJECT => {
+            let job = step32(c.last_job, cursor)?;
+            let byte = cursor.byte()?;
+            Decoded::Decision(Decision::Reject {
+                job,
+                reason: reason_of(byte).ok_or(CodecError::Reason(byte))?,
+            })
+        }
+        MOVE => {
+            let job = cursor.u32()?;
+            let resource = cursor.byte()?;
+            let start = t(cursor)?;
+            let for_job = step32(c.last_job, cursor)?;
+            Decoded::Decision(Decision::Move { job, resource, start, for_job })
+        }
+        START => Decoded::Decision(Decision::Start { t: t(cursor)?, job: cursor.u32()? }),
+        END => Decoded::Decision(Decision::End { t: t(cursor)?, job: cursor.u32()?, late: flag(cursor)? }),
+        LOST => {
+            Decoded::Decision(Decision::Lost { t: t(cursor)?, job: cursor.u32()?, running: flag(cursor)? })
+        }
+        REPLACE => {
+            let job = cursor.u32()?;
+            Decoded::Decision(Decision::Replace { job, resource: cursor.byte()?, start: t(cursor)? })
+        }
+        VIOLATE => {
+            let (at, job) = (t(cursor)?, cursor.u32()?);
+            let why = match cursor.byte()? {
+                0 => Violation::Late,
+                1 => Violation::Lost,
+                _ => return Err(CodecError::Tag(tag)),
+            };
+            Decoded::Decision(Decision::Violate { t: at, job, why })
+        }
+        _ => return Err(CodecError::Tag(tag)),
+    };
+    if let Decoded::Event(event) = &decoded {
+        c.update_event(event);
+    }
+    Ok(decoded)
+}
+
+const fn tier_byte(tier: Tier) -> u8 {
+    match tier {
+        Tier::Gold => 0,
+        Tier::Silver => 1,
+        Tier::Bronze => 2,
+    }
+}
+
+const fn tier_of(byte: u8) -> Option<Tier> {
+    Some(match byte {
+        0 => Tier::Gold,
+        1 => Tier::Silver,
+        2 => Tier::Bronze,
+        _ => return None,
+    })
+}
+
+const REASONS: [RejectReason; 10] = [
+    RejectReason::NoRoom,
+    RejectReason::TableFull,
+    RejectReason::BadRequest,
+    RejectReason::WindowPassed,
+    RejectReason::DuplicateJob,
+    RejectReason::TimeWentBackwards,
+    RejectReason::NotRunning,
+    RejectReason::UnknownResource,
+    RejectReason::BadAvailability,
+    RejectReason::Overflow,
+];
+
+fn reason_byte(reason: RejectReason) -> u8 {
+    REASONS.iter().position(|r| *r == reason).map_or(u8::MAX, |i| i as u8)
+}
+
+fn reason_of(byte: u8) -> Option<RejectReason> {
+    REASONS.get(usize::from(byte)).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_bytes_and_round_trip() {
+        let mut writer = TiersContext::default();
+        let mut out = Vec::new();
+        let submit = Event::Submit(Request {
+            t: 100,
+            job: 1,
+            tier: Tier::Silver,
+            work: 20,
+            ready: 150,
+            deadline: 200,
+        });
+        put_event(&submit, &mut writer, &mut out);
+        // tag, t step +100 (zigzag 200), job step 0, tier 1, work 20, ready +50, deadline +50.
+        assert_eq!(out, [SUBMIT, 0xc8, 0x01, 0x00, 0x01, 20, 100, 100]);
+        let accept = Decision::Accept { job: 1, resource: 3, start: 150 };
+        let from = out.len();
+        put_decision(&accept, &writer, &mut out);
+        assert_eq!(out[from..], [ACCEPT, 0x00, 0x03, 100]);
+        let violate = Decision::Violate { t: 90, job: 4, why: Violation::Lost };
+        put_decision(&violate, &writer, &mut out);
+        let mut reader = TiersContext::default();
+        let mut cursor = Cursor::new(&out, 0);
+        assert!(matches!(get(&mut reader, &mut cursor), Ok(Decoded::Event(e)) if e == submit));
+        assert!(matches!(get(&mut reader, &mut cursor), Ok(Decoded::Decision(d)) if d == accept));
+        assert!(matches!(get(&mut reader, &mut cursor), Ok(Decoded::Decision(d)) if d == violate));
+        let mut bad = Cursor::new(&[9u8], 0);
+        assert!(matches!(get(&mut reader, &mut bad), Err(CodecError::Tag(9))));
+    }
+}
