@@ -62,3 +62,12 @@ fn the_reservation_model_logs_the_same_bytes_from_anywhere() {
     );
     assert_same("reserve", logs);
 }
+
+#[test]
+fn the_tiers_model_logs_the_same_bytes_from_anywhere() {
+    let logs = twice(
+        "tiers",
+        &["tiers", "--policy", "qos-res", "--mix", "c", "--seed", "2", "--reliable", "2", "--volunteer", "3"],
+    );
+    assert_same("tiers", logs);
+}

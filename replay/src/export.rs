@@ -9,7 +9,7 @@ use kernel::log::Body;
 use kernel::reservation::{self, RequestKind};
 use kernel::{Decision, Event, Tick};
 
-use crate::format::{FormatError, Header, LogReader};
+use crate::format::{FormatError, Header, LogReader, Model};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
@@ -177,11 +177,13 @@ pub fn show<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result<
 pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<()> {
     writeln!(out, "format version: {}", header.format_version)?;
     writeln!(out, "kernel version: {}", header.kernel_version)?;
-    writeln!(
-        out,
-        "machines: {}, queue capacity: {}, policy: {:?}",
-        header.machines, header.queue_capacity, header.policy
-    )?;
+    if header.model == Model::ServiceLevel {
+        writeln!(
+            out,
+            "machines: {}, queue capacity: {}, policy: {:?}",
+            header.machines, header.queue_capacity, header.policy
+        )?;
+    }
     for (index, level) in header.levels.iter().enumerate() {
         let sf = level.slack_milli;
         writeln!(
@@ -215,6 +217,27 @@ pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<(
             "reservation kernel: {} slots, {} waiting, {} running, {} offers",
             r.slots, r.waiting, r.running, r.offers
         )?;
+    }
+    if let Some(t) = header.tiers() {
+        let c = &t.config;
+        writeln!(
+            out,
+            "tiers: policy {}, {}-tick slots, laxity threshold {}/1000, Bronze deadline {} ticks",
+            c.policy.name(),
+            c.slot_ticks,
+            c.laxity_threshold_milli,
+            c.bronze_deadline
+        )?;
+        for (index, r) in t.resources.iter().enumerate() {
+            writeln!(
+                out,
+                "resource r{index}: {} confidence, {} nodes, speed {}/1000",
+                r.group.name(),
+                r.nodes,
+                r.speed_milli
+            )?;
+        }
+        writeln!(out, "tiers kernel: {} resources, {} slots, {} jobs", t.resource_capacity, t.slots, t.jobs)?;
     }
     if !header.host_version.is_empty() {
         writeln!(out, "written by: {}", header.host_version)?;
