@@ -6,7 +6,7 @@
 //! A chart is built in two steps, so that a new model only adds the first:
 //!
 //! 1. a model's collector (one submodule per model: [`service_level`],
-//!    [`reservation`]) streams the log's records and keeps only what falls in the
+//!    [`reservation`], [`tiers`]) streams the log's records and keeps only what falls in the
 //!    chosen window and time range, into a model-free [`Chart`]: rows, [`Bar`]s and
 //!    [`Mark`]s. It stops reading at the first event past the range, so a large log
 //!    costs only the records up to the end of the range.
@@ -32,6 +32,7 @@ use crate::format::{FormatError, LogReader, Model};
 pub mod reservation;
 pub mod service_level;
 pub mod svg;
+pub mod tiers;
 
 /// How a run ended, which decides its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -46,10 +47,13 @@ pub enum Outcome {
     Cut,
     /// Still running at the end of the drawn range.
     Open,
+    /// Stopped because its resource left (a tiers job on a desktop whose owner took it
+    /// back); it may be re-placed and run again.
+    Lost,
 }
 
 impl Outcome {
-    pub const ALL: [Self; 5] = [Self::OnTime, Self::Preempted, Self::Late, Self::Cut, Self::Open];
+    pub const ALL: [Self; 6] = [Self::OnTime, Self::Preempted, Self::Late, Self::Cut, Self::Open, Self::Lost];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -58,6 +62,7 @@ impl Outcome {
             Self::Late => "late or violated",
             Self::Cut => "cut at its end",
             Self::Open => "running past the range",
+            Self::Lost => "lost when its resource left",
         }
     }
 }
@@ -130,8 +135,6 @@ pub enum GanttError {
     NoWindow { window: u64, windows: u64 },
     #[error("more than {MAX_BARS} runs fall in the range; draw a narrower one with --from and --to")]
     TooManyBars,
-    #[error("this log's model ({0}) has no Gantt chart")]
-    NoChart(&'static str),
 }
 
 /// Reads `reader` and builds the chart of the model its header names.
@@ -144,7 +147,7 @@ pub fn collect<R: std::io::Read>(reader: LogReader<R>, options: &Options) -> Res
     match reader.header().model.clone() {
         Model::ServiceLevel => service_level::collect(reader, options),
         Model::Reservation(header) => reservation::collect(reader, &header, options),
-        Model::Tiers(_) => Err(GanttError::NoChart("tiers")),
+        Model::Tiers(header) => tiers::collect(reader, &header, options),
     }
 }
 

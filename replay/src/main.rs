@@ -34,7 +34,8 @@ enum Command {
     /// Print the header and every record readably.
     Show { log: PathBuf },
     /// Draw the schedule as an SVG Gantt chart: machines (or the reservation pool's
-    /// nodes) over time, runs coloured by outcome, submits and rejections marked.
+    /// nodes, or the tiers resources' nodes) over time, runs coloured by outcome,
+    /// submits and rejections marked.
     Gantt(GanttArgs),
 }
 

@@ -136,6 +136,7 @@ fn charts_render_with_each_outcome_that_occurs_and_none_other() {
     for (name, present, absent) in [
         ("preemption", vec![Outcome::OnTime, Outcome::Preempted], vec![Outcome::Late, Outcome::Cut]),
         ("resv_flexible", vec![Outcome::OnTime, Outcome::Cut], vec![Outcome::Preempted, Outcome::Late]),
+        ("tiers_leave_qos", vec![Outcome::OnTime, Outcome::Lost], vec![Outcome::Late, Outcome::Cut]),
     ] {
         let svg = gantt::svg::write(&chart(name, &Options::default()));
         let pixmap = render(&svg);
@@ -155,4 +156,25 @@ fn charts_render_with_each_outcome_that_occurs_and_none_other() {
 #[test]
 fn the_preemption_chart_svg() {
     insta::assert_snapshot!(gantt::svg::write(&chart("preemption", &Options::default())));
+}
+
+#[test]
+fn a_tiers_chart_has_a_row_per_node_and_the_runs_lost_when_a_desktop_left() {
+    // r0 (the cluster's one node), r1 and r2 (desktops): rows 0, 1 and 2.
+    let chart = chart("tiers_leave_qos", &Options::default());
+    use Outcome::{Lost, OnTime};
+    assert_eq!(
+        runs(&chart),
+        vec![
+            (1, 0..1, 0, 100, OnTime),
+            // Silver 2 is lost when r1 leaves at 10 (and violated: it is not re-placed).
+            (2, 1..2, 0, 10, Lost),
+            // Bronze 3 is lost when r2 leaves at 12, re-placed on r1 and runs 20..50.
+            (3, 2..3, 0, 12, Lost),
+            (3, 1..2, 20, 50, OnTime),
+        ]
+    );
+    assert_eq!((chart.rows.clone(), chart.from, chart.to), (0..3, 0, 100));
+    assert_eq!(chart.marks.iter().filter(|m| m.kind == MarkKind::Submit).count(), 3);
+    assert!(chart.outcomes.contains(&Lost));
 }

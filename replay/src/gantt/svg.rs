@@ -26,6 +26,7 @@ pub fn colour(outcome: Outcome) -> &'static str {
         Outcome::Late => "#D55E00",
         Outcome::Cut => "#CC79A7",
         Outcome::Open => "#9E9E9E",
+        Outcome::Lost => "#009E73",
     }
 }
 
