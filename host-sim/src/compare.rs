@@ -9,19 +9,24 @@
 //! - **accepted %**: accepted over requested.
 //! - **utilisation %**: the model's own: machine efficiency `ME` for service levels
 //!   (one job at a time per machine), the executed node-time over the pool's for
-//!   reservations.
+//!   reservations and tiers (for tiers, from the first submit to the last event,
+//!   time on desktops that later left included).
 //! - **income**: in each model's own unit, or none: the provider benefit `G`
 //!   (price units) for service levels; the reservation model prices nothing.
 //! - **violations**: accepted requests whose promise was not kept. Service levels and
 //!   reservations keep every promise by construction (and `replay verify` checks it),
-//!   so both report 0.
+//!   so both report 0. Tiers report the Gold and Silver SLAs violated (late, or lost
+//!   with a desktop that left and not re-placed); Bronze is best effort and never
+//!   violated.
 //! - **mean wait** (seconds) and **mean bounded slowdown**
 //!   `(completion - submit) / max(10, run time)`, over accepted requests.
 //!
 //! The defaults: service levels as `host-sim run` (1 machine, one level with
 //! `sf = 2`, the whole trace as one window); reservations as `host-sim reserve`
 //! (the pool from the trace's header, EDF, accurate estimates, strict windows, load
-//! 1.0, 15-day windows, seed 1).
+//! 1.0, 15-day windows, seed 1); tiers as `host-sim tiers --trace` (a 3-node cluster
+//! and 9 desktops, policy `qos-res`, tier mix A, the seeded availability and owner
+//! load, seed 1; each job one SLA due three run times after its submission).
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -63,12 +68,14 @@ pub enum CompareError {
     ServiceLevel(#[from] crate::error::SimError),
     #[error("reservations: {0}")]
     Reservation(#[from] reservation::ReserveError),
+    #[error("tiers: {0}")]
+    Tiers(#[from] crate::tiers::TiersError),
 }
 
 /// Every model on `workload`; `nodes` is the trace's processor count (its header's
 /// `MaxNodes`, else `MaxProcs`, else 128).
 pub fn compare(workload: &Workload, nodes: u32) -> Result<Vec<Row>, CompareError> {
-    Ok(vec![service_levels(workload)?, reservations(workload, nodes)?])
+    Ok(vec![service_levels(workload)?, reservations(workload, nodes)?, tiers(workload)?])
 }
 
 fn service_levels(workload: &Workload) -> Result<Row, CompareError> {
@@ -108,6 +115,68 @@ fn reservations(workload: &Workload, nodes: u32) -> Result<Row, CompareError> {
         violations: 0,
         mean_wait_s: times.mean_wait(),
         mean_bounded_slowdown: times.mean_slowdown(),
+    })
+}
+
+fn tiers(workload: &Workload) -> Result<Row, CompareError> {
+    use crate::tiers::faults::{self, DEFAULT_FAULTS};
+    use crate::tiers::testbed::{self, MIXES};
+    use kernel::tiers::{Config, Decision, Policy};
+
+    let seed = 1;
+    let resources = testbed::split_resources(3, 9);
+    let requests = testbed::trace_workload(workload, MIXES[0], seed);
+    let until = requests.iter().map(|r| r.deadline.max(r.t)).max().unwrap_or(0) + 86_400;
+    let changes = faults::seeded(&resources, DEFAULT_FAULTS, seed, until);
+    let scenario = crate::tiers::Scenario {
+        config: Config::new(Policy::QosRes),
+        resources,
+        requests,
+        changes,
+        faults: DEFAULT_FAULTS,
+        seed,
+    };
+    let nodes: u64 = scenario.resources.iter().map(|r| u64::from(r.nodes)).sum();
+    let first = scenario.requests.iter().map(|r| r.t).min().unwrap_or(0);
+    let (mut last, mut busy) = (first, 0u64);
+    let mut running: HashMap<JobId, u64> = HashMap::new();
+    let (_, out) = scenario.run_observed(&mut |event, decisions| {
+        if let Some(t) = event.time() {
+            last = last.max(t);
+        }
+        for decision in decisions {
+            match *decision {
+                Decision::Start { t, job } => {
+                    running.insert(job, t);
+                }
+                Decision::End { t, job, .. } | Decision::Lost { t, job, running: true } => {
+                    if let Some(start) = running.remove(&job) {
+                        busy += t.saturating_sub(start);
+                    }
+                }
+                _ => {}
+            }
+        }
+    })?;
+    let accepted: Vec<_> = out.fates.iter().filter(|f| f.accepted).collect();
+    let requests = out.fates.len() as u64;
+    let span = last.saturating_sub(first).max(1);
+    let waits = accepted.iter().filter_map(|f| f.first_start.map(|s| s.saturating_sub(f.submitted)));
+    let slowdowns = accepted.iter().filter_map(|f| {
+        let (start, end) = (f.first_start?, f.ended?);
+        Some(end.saturating_sub(f.submitted) as f64 / end.saturating_sub(start).max(10) as f64)
+    });
+    Ok(Row {
+        model: "tiers",
+        after: "Gold, Silver and Bronze (Tomás et al.)",
+        requests,
+        accepted_pct: 100.0 * accepted.len() as f64 / requests.max(1) as f64,
+        utilisation_pct: 100.0 * busy as f64 / (nodes.max(1) * span) as f64,
+        income: None,
+        income_unit: "-",
+        violations: accepted.iter().filter(|f| f.violated).count() as u64,
+        mean_wait_s: mean(waits.map(|w| w as f64).collect::<Vec<_>>().into_iter()),
+        mean_bounded_slowdown: mean(slowdowns.collect::<Vec<_>>().into_iter()),
     })
 }
 

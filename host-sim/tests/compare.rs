@@ -14,7 +14,7 @@ fn every_model_gets_a_row_in_every_format() {
     let value: serde_json::Value = serde_json::from_str(&stdout(&host_sim(&args))).unwrap();
     let rows = value["rows"].as_array().unwrap();
     let models: Vec<&str> = rows.iter().map(|r| r["model"].as_str().unwrap()).collect();
-    assert_eq!(models, ["run", "reserve"]);
+    assert_eq!(models, ["run", "reserve", "tiers"]);
     for row in rows {
         for key in [
             "requests",
@@ -29,9 +29,13 @@ fn every_model_gets_a_row_in_every_format() {
         let accepted = row["accepted_pct"].as_f64().unwrap();
         assert!((0.0..=100.0).contains(&accepted), "{row}");
     }
-    // Eight jobs of at least a minute, each with a processor count: both models see all.
-    assert_eq!(rows[0]["requests"], 8);
-    assert_eq!(rows[1]["requests"], 8);
+    // Eight jobs of at least a minute, each with a processor count: every model sees all.
+    for row in rows {
+        assert_eq!(row["requests"], 8, "{row}");
+    }
+    // Tiers: 12 single-node resources of the 3-node cluster and 9 desktops; each job,
+    // due three run times after its submission, fits one node on its own.
+    assert!(rows[2]["accepted_pct"].as_f64().unwrap() > 0.0, "{}", rows[2]);
     assert_eq!(value["nodes"], 16);
     let csv = std::fs::read_to_string(out_dir.join("compare.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + rows.len());
@@ -40,7 +44,7 @@ fn every_model_gets_a_row_in_every_format() {
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("compare.json")).unwrap()).unwrap();
     assert_eq!(saved, value);
     let svg = std::fs::read_to_string(out_dir.join("compare.svg")).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("Netto"), "{svg}");
+    assert!(svg.starts_with("<svg") && svg.contains("Netto") && svg.contains("Tomás"), "{svg}");
     let table = stdout(&host_sim(&["compare", "--trace", trace.to_str().unwrap()]));
     assert!(table.contains("service levels (Lezama 2012)") && table.contains("Netto"), "{table}");
     std::fs::remove_dir_all(&dir).unwrap();
