@@ -1,10 +1,8 @@
 //! The `tiers` and `tiers-sweep` subcommands.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use kernel::tiers::{Config, Policy};
 
@@ -13,6 +11,7 @@ use super::metrics::Summary;
 use super::testbed::{self, Mix};
 use super::{Scenario, TiersError, sweep};
 use crate::levels::parse_milli;
+use crate::progress;
 use crate::swf::{self, SwfOptions};
 use crate::workload::INPUT_CRC;
 use replay::format::Header;
@@ -112,6 +111,8 @@ pub struct TiersSweepArgs {
     pub seeds: u64,
     #[command(flatten)]
     pub faults: FaultArgs,
+    #[command(flatten)]
+    pub plots: crate::plot::PlotArgs,
 }
 
 fn usage(what: &str, value: &str) -> TiersError {
@@ -237,27 +238,21 @@ fn text(s: &Summary, policy: &str, mix: &str, events: u64, decisions: u64) -> St
 pub fn run_sweep(args: &TiersSweepArgs) -> Result<(), TiersError> {
     let faults = args.faults.faults()?;
     let seeds: Vec<u64> = (1..=args.seeds.max(1)).collect();
-    let bar = progress_bar(3 * 4 * seeds.len() as u64);
+    let bar = progress::bar(3 * 4 * seeds.len() as u64, "runs");
     let cells = sweep::sweep(&seeds, faults, &bar)?;
     bar.finish_and_clear();
     sweep::write(&args.out, &cells, &seeds)?;
+    if args.plots.enabled() {
+        let figures = super::figures::write(&args.out, &cells).map_err(|e| TiersError::Io {
+            path: args.out.display().to_string(),
+            source: std::io::Error::other(e),
+        })?;
+        eprintln!("host-sim: wrote {} figures to {}", figures.len(), args.out.join("*.svg").display());
+    }
     print!("{}", sweep::table(&cells));
     println!("\nThe paper (§6.3) beside ours (A / B / C / D; calibrated on No-QoS A only):");
     for (paper, ours, holds) in sweep::statements(&cells) {
         println!("  [{}] {paper}: {ours}", if holds { "holds" } else { "fails" });
     }
     Ok(())
-}
-
-fn progress_bar(length: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} runs (eta {eta})")
-    {
-        bar.set_style(style);
-    }
-    bar
 }

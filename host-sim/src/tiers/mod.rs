@@ -9,10 +9,12 @@
 //! - [`metrics`]: rejection, violation, rescheduling and Bronze waits.
 //! - [`sweep`]: 3 policies x 4 mixes x seeds in parallel, CSV and JSON, and the paper's
 //!   statements beside ours.
+//! - [`figures`]: the paper's Figures 8-13 as SVG, from the sweep's cells.
 //! - [`cli`]: the `tiers` and `tiers-sweep` subcommands.
 
 pub mod cli;
 pub mod faults;
+pub mod figures;
 pub mod log;
 pub mod metrics;
 pub mod run;

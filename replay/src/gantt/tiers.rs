@@ -1,0 +1,187 @@
+//! The tiers model's chart: one row per node, resource by resource in index order (a
+//! cluster of three nodes is three rows, each desktop one). A tiers job runs on one
+//! node of the resource it was placed on; the kernel counts a resource's nodes and does
+//! not name them, so each run takes the lowest-numbered row of its resource free at its
+//! start, as the reservation chart does. Bars: on time, late (ended past its deadline),
+//! or lost (its desktop left while it ran).
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::ops::Range;
+
+use kernel::Tick;
+use kernel::log::Body;
+use kernel::tiers::{Decision, Event};
+
+use super::{Bar, Chart, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps};
+use crate::format::{LogReader, TiersHeader};
+
+/// A run before it is given a row.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    order: u64,
+    job: u32,
+    resource: u8,
+    start: Tick,
+    end: Tick,
+    outcome: Outcome,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Accepted job -> the resource of its latest placement.
+    placed: HashMap<u32, u8>,
+    /// Running job -> (start order, resource, start).
+    running: HashMap<u32, (u64, u8, Tick)>,
+    starts: u64,
+    last_submit: Tick,
+    runs: Vec<Run>,
+    marks: Vec<Mark>,
+}
+
+/// Streams a tiers log into its chart.
+pub fn collect<R: Read>(
+    mut reader: LogReader<R>,
+    header: &TiersHeader,
+    options: &Options,
+) -> Result<Chart, GanttError> {
+    // The first row of each resource, and the rows in all.
+    let mut first_row = Vec::with_capacity(header.resources.len());
+    let mut total: u32 = 0;
+    for resource in &header.resources {
+        first_row.push(total);
+        total = total.saturating_add(resource.nodes);
+    }
+    let rows = chosen_rows(options, total, "node")?;
+    let mut position = Position::default();
+    let mut state = State::default();
+    while let Some(record) = reader.next_record()? {
+        match record.body {
+            Body::TiersEvent(event) => {
+                if !position.event(event.time(), options) {
+                    break;
+                }
+                if let Event::Submit(request) = event
+                    && position.in_window(options)
+                {
+                    position.saw(request.t);
+                    state.last_submit = request.t;
+                    if overlaps(request.t, request.t, options.from, options.to) {
+                        state.marks.push(Mark { t: request.t, job: request.job, kind: MarkKind::Submit });
+                    }
+                }
+            }
+            Body::TiersDecision(decision) if position.in_window(options) => {
+                decision_into(decision, &mut state, &mut position, options);
+            }
+            _ => {}
+        }
+        if state.runs.len() > super::MAX_BARS {
+            return Err(GanttError::TooManyBars);
+        }
+    }
+    let to = position.end(options)?;
+    let mut open: Vec<(u32, (u64, u8, Tick))> = state.running.drain().collect();
+    open.sort_unstable();
+    for (job, (order, resource, start)) in open {
+        if start < to {
+            state.runs.push(Run { order, job, resource, start, end: to, outcome: Outcome::Open });
+        }
+    }
+    let nodes: Vec<u32> = header.resources.iter().map(|r| r.nodes).collect();
+    let bars = lay_out(state.runs, &first_row, &nodes, &rows, options.from, to);
+    Ok(Chart {
+        title: format!(
+            "{}: {} resources, {total} nodes, window {}, t {}..{} s",
+            reader.header().input_names(),
+            header.resources.len(),
+            options.window,
+            options.from,
+            to
+        ),
+        row_noun: "node",
+        rows,
+        from: options.from,
+        to,
+        bars,
+        marks: state.marks,
+        outcomes: vec![Outcome::OnTime, Outcome::Late, Outcome::Lost, Outcome::Open],
+    })
+}
+
+fn decision_into(decision: Decision, state: &mut State, position: &mut Position, options: &Options) {
+    let mut close = |state: &mut State, job: u32, t: Tick, outcome: Outcome| {
+        position.saw(t);
+        let Some((order, resource, start)) = state.running.remove(&job) else { return };
+        if overlaps(start, t, options.from, options.to) {
+            state.runs.push(Run { order, job, resource, start, end: t, outcome });
+        }
+    };
+    match decision {
+        Decision::Accept { job, resource, .. }
+        | Decision::Move { job, resource, .. }
+        | Decision::Replace { job, resource, .. } => {
+            state.placed.insert(job, resource);
+        }
+        Decision::Reject { job, .. } => {
+            let t = state.last_submit;
+            if overlaps(t, t, options.from, options.to) {
+                state.marks.push(Mark { t, job, kind: MarkKind::Reject });
+            }
+        }
+        Decision::Start { t, job } => {
+            position.saw(t);
+            let resource = state.placed.get(&job).copied().unwrap_or(0);
+            state.running.insert(job, (state.starts, resource, t));
+            state.starts += 1;
+        }
+        Decision::End { t, job, late } => {
+            state.placed.remove(&job);
+            close(state, job, t, if late { Outcome::Late } else { Outcome::OnTime });
+        }
+        Decision::Lost { t, job, running } => {
+            if running {
+                close(state, job, t, Outcome::Lost);
+            }
+        }
+        Decision::Violate { t, job, .. } => {
+            // A job violated while running ends here; one violated while waiting drew
+            // nothing yet.
+            close(state, job, t, Outcome::Late);
+        }
+    }
+}
+
+/// Gives each run, in start order, the lowest-numbered row of its resource free at its
+/// start, and returns the bars inside `rows`, clipped to the range.
+fn lay_out(
+    mut runs: Vec<Run>,
+    first_row: &[u32],
+    nodes: &[u32],
+    rows: &Range<u32>,
+    from: Tick,
+    to: Tick,
+) -> Vec<Bar> {
+    runs.sort_by_key(|r| (r.start, r.order));
+    let total = first_row.last().zip(nodes.last()).map_or(0, |(f, n)| f + n);
+    let mut free_from: Vec<Tick> = vec![0; total as usize];
+    let mut bars = Vec::new();
+    for run in runs {
+        let index = usize::from(run.resource);
+        let (Some(&first), Some(&count)) = (first_row.get(index), nodes.get(index)) else { continue };
+        let own = first..first + count;
+        // A resource over its nodes (only a log the audit refuses) draws on the
+        // earliest-freed row, overlapping.
+        let row = own
+            .clone()
+            .find(|&n| free_from[n as usize] <= run.start)
+            .or_else(|| own.clone().min_by_key(|&n| (free_from[n as usize], n)));
+        let Some(row) = row else { continue };
+        free_from[row as usize] = run.end;
+        if rows.contains(&row) {
+            let (start, end) = (run.start.max(from), run.end.min(to));
+            bars.push(Bar { job: run.job, rows: row..row + 1, start, end, outcome: run.outcome });
+        }
+    }
+    bars
+}
