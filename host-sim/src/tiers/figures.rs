@@ -21,6 +21,9 @@ use crate::plot::{BarChart, BarGroup, PlotError, write_svg};
 
 const MIXES: [char; 4] = ['A', 'B', 'C', 'D'];
 
+/// A bar's name and the measure it draws from a cell's summary.
+type Measure<'a> = (&'a str, &'a dyn Fn(&Summary) -> f64);
+
 fn mean(cells: &[Cell], policy: Policy, mix: char) -> Option<&Summary> {
     cells.iter().find(|c| c.policy == policy.name() && c.mix == mix).map(|c| &c.mean)
 }
@@ -30,7 +33,7 @@ fn mean(cells: &[Cell], policy: Policy, mix: char) -> Option<&Summary> {
 fn per_mix(
     title: String,
     y_label: &str,
-    bars: &[(&str, &dyn Fn(&Summary) -> f64)],
+    bars: &[Measure<'_>],
     policy_of_bar: &dyn Fn(usize) -> Policy,
     cells: &[Cell],
 ) -> BarChart {
@@ -42,7 +45,7 @@ fn per_mix(
                 .iter()
                 .enumerate()
                 .map(|(i, (_, value))| {
-                    let v = mean(cells, policy_of_bar(i), mix).map_or(f64::NAN, |s| value(s));
+                    let v = mean(cells, policy_of_bar(i), mix).map_or(f64::NAN, value);
                     (format!("{v:.1}"), v)
                 })
                 .collect(),
@@ -155,7 +158,7 @@ pub fn charts(cells: &[Cell]) -> Vec<(String, BarChart)> {
         ),
     ));
     let minutes = |t: u64| t as f64 / 60.0;
-    let quartiles: [(&str, &dyn Fn(&Summary) -> f64); 9] = [
+    let quartiles: [Measure<'_>; 9] = [
         ("No-QoS q1", &|s| minutes(s.bronze_wait_s.q1)),
         ("No-QoS median", &|s| minutes(s.bronze_wait_s.median)),
         ("No-QoS q3", &|s| minutes(s.bronze_wait_s.q3)),
