@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::{Decision, Event};
 use crate::reservation;
+use crate::sla;
 use crate::tiers;
 
 /// An event that went in, or a decision that came out.
@@ -30,6 +31,10 @@ pub enum Body {
     TiersEvent(tiers::Event),
     /// A decision that came out of the tiers kernel.
     TiersDecision(tiers::Decision),
+    /// An event that went into the SLA kernel.
+    SlaEvent(sla::Event),
+    /// A decision that came out of the SLA kernel.
+    SlaDecision(sla::Decision),
 }
 
 /// One numbered log record. Sequence numbers start at 0 and go up by one.

@@ -73,6 +73,15 @@ pub fn jsonl<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result
                 let record = serde_json::to_string(&decision)?;
                 writeln!(out, r#"{{"kind":"tiers_decision","seq":{seq},"record":{record}}}"#)?;
             }
+            // SLA records as serde gives them: `{"kind":"sla_event","seq":..,"record":{..}}`.
+            Body::SlaEvent(event) => {
+                let record = serde_json::to_string(&event)?;
+                writeln!(out, r#"{{"kind":"sla_event","seq":{seq},"record":{record}}}"#)?;
+            }
+            Body::SlaDecision(decision) => {
+                let record = serde_json::to_string(&decision)?;
+                writeln!(out, r#"{{"kind":"sla_decision","seq":{seq},"record":{record}}}"#)?;
+            }
         }
     }
     Ok(reader.records_read())
@@ -252,6 +261,7 @@ pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<(
 pub fn describe(body: &Body) -> String {
     match *body {
         Body::TiersEvent(_) | Body::TiersDecision(_) => describe_tiers(body),
+        Body::SlaEvent(_) | Body::SlaDecision(_) => describe_sla(body),
         Body::Event(Event::Submit { t, job, p, level }) => {
             format!("t={t} submit job {job} p={p} level {level}")
         }
@@ -365,6 +375,21 @@ fn describe_tiers(body: &Body) -> String {
                 }
             ),
         },
+        _ => String::new(),
+    }
+}
+
+/// One SLA record, readably (for listings and snapshots).
+fn describe_sla(body: &Body) -> String {
+    use kernel::sla::{Decision as D, Event as E};
+    match *body {
+        Body::SlaEvent(E::Submit { t, request: r }) => {
+            format!("t={t} submit job {}: {} nodes x {} ticks in [{}, {}]", r.job, r.ncpu, r.td, r.ts, r.tf)
+        }
+        Body::SlaEvent(E::Plan { t }) => format!("t={t} plan"),
+        Body::SlaEvent(E::Reset { t }) => format!("t={t} reset"),
+        Body::SlaDecision(D::Accept { job, start }) => format!("  accept job {job} at {start}"),
+        Body::SlaDecision(D::Reject { job, reason }) => format!("  reject job {job}: {reason}"),
         _ => String::new(),
     }
 }

@@ -148,6 +148,13 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
                     header: "the service-level kernel",
                 });
             }
+            Body::SlaEvent(_) | Body::SlaDecision(_) => {
+                return Err(VerifyError::WrongModel {
+                    seq: record.seq,
+                    found: "sla",
+                    header: "the service-level kernel",
+                });
+            }
         }
     }
     matcher.close(report.records, None)?;

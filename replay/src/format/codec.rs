@@ -205,6 +205,7 @@ impl Context {
             Body::ReservationDecision(_) => {}
             // A tiers log keeps its own context (`tiers_context`).
             Body::TiersEvent(_) | Body::TiersDecision(_) => {}
+            Body::SlaEvent(_) | Body::SlaDecision(_) => {}
         }
     }
 
@@ -301,6 +302,7 @@ impl RecordCodec {
             // Tiers records only exist in tiers logs (above); elsewhere their tag is
             // one no reader accepts.
             Body::TiersEvent(_) | Body::TiersDecision(_) => out.push(u8::MAX),
+            Body::SlaEvent(_) | Body::SlaDecision(_) => out.push(u8::MAX),
         }
         self.context.update(body);
     }
