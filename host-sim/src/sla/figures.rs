@@ -184,3 +184,46 @@ pub fn write(dir: &Path, sweep: &Sweep) -> Result<Vec<PathBuf>, PlotError> {
     }
     Ok(written)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plot::colour;
+    use crate::plot::tests::{check_figure, ink, pixels_of, render, texts};
+
+    #[test]
+    fn every_figure_renders_with_its_series() {
+        let config = sweep::SweepConfig { sets: 1, seed: 1, step_ticks: super::super::generator::SLOT_TICKS };
+        let result = sweep::run(&config, &indicatif::ProgressBar::hidden()).unwrap();
+        let charts = charts(&result);
+        assert_eq!(charts.len(), 9);
+        for (name, figure) in &charts {
+            let svg = figure.to_svg().unwrap();
+            match figure {
+                Figure::Line(chart) => {
+                    check_figure(&svg, figure.series());
+                    // Every weight of the grid (and the paper's, for its families), and
+                    // the weight labels at ±inf and 0.
+                    assert!(chart.series.iter().all(|s| s.points.len() >= sweep::GRID.len()), "{name}");
+                    let labels = texts(&svg);
+                    for w in ["-inf", "0", "inf", "1", "-1"] {
+                        assert!(labels.iter().any(|t| t == w), "{name}: no label {w} in {labels:?}");
+                    }
+                }
+                Figure::Bar(chart) => {
+                    let pixmap = render(&svg);
+                    assert!(ink(&pixmap) > 5_000, "{name} is nearly blank");
+                    for i in 0..figure.series() {
+                        assert!(pixels_of(&pixmap, colour(i)) > 200, "{name}: series {i} has no bars");
+                    }
+                    assert_eq!(pixels_of(&pixmap, colour(figure.series())), 0, "{name}: a series too many");
+                    assert!(chart.groups.iter().all(|g| g.bars.len() == chart.bar_names.len()), "{name}");
+                }
+            }
+        }
+        let (_, fig3) = &charts[0];
+        let Figure::Bar(fig3) = fig3 else { panic!("Figure 3 is a bar chart") };
+        let groups: Vec<&str> = fig3.groups.iter().map(|g| g.label.as_str()).collect();
+        assert_eq!(groups, ["TS", "TF", "tD", "NCPU", "A", "tT", "tL", "random"]);
+    }
+}

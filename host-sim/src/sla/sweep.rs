@@ -5,7 +5,7 @@
 //! # What runs
 //! - **Pairs**: `min(h1 + w*h2)` and `max(h1 + w*h2)` for every ordered pair of the
 //!   seven terms (84 families, the paper's Table 1 and 2 among them), each over
-//!   [`GRID`] (`-inf`, `-100` ... `-0.01`, `0`, `0.01` ... `100`, `inf`) and the
+//!   [`GRID`] (`-inf`, `-100` ... `-0.01`, `0`, `0.01` ... `100`, `inf`, 31 weights) and the
 //!   paper's own best weights for that family (Table 1's).
 //! - **Single terms** `min(h)` and `max(h)` and a seeded random order (Figure 3),
 //!   seeded with `--seed` (the kernel's `random_key(seed, index)`, as `host-sim sla
@@ -37,25 +37,38 @@ use super::paper;
 /// of 1,024 requests (a set has about 384).
 pub type SweepKernel = SlaKernel<4096, 1024>;
 
-/// The weights every pair family runs at, from `-inf` up.
-pub const GRID: [Weight; 19] = [
+/// The weights every pair family runs at, from `-inf` up: 0, `±inf`, and 0.01 to 100
+/// on both sides, about three to a decade.
+pub const GRID: [Weight; 31] = [
     Weight::MinusInf,
     Weight::Milli(-100_000),
+    Weight::Milli(-30_000),
     Weight::Milli(-10_000),
+    Weight::Milli(-5_000),
     Weight::Milli(-3_000),
+    Weight::Milli(-2_000),
     Weight::Milli(-1_000),
+    Weight::Milli(-500),
     Weight::Milli(-300),
+    Weight::Milli(-200),
     Weight::Milli(-100),
+    Weight::Milli(-60),
     Weight::Milli(-30),
     Weight::Milli(-10),
     Weight::Milli(0),
     Weight::Milli(10),
     Weight::Milli(30),
+    Weight::Milli(60),
     Weight::Milli(100),
+    Weight::Milli(200),
     Weight::Milli(300),
+    Weight::Milli(500),
     Weight::Milli(1_000),
+    Weight::Milli(2_000),
     Weight::Milli(3_000),
+    Weight::Milli(5_000),
     Weight::Milli(10_000),
+    Weight::Milli(30_000),
     Weight::Milli(100_000),
     Weight::PlusInf,
 ];
