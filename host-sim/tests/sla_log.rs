@@ -12,10 +12,7 @@ use common::HAND_TRACE;
 use host_sim::sla::cli::{self, SlaArgs};
 use host_sim::sla::log;
 use host_sim::sla::metrics::{self, Terms};
-use kernel::log::Body;
-use kernel::sla::{Decision, Event};
-use replay::format::{LogReader, Model};
-use replay::model::sla::SlaAudit;
+use replay::format::LogReader;
 
 fn args(extra: &[&str]) -> SlaArgs {
     use clap::Parser;
@@ -29,30 +26,11 @@ fn args(extra: &[&str]) -> SlaArgs {
     Wrap::parse_from(all).args
 }
 
-/// The summaries recomputed from the log's records, one per job set.
+/// The summaries recomputed from the log's records, one per job set, from what
+/// `replay::model::sla::summary` (the SLA audit, without the kernel) keeps of them.
 fn from_records(path: &Path, capacity: impl Fn(&[Terms]) -> u128) -> Vec<metrics::Summary> {
-    let mut reader = LogReader::open(path).unwrap();
-    let Model::Sla(header) = reader.header().model.clone() else { panic!("not an sla log") };
-    let mut audit = SlaAudit::new(&header);
-    let mut event: Option<Event> = None;
-    let mut decisions: Vec<Decision> = Vec::new();
-    while let Some(record) = reader.next_record().unwrap() {
-        match record.body {
-            Body::SlaEvent(next) => {
-                if let Some(e) = event.replace(next) {
-                    audit.step(&e, &decisions).unwrap();
-                }
-                decisions.clear();
-            }
-            Body::SlaDecision(d) => decisions.push(d),
-            other => panic!("not an sla record: {other:?}"),
-        }
-    }
-    if let Some(e) = event {
-        audit.step(&e, &decisions).unwrap();
-    }
-    audit
-        .finish()
+    replay::model::sla::summary(LogReader::open(path).unwrap())
+        .unwrap()
         .sets
         .iter()
         .map(|set| {
