@@ -161,7 +161,7 @@ impl Usage {
 
 /// [`first_fit`] in one pass over the slots the tried starts cover, for long logs: each
 /// slot is marked short of room once, and a start fits when its run holds no short
-/// slot (prefix counts). Every start is `TS + k*Δt`, all occupy the same number of
+/// slot (prefix counts); the pass ends at the first fit. Every start is `TS + k*Δt`, all occupy the same number of
 /// slots (a whole number of slots apart), so the runs are `first + k*(Δt/len)`.
 pub fn first_fit_linear(config: &Config, horizon_slots: u64, used: &Usage, r: &Request, now: Tick) -> Fit {
     let (len, step) = (config.slot_ticks, config.step_ticks);
@@ -182,23 +182,20 @@ pub fn first_fit_linear(config: &Config, horizon_slots: u64, used: &Usage, r: &R
         Some(room) => (room / u128::from(stride) + 1).min(u128::from(tried)),
     };
     let past_horizon = inside < u128::from(tried);
-    if inside > 0 {
-        let span_end = first + (inside - 1) * u128::from(stride) + n;
-        // `span_end <= horizon_end`, within `H` slots of now's: a `usize` range.
-        let cover = (span_end - first) as usize;
-        let mut shorts = Vec::with_capacity(cover + 1);
-        shorts.push(0u32);
-        for i in 0..cover {
-            let slot = (first + i as u128) as u64;
-            let short = used.get(slot) + r.ncpu > config.nodes;
+    // `shorts[i]`: how many of the slots `first .. first + i` are short of room, filled
+    // only as far as the starts tried so far need, so that the pass stops at the
+    // first fit as the kernel's does. Every index stays within `H` slots of now's.
+    let mut shorts: Vec<u32> = vec![0];
+    for k in 0..inside {
+        let from = (k * u128::from(stride)) as usize;
+        let to = from + n as usize;
+        while shorts.len() <= to {
+            let i = shorts.len() - 1;
+            let short = used.get((first + i as u128) as u64) + r.ncpu > config.nodes;
             shorts.push(shorts[i] + u32::from(short));
         }
-        for k in 0..inside {
-            let from = (k * u128::from(stride)) as usize;
-            let to = from + n as usize;
-            if shorts[to] == shorts[from] {
-                return Fit::Start(first_start + (k as u64) * step);
-            }
+        if shorts[to] == shorts[from] {
+            return Fit::Start(first_start + (k as u64) * step);
         }
     }
     if past_horizon { Fit::Horizon } else { Fit::NoRoom }
