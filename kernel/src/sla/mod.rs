@@ -74,6 +74,11 @@
 //! - `Reset { t }`: one `Reject { Dropped }` per pending request, in submit order, then
 //!   the calendar is cleared and the submit index restarts at 0.
 //!
+//! Two answers go beyond the paper's single pass, because a kernel fed by a host must
+//! answer every request: [`RejectReason::TimeWentBackwards`] (a submit earlier than
+//! now) and [`RejectReason::Dropped`] (still pending at a reset); and a reset, unlike
+//! every other event, may take time back (each job set of the paper starts at 0).
+//!
 //! A request's job number is the caller's: the kernel never compares them. Decisions
 //! name the job, so a log reader pairs them with requests by job number; hosts give
 //! distinct numbers within a batch (the audit in `replay` refuses duplicates).

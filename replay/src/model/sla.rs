@@ -4,7 +4,7 @@
 //!   the kernel, capacity, windows, first fit, the order and every reason; it keeps
 //!   each job set's requests and accepted starts ([`SlaSummary`]), from which the host
 //!   recomputes incomes ([`summary`] reads a whole log).
-//! - [`reference`]: [`SlaReference`], the plain sort-then-first-fit reference that
+//! - [`reference`](mod@reference): [`SlaReference`], the plain sort-then-first-fit reference that
 //!   the seeded tests and the `sla` fuzz target compare the kernel with.
 //! - [`harness`]: [`harness::case_from_bytes`] and [`harness::check_case`], the one
 //!   decoder and check of small cases that the fuzz target and the seeded tests share.
