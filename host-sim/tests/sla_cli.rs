@@ -66,6 +66,7 @@ fn bad_options_name_themselves() {
         (vec!["sla", "--batch", "soon"], "--batch"),
         (vec!["sla", "--step", "5m"], "--step"),
         (vec!["sla", "--slot", "1m"], "--slot"),
+        (vec!["sla", "--limit", "10"], "--limit"),
         (vec!["sla", "--sets", "0"], "--sets"),
     ] {
         let out = host_sim(&args);

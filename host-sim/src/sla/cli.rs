@@ -127,9 +127,10 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
     let mut inputs_header = replay::format::Header::new(0, 0, kernel::Policy::FirstFit, Vec::new());
     let (inputs, nodes, batch, source, left_out) = match &args.trace {
         None => {
-            if slot != SLOT_TICKS || args.nodes.is_some() {
+            if slot != SLOT_TICKS || args.nodes.is_some() || args.limit.is_some() {
                 return Err(SlaError::Usage(
-                    "--slot and --nodes apply to traces; generated sets are whole six-minute slots on 64 nodes".into(),
+                    "--slot, --nodes and --limit apply to traces; generated sets are whole six-minute slots on 64 nodes"
+                        .into(),
                 ));
             }
             let batch = Batch::parse(args.batch.as_deref().unwrap_or("all")).map_err(SlaError::Usage)?;
