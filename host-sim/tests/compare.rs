@@ -52,7 +52,13 @@ fn every_model_gets_a_row_in_every_format() {
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("compare.json")).unwrap()).unwrap();
     assert_eq!(saved, value);
     let svg = std::fs::read_to_string(out_dir.join("compare.svg")).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("Netto") && svg.contains("Tomás") && svg.contains("Yarmolenko"), "{svg}");
+    assert!(
+        svg.starts_with("<svg")
+            && svg.contains("Netto")
+            && svg.contains("Tomás")
+            && svg.contains("Yarmolenko"),
+        "{svg}"
+    );
     let table = stdout(&host_sim(&["compare", "--trace", trace.to_str().unwrap()]));
     assert!(table.contains("service levels (Lezama 2012)") && table.contains("Netto"), "{table}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -62,7 +62,6 @@ impl<const H: usize, const B: usize> Decide for SlaKernel<H, B> {
     }
 }
 
-
 /// One set's requests, as the run loop feeds them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Input {
