@@ -115,6 +115,7 @@ fn the_sweep_writes_its_files_and_prints_the_paper_beside_ours() {
         "sla_points.csv",
         "sla_table1.csv",
         "sla_table2.csv",
+        "sla_families.csv",
         "sla_fig3.csv",
         "sla_fig4.csv",
         "sla_fig7.csv",
@@ -131,6 +132,8 @@ fn the_sweep_writes_its_files_and_prints_the_paper_beside_ours() {
     assert_eq!(out.matches("[holds]").count() + out.matches("[fails]").count(), 4, "{out}");
     let table1 = std::fs::read_to_string(dir.join("sla_table1.csv")).unwrap();
     assert_eq!(table1.lines().count(), 16);
+    let families = std::fs::read_to_string(dir.join("sla_families.csv")).unwrap();
+    assert_eq!(families.lines().count(), 1 + 84, "{families}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -82,8 +82,8 @@ pub struct SlaArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "Example:\n  host-sim sla-sweep --sets 100 --seed 1 --out sla-sweep")]
 pub struct SlaSweepArgs {
-    /// Directory for sla_points.csv, sla_table1.csv, sla_table2.csv, sla_fig*.csv,
-    /// sla.json and the SVG figures.
+    /// Directory for sla_points.csv, sla_table1.csv, sla_table2.csv,
+    /// sla_families.csv, sla_fig*.csv, sla.json and the SVG figures.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Generated job sets per heuristic (the paper's 100).

@@ -628,7 +628,8 @@ pub fn figure_points(sweep: &Sweep) -> BTreeMap<&'static str, Vec<&Point>> {
     out
 }
 
-/// Writes `sla_points.csv` (every point), `sla_table1.csv`, `sla_table2.csv`, the
+/// Writes `sla_points.csv` (every point), `sla_table1.csv`, `sla_table2.csv`,
+/// `sla_families.csv` (every pair family's best of each measure and its `w`), the
 /// figures' points (`sla_fig3.csv`, `sla_fig4.csv`, `sla_fig7.csv`, `sla_fig8.csv`)
 /// and `sla.json` (all of it) into `dir`.
 pub fn write(dir: &Path, sweep: &Sweep) -> std::io::Result<Vec<std::path::PathBuf>> {
@@ -679,6 +680,22 @@ pub fn write(dir: &Path, sweep: &Sweep) -> std::io::Result<Vec<std::path::PathBu
         );
     }
     files.push(("sla_table2.csv".to_owned(), text));
+    let mut text = String::from(
+        "family,sla_pct,sla_w,cpu_pct,cpu_w,asap_sla,asap_sla_w,asap_fair,asap_fair_w,asap_cpu,asap_cpu_w\n",
+    );
+    let mut names: Vec<&str> =
+        sweep.points.iter().filter(|p| p.kind == Kind::Pair).map(|p| p.family.as_str()).collect();
+    names.dedup();
+    for name in names {
+        let _ = write!(text, "\"{name}\"");
+        for m in [SLA, CPU, ASAP_SLA, ASAP_FAIR, ASAP_CPU] {
+            if let Some((v, p)) = best(family(sweep, name), m) {
+                let _ = write!(text, ",{v:.4},{}", p.w);
+            }
+        }
+        text.push('\n');
+    }
+    files.push(("sla_families.csv".to_owned(), text));
     let json = serde_json::json!({
         "sets": sweep.sets,
         "seed": sweep.seed,
