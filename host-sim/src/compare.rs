@@ -12,12 +12,14 @@
 //!   reservations and tiers (for tiers, from the first submit to the last event,
 //!   time on desktops that later left included).
 //! - **income**: in each model's own unit, or none: the provider benefit `G`
-//!   (price units) for service levels; the reservation model prices nothing.
+//!   (price units) for service levels; the reservation model prices nothing; the SLA
+//!   model's ASAP income under Fair pricing (units: a request accepted at its earliest
+//!   start earns about 1, so the ceiling is about the request count).
 //! - **violations**: accepted requests whose promise was not kept. Service levels and
 //!   reservations keep every promise by construction (and `replay verify` checks it),
 //!   so both report 0. Tiers report the Gold and Silver SLAs violated (late, or lost
 //!   with a desktop that left and not re-placed); Bronze is best effort and never
-//!   violated.
+//!   violated. SLA reservations are never moved nor cut: 0.
 //! - **mean wait** (seconds) and **mean bounded slowdown**
 //!   `(completion - submit) / max(10, run time)`, over accepted requests.
 //!
@@ -70,12 +72,56 @@ pub enum CompareError {
     Reservation(#[from] reservation::ReserveError),
     #[error("tiers: {0}")]
     Tiers(#[from] crate::tiers::TiersError),
+    #[error("sla: {0}")]
+    Sla(#[from] crate::sla::SlaError),
 }
 
 /// Every model on `workload`; `nodes` is the trace's processor count (its header's
 /// `MaxNodes`, else `MaxProcs`, else 128).
 pub fn compare(workload: &Workload, nodes: u32) -> Result<Vec<Row>, CompareError> {
-    Ok(vec![service_levels(workload)?, reservations(workload, nodes)?, tiers(workload)?])
+    Ok(vec![
+        service_levels(workload)?,
+        reservations(workload, nodes)?,
+        tiers(workload)?,
+        sla(workload, nodes)?,
+    ])
+}
+
+fn sla(workload: &Workload, nodes: u32) -> Result<Row, CompareError> {
+    use crate::sla::generator::SLOT_TICKS;
+    use crate::sla::{heuristic, mapping, run};
+    let seed = 1;
+    let spec =
+        heuristic::parse("min(TF - 0.8*tD)").map_err(|e| crate::sla::SlaError::Usage(e.to_string()))?;
+    let config = run::config(nodes, SLOT_TICKS, SLOT_TICKS, spec.order(seed));
+    let mut engine = replay::engine::sla::SlaEngine::new(config)
+        .map_err(|e| crate::sla::SlaError::Config(e.to_string()))?;
+    let mapped = mapping::map(&workload.jobs, nodes, seed);
+    let first = mapped.requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);
+    let last = mapped.requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
+    let capacity = u128::from(nodes) * u128::from(last.saturating_sub(first).max(1));
+    let input = run::Input { requests: mapped.requests, capacity };
+    let out = run::run_set(&mut engine, &input, run::Batch::Every(3600), &mut |_, _| {});
+    let (mut waits, mut slowdowns) = (Vec::new(), Vec::new());
+    for (r, start) in input.requests.iter().zip(&out.starts) {
+        let Some(start) = *start else { continue };
+        waits.push(start.saturating_sub(r.submit) as f64);
+        let end = start.saturating_add(r.terms.td);
+        slowdowns.push(end.saturating_sub(r.submit) as f64 / r.terms.td.max(10) as f64);
+    }
+    let s = &out.summary;
+    Ok(Row {
+        model: "sla",
+        after: "SLA priority heuristics (Yarmolenko and Sakellariou)",
+        requests: s.requests,
+        accepted_pct: s.sla_factor,
+        utilisation_pct: s.cpu_utilisation,
+        income: Some(s.income.asap_fair),
+        income_unit: "ASAP Fair income, units",
+        violations: 0,
+        mean_wait_s: mean(waits.into_iter()),
+        mean_bounded_slowdown: mean(slowdowns.into_iter()),
+    })
 }
 
 fn service_levels(workload: &Workload) -> Result<Row, CompareError> {

@@ -39,6 +39,7 @@ pub mod progress;
 pub mod report;
 pub mod reservation;
 pub mod sim;
+pub mod sla;
 pub mod sweep;
 pub mod swf;
 pub mod synthetic;

@@ -1,6 +1,6 @@
 //! The `host-sim` command line: `run` (the default), `sweep`, `reserve`,
-//! `reserve-sweep`, `tiers`, `tiers-sweep`, `criteria`, `compare` and `config`; every
-//! subcommand takes `--config FILE`.
+//! `reserve-sweep`, `tiers`, `tiers-sweep`, `sla`, `sla-sweep`, `criteria`, `compare`
+//! and `config`; every subcommand takes `--config FILE`.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -66,6 +66,15 @@ enum Command {
     /// 8-13, and the paper's statements beside ours.
     #[command(allow_negative_numbers = true)]
     TiersSweep(host_sim::tiers::cli::TiersSweepArgs),
+    /// SLA priority heuristics and pricing on a parallel machine (Yarmolenko and
+    /// Sakellariou): one heuristic on the paper's generated job sets or a trace.
+    #[command(allow_negative_numbers = true)]
+    Sla(host_sim::sla::cli::SlaArgs),
+    /// SLA priority heuristics: every heuristic of the paper's Tables 1 and 2 (and all
+    /// pairs of terms) over a grid of weights, the tables beside the paper's, its
+    /// figures and findings.
+    #[command(allow_negative_numbers = true)]
+    SlaSweep(host_sim::sla::cli::SlaSweepArgs),
 }
 
 /// `host-sim compare`.
@@ -236,6 +245,12 @@ fn main() -> ExitCode {
         }
         Some(Command::TiersSweep(args)) => {
             host_sim::tiers::cli::run_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
+        }
+        Some(Command::Sla(args)) => {
+            host_sim::sla::cli::run(&args).map_err(|e| CliError::Usage(e.to_string()))
+        }
+        Some(Command::SlaSweep(args)) => {
+            host_sim::sla::cli::run_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
         }
     };
     match result {

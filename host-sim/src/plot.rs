@@ -67,6 +67,10 @@ pub struct LineChart {
     pub series: Vec<Series>,
     /// Drawn dashed in grey, after the series, and named in the legend.
     pub reference_lines: Vec<Series>,
+    /// When not empty, the x axis is labelled at these positions only, with these texts
+    /// (an axis of categories, such as a grid of weights that holds `±∞`), and has no
+    /// vertical grid lines; when empty, it is labelled by number.
+    pub x_ticks: Vec<(f64, String)>,
 }
 
 /// One group of bars (one x position), e.g. one machine count.
@@ -168,18 +172,31 @@ impl LineChart {
             .y_label_area_size(84)
             .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
             .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc(&self.x_label)
+        let x_label = |x: &f64| {
+            if self.x_ticks.is_empty() {
+                return short_number(*x);
+            }
+            self.x_ticks
+                .iter()
+                .find(|(at, _)| (at - x).abs() < 1e-6)
+                .map(|(_, text)| text.clone())
+                .unwrap_or_default()
+        };
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .label_style(("sans-serif", 18))
             .axis_desc_style(("sans-serif", 20))
             .light_line_style(TRANSPARENT)
             .bold_line_style(RGBColor(215, 215, 215))
-            .x_label_formatter(&|x| short_number(*x))
-            .y_label_formatter(&|y| short_number(*y))
-            .draw()
-            .map_err(|e| e.to_string())?;
+            .x_label_formatter(&x_label)
+            .y_label_formatter(&|y| short_number(*y));
+        if !self.x_ticks.is_empty() {
+            // Key points every half unit from the padded range, so that every whole
+            // position a tick names is one of them.
+            mesh.disable_x_mesh().x_labels(((x_hi - x_lo) * 2.0).ceil() as usize + 3);
+        }
+        mesh.draw().map_err(|e| e.to_string())?;
         for (i, series) in self.series.iter().enumerate() {
             let style = colour(i).stroke_width(2);
             let points: Vec<(f64, f64)> = series.points.iter().copied().filter(|p| p.1.is_finite()).collect();

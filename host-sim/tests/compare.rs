@@ -14,7 +14,7 @@ fn every_model_gets_a_row_in_every_format() {
     let value: serde_json::Value = serde_json::from_str(&stdout(&host_sim(&args))).unwrap();
     let rows = value["rows"].as_array().unwrap();
     let models: Vec<&str> = rows.iter().map(|r| r["model"].as_str().unwrap()).collect();
-    assert_eq!(models, ["run", "reserve", "tiers"]);
+    assert_eq!(models, ["run", "reserve", "tiers", "sla"]);
     for row in rows {
         for key in [
             "requests",
@@ -36,6 +36,14 @@ fn every_model_gets_a_row_in_every_format() {
     // Tiers: 12 single-node resources of the 3-node cluster and 9 desktops; each job,
     // due three run times after its submission, fits one node on its own.
     assert!(rows[2]["accepted_pct"].as_f64().unwrap() > 0.0, "{}", rows[2]);
+    // SLA heuristics on the 16-node pool, one-hour batches: jobs planned at the hour's
+    // end, inside windows of one to seven run times; an accepted job earns at most 1
+    // under ASAP Fair pricing.
+    let sla = &rows[3];
+    assert!(sla["accepted_pct"].as_f64().unwrap() > 0.0, "{sla}");
+    let accepted = (sla["accepted_pct"].as_f64().unwrap() * 8.0 / 100.0).round();
+    assert!((0.0..=accepted + 1e-9).contains(&sla["income"].as_f64().unwrap()), "{sla}");
+    assert_eq!(sla["violations"], 0);
     assert_eq!(value["nodes"], 16);
     let csv = std::fs::read_to_string(out_dir.join("compare.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + rows.len());
@@ -44,7 +52,13 @@ fn every_model_gets_a_row_in_every_format() {
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("compare.json")).unwrap()).unwrap();
     assert_eq!(saved, value);
     let svg = std::fs::read_to_string(out_dir.join("compare.svg")).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("Netto") && svg.contains("Tomás"), "{svg}");
+    assert!(
+        svg.starts_with("<svg")
+            && svg.contains("Netto")
+            && svg.contains("Tomás")
+            && svg.contains("Yarmolenko"),
+        "{svg}"
+    );
     let table = stdout(&host_sim(&["compare", "--trace", trace.to_str().unwrap()]));
     assert!(table.contains("service levels (Lezama 2012)") && table.contains("Netto"), "{table}");
     std::fs::remove_dir_all(&dir).unwrap();

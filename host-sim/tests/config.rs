@@ -111,3 +111,23 @@ fn the_defaults_file_is_a_scenario_that_runs() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_sla_defaults_and_the_shipped_scenario_run() {
+    let dir = scratch("config-sla");
+    let text = stdout(&host_sim(&["config", "--defaults", "--command", "sla"]));
+    assert!(text.contains("heuristic = \"min(TF - 0.8*tD)\"") && text.contains("sets = 100"), "{text}");
+    let file = dir.join("sla.toml");
+    std::fs::write(&file, &text).unwrap();
+    let from_defaults = json(&host_sim(&["--config", file.to_str().unwrap(), "--sets", "2", "--json"]));
+    assert_eq!(from_defaults, json(&host_sim(&["sla", "--sets", "2", "--json"])));
+    // The shipped scenario, with fewer sets and its log here.
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios/yarmolenko-sla.toml");
+    let log = dir.join("sla.log");
+    let value =
+        json(&host_sim(&["--config", scenario, "--sets", "2", "--log", log.to_str().unwrap(), "--json"]));
+    assert_eq!(value["heuristic"], "min(TF - 0.8*tD)");
+    assert_eq!(value["sets"], 2);
+    replay::verify::verify(replay::format::LogReader::open(&log).unwrap()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -71,3 +71,12 @@ fn the_tiers_model_logs_the_same_bytes_from_anywhere() {
     );
     assert_same("tiers", logs);
 }
+
+#[test]
+fn the_sla_model_logs_the_same_bytes_from_anywhere() {
+    let logs = twice(
+        "sla",
+        &["sla", "--heuristic", "min(TF + 0.5*A + 2*tL)", "--batch", "1h", "--seed", "5", "--slot", "1m"],
+    );
+    assert_same("sla", logs);
+}

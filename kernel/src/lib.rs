@@ -119,6 +119,7 @@ pub mod machine;
 mod panic_free;
 pub mod queue;
 pub mod reservation;
+pub mod sla;
 pub mod tiers;
 pub mod types;
 

@@ -2,7 +2,7 @@
 //!
 //! This module owns the record types and a simple, self-contained postcard encoding of
 //! one record into a buffer the caller supplies: what a controller uses to send records
-//! one at a time. The decision log *file* (format version 3, `docs/log-format.md`) is
+//! one at a time. The decision log *file* (format version 5, `docs/log-format.md`) is
 //! the host's framing of these same records: `replay::format` stores them in blocks,
 //! with sequence numbers implicit and each record encoded against the ones before it,
 //! which takes a fraction of the bytes but needs state across records. A reader of
@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::{Decision, Event};
 use crate::reservation;
+use crate::sla;
 use crate::tiers;
 
 /// An event that went in, or a decision that came out.
@@ -30,6 +31,10 @@ pub enum Body {
     TiersEvent(tiers::Event),
     /// A decision that came out of the tiers kernel.
     TiersDecision(tiers::Decision),
+    /// An event that went into the SLA kernel.
+    SlaEvent(sla::Event),
+    /// A decision that came out of the SLA kernel.
+    SlaDecision(sla::Decision),
 }
 
 /// One numbered log record. Sequence numbers start at 0 and go up by one.

@@ -109,3 +109,57 @@ fn the_calendar_agrees_with_a_plain_array() {
         }
     }
 }
+
+/// `earliest_stepped` against the model: random reservations and advances, then
+/// searches with every step from 1 to past the horizon; with step 1 it must also equal
+/// `earliest`.
+fn run_stepped_case(seed: u64, seen: &mut Seen) {
+    let mut rng = Rng(seed ^ 0x5EED_57E9);
+    let capacity = 1 + rng.below(4) as u32;
+    let mut calendar = Calendar::<H>::new(capacity);
+    let mut model = Model::new(capacity, H, SPAN);
+    for step in 0..300 {
+        let context = format!("seed {seed}, step {step}");
+        let nodes = rng.below(u64::from(capacity) + 2) as u32;
+        let n = rng.below(H as u64 / 2 + 2) + u64::from(rng.chance(3)) * H as u64;
+        match rng.below(8) {
+            0 => {
+                let base = (model.base + rng.below(4)).min((SPAN - H) as Slot);
+                calendar.advance_to(base);
+                model.base = model.base.max(base);
+            }
+            1..=3 => {
+                let first = (model.base + rng.below(H as u64)).saturating_sub(1);
+                let got = calendar.reserve(first, n.min(4), nodes);
+                assert_eq!(got, model.reserve(first, n.min(4), nodes), "{context}: reserve");
+            }
+            _ => {
+                let from = (model.base + rng.below(H as u64 + 4)).saturating_sub(6);
+                let to = from + rng.below(2 * H as u64) - u64::from(rng.chance(3)).min(from);
+                let stride = rng.below(H as u64 + 3);
+                let got = calendar.earliest_stepped(from, to, stride, nodes, n);
+                let want = model.earliest_stepped(from, to, stride, nodes, n);
+                assert_eq!(got, want, "{context}: earliest_stepped({from}, {to}, {stride}, {nodes}, {n})");
+                if stride == 1 {
+                    assert_eq!(got, calendar.earliest(from, to, nodes, n), "{context}: step 1 is earliest");
+                }
+                note(seen, if stride > 1 { "stepped" } else { "stepped_by_one" }, &got);
+            }
+        }
+        compare(&calendar, &model, &context);
+    }
+}
+
+#[test]
+fn the_stepped_search_agrees_with_a_plain_array() {
+    let mut seen = Seen::new();
+    for seed in 0..300 {
+        run_stepped_case(seed, &mut seen);
+    }
+    for op in ["stepped", "stepped_by_one"] {
+        for answer in ["ok", "no_room", "out_of_horizon", "bad_request"] {
+            let count = seen.get(&(op, answer.to_string())).copied().unwrap_or(0);
+            assert!(count >= 20, "{op} answered {answer} only {count} times: {seen:?}");
+        }
+    }
+}

@@ -12,6 +12,7 @@ use kernel::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
 use crate::format::Header;
 
 pub mod reservation;
+pub mod sla;
 pub mod tiers;
 
 /// Queue capacities that are compiled in; a run must name one of them.
@@ -52,6 +53,10 @@ pub enum EngineError {
     TiersCapacity { what: &'static str, found: u64, compiled: u64 },
     #[error("invalid tiers configuration: {0}")]
     Tiers(kernel::tiers::ConfigError),
+    #[error("the log's SLA kernel has {found} {what}; this build has {compiled}")]
+    SlaCapacity { what: &'static str, found: u64, compiled: u64 },
+    #[error("invalid SLA configuration: {0}")]
+    Sla(kernel::sla::ConfigError),
 }
 
 /// What the engine needs of a kernel, whatever its sizes.

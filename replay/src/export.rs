@@ -27,6 +27,8 @@ pub enum ExportError {
 /// the submit they answer. Reservation records (version 3) are `request`,
 /// `resv_advance`, `finish`, `resv_reset`, `resv_accept`, `resv_reject`, `offer`,
 /// `replan`, `fix`, `resv_start` and `end`; the answers to a request carry its time.
+/// SLA records (version 5) are `sla_submit`, `sla_plan`, `sla_reset`, `sla_accept` and
+/// `sla_reject`; a decision carries the time of the event that made it.
 pub fn jsonl<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result<u64, ExportError> {
     let mut header = serde_json::to_value(reader.header())?;
     if let Some(map) = header.as_object_mut() {
@@ -73,6 +75,11 @@ pub fn jsonl<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result
                 let record = serde_json::to_string(&decision)?;
                 writeln!(out, r#"{{"kind":"tiers_decision","seq":{seq},"record":{record}}}"#)?;
             }
+            Body::SlaEvent(event) => {
+                now = event.time();
+                write_sla_event(out, seq, &event)?;
+            }
+            Body::SlaDecision(decision) => write_sla_decision(out, seq, now, &decision)?,
         }
     }
     Ok(reader.records_read())
@@ -218,6 +225,15 @@ pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<(
             r.slots, r.waiting, r.running, r.offers
         )?;
     }
+    if let Some(s) = header.sla() {
+        let c = &s.config;
+        writeln!(
+            out,
+            "sla: {} nodes, {}-tick slots, starts every {} ticks, {} ticks an hour, order {}",
+            c.nodes, c.slot_ticks, c.step_ticks, c.ticks_per_hour, c.order
+        )?;
+        writeln!(out, "sla kernel: {} slots, batches of {}", s.slots, s.batch)?;
+    }
     if let Some(t) = header.tiers() {
         let c = &t.config;
         writeln!(
@@ -252,6 +268,7 @@ pub fn write_header<W: Write>(header: &Header, out: &mut W) -> std::io::Result<(
 pub fn describe(body: &Body) -> String {
     match *body {
         Body::TiersEvent(_) | Body::TiersDecision(_) => describe_tiers(body),
+        Body::SlaEvent(_) | Body::SlaDecision(_) => describe_sla(body),
         Body::Event(Event::Submit { t, job, p, level }) => {
             format!("t={t} submit job {job} p={p} level {level}")
         }
@@ -366,5 +383,52 @@ fn describe_tiers(body: &Body) -> String {
             ),
         },
         _ => String::new(),
+    }
+}
+
+/// One SLA record, readably (for listings and snapshots).
+fn describe_sla(body: &Body) -> String {
+    use kernel::sla::{Decision as D, Event as E};
+    match *body {
+        Body::SlaEvent(E::Submit { t, request: r }) => {
+            format!("t={t} submit job {}: {} nodes x {} ticks in [{}, {}]", r.job, r.ncpu, r.td, r.ts, r.tf)
+        }
+        Body::SlaEvent(E::Plan { t }) => format!("t={t} plan"),
+        Body::SlaEvent(E::Reset { t }) => format!("t={t} reset"),
+        Body::SlaDecision(D::Accept { job, start }) => format!("  accept job {job} at {start}"),
+        Body::SlaDecision(D::Reject { job, reason }) => format!("  reject job {job}: {reason}"),
+        _ => String::new(),
+    }
+}
+
+/// `sla_submit` (the request's fields), `sla_plan` and `sla_reset`.
+fn write_sla_event<W: Write>(out: &mut W, seq: u64, event: &kernel::sla::Event) -> std::io::Result<()> {
+    use kernel::sla::Event as E;
+    match *event {
+        E::Submit { t, request: r } => writeln!(
+            out,
+            r#"{{"kind":"sla_submit","seq":{seq},"t":{t},"job":{},"ts":{},"tf":{},"td":{},"ncpu":{}}}"#,
+            r.job, r.ts, r.tf, r.td, r.ncpu
+        ),
+        E::Plan { t } => writeln!(out, r#"{{"kind":"sla_plan","seq":{seq},"t":{t}}}"#),
+        E::Reset { t } => writeln!(out, r#"{{"kind":"sla_reset","seq":{seq},"t":{t}}}"#),
+    }
+}
+
+/// `sla_accept` and `sla_reject`, with the time of the event that decided them.
+fn write_sla_decision<W: Write>(
+    out: &mut W,
+    seq: u64,
+    t: Tick,
+    decision: &kernel::sla::Decision,
+) -> std::io::Result<()> {
+    use kernel::sla::Decision as D;
+    match *decision {
+        D::Accept { job, start } => {
+            writeln!(out, r#"{{"kind":"sla_accept","seq":{seq},"t":{t},"job":{job},"start":{start}}}"#)
+        }
+        D::Reject { job, reason } => {
+            writeln!(out, r#"{{"kind":"sla_reject","seq":{seq},"t":{t},"job":{job},"reason":"{reason}"}}"#)
+        }
     }
 }

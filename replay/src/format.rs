@@ -1,7 +1,8 @@
-//! The decision log file, format version 4: a versioned header, checksummed blocks of
+//! The decision log file, format version 5: a versioned header, checksummed blocks of
 //! compactly encoded records, and a footer. Versions 2 and 3 (headers that stored the
 //! command line and the trace path as typed) are still read, each header with its own
-//! layout. `docs/log-format.md` is the spec; this is its only implementation, for
+//! layout. Version 5 added the SLA model; a log of any other model is written exactly
+//! as version 4 wrote it, stamped 4 (see [`Model::format_version`]). `docs/log-format.md` is the spec; this is its only implementation, for
 //! writing and reading alike.
 //!
 //! ```text
@@ -48,8 +49,11 @@ pub const MAGIC: [u8; 8] = *b"ADMLOG\r\n";
 /// Bumped on any change to the bytes; readers refuse other versions by name. Version 3
 /// added the reservation records and the header's `reservation` field; version 4 made
 /// the header a function of the input's content and the configuration alone (no
-/// command line, no folders in the input's name, the options as canonical settings).
-pub const FORMAT_VERSION: u16 = 4;
+/// command line, no folders in the input's name, the options as canonical settings);
+/// version 5 added the SLA model (`Model::Sla` and its records). The newest version
+/// this build reads and writes; a log is stamped with its model's version
+/// ([`Model::format_version`]), so logs of the first three models are still version 4.
+pub const FORMAT_VERSION: u16 = 5;
 /// The oldest version this build reads: version 2's records are version 3's without
 /// the reservation records, and its header lacks only the last field; version 3's
 /// records are version 4's.
@@ -112,6 +116,33 @@ pub enum Model {
     /// Gold, Silver and Bronze over reliable and volunteer resources (Tomás et al.);
     /// the service-level fields are unused.
     Tiers(TiersHeader),
+    /// SLA priority heuristics on a parallel machine (Yarmolenko and Sakellariou);
+    /// the service-level fields are unused. Version 5 on.
+    Sla(SlaHeader),
+}
+
+impl Model {
+    /// The version a log of this model is stamped with: the oldest whose readers read
+    /// it. Version 5 changed nothing for the first three models, so their logs are
+    /// version 4 logs, byte for byte (the committed logs did not change), and stay
+    /// readable by version 4 readers; an SLA log needs a version 5 reader.
+    pub const fn format_version(&self) -> u16 {
+        match self {
+            Self::ServiceLevel | Self::Reservation(_) | Self::Tiers(_) => 4,
+            Self::Sla(_) => 5,
+        }
+    }
+}
+
+/// What rebuilds an SLA kernel: its configuration (nodes, slot length, `Δt`, ticks per
+/// hour, the order) and its compiled capacities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlaHeader {
+    pub config: kernel::sla::Config,
+    /// `H`, the calendar's slots.
+    pub slots: u32,
+    /// `B`, the pending batch's requests.
+    pub batch: u32,
 }
 
 /// What rebuilds a tiers kernel: its configuration (slot length, policy, laxity
@@ -227,10 +258,12 @@ impl Header {
         }
     }
 
-    /// A header for the current format and kernel; the provenance fields start empty.
+    /// A header for the current kernel, of a service-level log (format version 4, see
+    /// [`Model::format_version`]); the provenance fields start empty. Give it another
+    /// model with [`Header::set_model`].
     pub fn new(machines: u16, queue_capacity: u32, policy: Policy, levels: Vec<Level>) -> Self {
         Self {
-            format_version: FORMAT_VERSION,
+            format_version: Model::ServiceLevel.format_version(),
             kernel_version: kernel::VERSION.to_owned(),
             host_version: String::new(),
             machines,
@@ -249,6 +282,21 @@ impl Header {
     pub fn reservation(&self) -> Option<&ReservationHeader> {
         match &self.model {
             Model::Reservation(header) => Some(header),
+            _ => None,
+        }
+    }
+
+    /// Sets the model, and the format version to what the model needs (a writer raises
+    /// it anyway; this keeps the header equal to the one read back).
+    pub fn set_model(&mut self, model: Model) {
+        self.format_version = self.format_version.max(model.format_version());
+        self.model = model;
+    }
+
+    /// The SLA kernel's configuration, for a log of SLA records.
+    pub fn sla(&self) -> Option<&SlaHeader> {
+        match &self.model {
+            Model::Sla(header) => Some(header),
             _ => None,
         }
     }

@@ -6,7 +6,7 @@
 //! A chart is built in two steps, so that a new model only adds the first:
 //!
 //! 1. a model's collector (one submodule per model: [`service_level`],
-//!    [`reservation`], [`tiers`]) streams the log's records and keeps only what falls in the
+//!    [`reservation`], [`tiers`], [`sla`]) streams the log's records and keeps only what falls in the
 //!    chosen window and time range, into a model-free [`Chart`]: rows, [`Bar`]s and
 //!    [`Mark`]s. It stops reading at the first event past the range, so a large log
 //!    costs only the records up to the end of the range.
@@ -31,6 +31,7 @@ use crate::format::{FormatError, LogReader, Model};
 
 pub mod reservation;
 pub mod service_level;
+pub mod sla;
 pub mod svg;
 pub mod tiers;
 
@@ -148,6 +149,7 @@ pub fn collect<R: std::io::Read>(reader: LogReader<R>, options: &Options) -> Res
         Model::ServiceLevel => service_level::collect(reader, options),
         Model::Reservation(header) => reservation::collect(reader, &header, options),
         Model::Tiers(header) => tiers::collect(reader, &header, options),
+        Model::Sla(header) => sla::collect(reader, &header, options),
     }
 }
 

@@ -151,6 +151,34 @@ fn run_verify(log: &Path) -> ExitCode {
             print!("{summary}");
             ExitCode::SUCCESS
         }
+        Ok(r @ Report { sla: Some(c), .. }) => {
+            let reasons: Vec<String> = kernel::sla::RejectReason::ALL
+                .iter()
+                .filter(|&&reason| c.rejected_for(reason) > 0)
+                .map(|&reason| format!("{} {reason}", c.rejected_for(reason)))
+                .collect();
+            let reasons =
+                if reasons.is_empty() { String::new() } else { format!(" ({})", reasons.join(", ")) };
+            let summary = format!(
+                "{}: verified {} records ({} events, {} decisions): {} requests in {} job sets, {} plans; {} \
+                 accepted ({} node-ticks), {} rejected{reasons}; {} left pending\nevery decision re-made by the \
+                 sla kernel; every accepted job inside its window at its first free start TS + k*dt, no slot \
+                 over the machine's nodes, every rejection's reason and the fitting order recomputed from the \
+                 records\n",
+                log.display(),
+                r.records,
+                r.events,
+                r.decisions,
+                c.requests,
+                c.sets,
+                c.plans,
+                c.accepted,
+                c.node_ticks,
+                c.rejected_total(),
+                c.pending_at_end,
+            );
+            write_summary(&summary)
+        }
         Ok(r @ Report { reservations: Some(c), .. }) => {
             let summary = format!(
                 "{}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} offers, \

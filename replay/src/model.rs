@@ -24,12 +24,16 @@
 //!   admissions and offers.
 //! - [`tiers`]: the tiers model's plain reference of placements, starts, ends and
 //!   losses under `no-qos` and `qos`.
+//! - [`sla`]: the SLA model's audit ([`sla::SlaAudit`]: capacity, windows, first fit,
+//!   order and reasons from the records alone, and each job set's accepted starts) and
+//!   its plain sort-then-first-fit reference ([`sla::SlaReference`]).
 
 pub mod cases;
 pub mod feasibility;
 pub mod harness;
 pub mod reservation;
 pub mod sim;
+pub mod sla;
 pub mod tiers;
 pub mod trace;
 

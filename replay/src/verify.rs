@@ -9,6 +9,10 @@
 //! [`TiersAudit`](crate::model::tiers::TiersAudit) checks capacity, windows, tier
 //! rules and violations from the records alone.
 //!
+//! A log whose model is `Sla` is verified in `verify/sla.rs`: the SLA kernel re-makes
+//! every decision, then [`SlaAudit`](crate::model::sla::SlaAudit) checks capacity,
+//! windows, first fit, the order and every reason from the records alone.
+//!
 //! A log whose header has a reservation configuration is verified the same way (in
 //! `verify/reservation.rs`): the reservation kernel re-makes every decision, then
 //! [`ReservationAudit`](crate::model::ReservationAudit) checks windows and the pool's
@@ -22,10 +26,12 @@ use kernel::{Decision, Event, Tick};
 use crate::engine::{Engine, EngineError};
 use crate::export::describe;
 use crate::format::{FormatError, HeaderError, LogReader};
+use crate::model::sla::{SlaCounts, SlaViolation};
 use crate::model::tiers::{TiersCounts, TiersViolation};
 use crate::model::{ReservationViolation, TraceChecker, TraceError};
 
 mod reservation;
+mod sla;
 mod tiers;
 
 /// Counts from a log that verified.
@@ -43,6 +49,8 @@ pub struct Report {
     pub reservations: Option<ReservationCounts>,
     /// Tiers logs only: what the audit recomputed from the records.
     pub tiers: Option<TiersCounts>,
+    /// SLA logs only: what the audit counted from the records.
+    pub sla: Option<SlaCounts>,
 }
 
 /// What a reservation log's decisions counted (its accepts, rejects and ends are
@@ -102,6 +110,8 @@ pub enum VerifyError {
     Reservation { seq: u64, error: ReservationViolation },
     #[error("broken tiers promise before record {seq}: {error}")]
     Tiers { seq: u64, error: TiersViolation },
+    #[error("broken SLA promise before record {seq}: {error}")]
+    Sla { seq: u64, error: SlaViolation },
 }
 
 /// Verifies a whole log; see the module documentation.
@@ -112,6 +122,9 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
     }
     if let Some(header) = reader.header().tiers().cloned() {
         return tiers::verify(reader, &header);
+    }
+    if let Some(&header) = reader.header().sla() {
+        return sla::verify(reader, &header);
     }
     let mut engine = Engine::from_header(reader.header())?;
     let header = reader.header();
@@ -145,6 +158,13 @@ pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> 
                 return Err(VerifyError::WrongModel {
                     seq: record.seq,
                     found: "tiers",
+                    header: "the service-level kernel",
+                });
+            }
+            Body::SlaEvent(_) | Body::SlaDecision(_) => {
+                return Err(VerifyError::WrongModel {
+                    seq: record.seq,
+                    found: "sla",
                     header: "the service-level kernel",
                 });
             }

@@ -108,8 +108,8 @@ fn every_flipped_byte_is_detected() {
 #[test]
 fn another_version_is_refused_by_name() {
     for (version, message) in [
-        (1, "log format version 1 is not supported (this build reads versions 2 to 4)"),
-        (9, "log format version 9 is not supported (this build reads versions 2 to 4)"),
+        (1, "log format version 1 is not supported (this build reads versions 2 to 5)"),
+        (9, "log format version 9 is not supported (this build reads versions 2 to 5)"),
     ] {
         let (mut bytes, _) = sample_log(1);
         bytes[8] = version;

@@ -65,6 +65,25 @@
 //!
 //! It has no drain: the scenario reports the finishes it wants. Its listing is followed by the counts of its
 //! decisions and the node-ticks its executed reservations used.
+//!
+//! # SLA scenarios
+//! A scenario whose first directive is `model sla` runs the SLA kernel
+//! (`replay::engine::sla`). Its configuration comes before the first event:
+//!
+//! ```text
+//! model sla
+//! nodes 4             # the machine's nodes (default 4)
+//! slot 10             # slot length in ticks (default 10)
+//! step 30             # Δt, a multiple of the slot (default: the slot)
+//! hour 100            # ticks per hour, for the terms' fixed point (default 100)
+//! order min(TF - 0.8*tD)  # the heuristic as the paper writes it, or `random SEED` (default min(TS))
+//! submit 0 1 2 40 0 300   # at t=0 job 1 asks for 2 nodes for 40 ticks in [0, 300]
+//! plan 0              # fit the pending batch at t=0
+//! reset 0             # a new, empty machine at t=0 (pending requests are dropped)
+//! ```
+//!
+//! It has no drain: a request is decided at a plan. Its listing is followed by the
+//! configuration and the counts of its decisions.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -77,9 +96,11 @@ use replay::export::describe;
 use replay::format::{FormatError, Header, LogWriter, Model};
 
 mod reservation;
+mod sla;
 mod tiers;
 
 pub use reservation::ReservationScenario;
+pub use sla::SlaScenario;
 pub use tiers::TiersScenario;
 
 /// A parsed scenario.
@@ -97,6 +118,8 @@ pub struct Scenario {
     pub input_hash: u64,
     /// A tiers scenario (`model tiers`): its configuration, resources and events.
     pub tiers: Option<TiersScenario>,
+    /// An SLA scenario (`model sla`): its configuration and events.
+    pub sla: Option<SlaScenario>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -119,6 +142,7 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
         reservation: None,
         input_hash: host_sim::workload::INPUT_CRC.checksum(text.as_bytes()),
         tiers: None,
+        sla: None,
     };
     let mut first = true;
     for (index, raw) in text.lines().enumerate() {
@@ -132,8 +156,21 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
             first = false;
             continue;
         }
+        if first && words.as_slice() == ["model", "sla"] {
+            scenario.sla = Some(SlaScenario::default());
+            first = false;
+            continue;
+        }
         if let Some(t) = &mut scenario.tiers {
             t.directive(&words).map_err(|message| ScenarioError::Parse {
+                file: file.to_owned(),
+                line: index + 1,
+                message,
+            })?;
+            continue;
+        }
+        if let Some(s) = &mut scenario.sla {
+            s.directive(&words).map_err(|message| ScenarioError::Parse {
                 file: file.to_owned(),
                 line: index + 1,
                 message,
@@ -151,7 +188,7 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
         first = false;
         result.map_err(|message| ScenarioError::Parse { file: file.to_owned(), line: index + 1, message })?;
     }
-    if scenario.tiers.is_some() {
+    if scenario.tiers.is_some() || scenario.sla.is_some() {
         return Ok(scenario);
     }
     if let Some(r) = &mut scenario.reservation {
@@ -225,6 +262,7 @@ pub fn synthetic(jobs: u32, seed: u64, machines: u16, levels: Vec<Level>) -> Sce
         reservation: None,
         input_hash: workload.hash,
         tiers: None,
+        sla: None,
     }
 }
 
@@ -248,6 +286,9 @@ pub fn run(file: &str, scenario: &Scenario) -> Result<Outcome, ScenarioError> {
     }
     if let Some(t) = &scenario.tiers {
         return t.run(file);
+    }
+    if let Some(s) = &scenario.sla {
+        return s.run(file);
     }
     let engine_error = |source| ScenarioError::Engine { file: file.to_owned(), source };
     let mut engine =
@@ -285,6 +326,10 @@ pub fn log_bytes(file: &str, scenario: &Scenario, outcome: &Outcome) -> Result<V
     if let Some(t) = &scenario.tiers {
         header = Header::new(0, 0, Policy::FirstFit, Vec::new());
         header.model = Model::Tiers(replay::engine::tiers::header(t.config, &t.resources));
+    }
+    if let Some(s) = &scenario.sla {
+        header = Header::new(0, 0, Policy::FirstFit, Vec::new());
+        header.set_model(Model::Sla(replay::engine::sla::header(s.config)));
     }
     header.host_version = concat!("snapshots ", env!("CARGO_PKG_VERSION")).to_owned();
     header = header.with_input(file, scenario.input_hash);

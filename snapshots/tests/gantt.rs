@@ -117,6 +117,26 @@ fn a_reservation_chart_lays_reservations_over_node_bands() {
     assert_eq!(rejected, vec![4, 5]);
 }
 
+#[test]
+fn an_sla_chart_lays_accepted_jobs_over_node_bands_and_marks_rejections() {
+    // sla_reject_no_room: 2 nodes; job 1 on both [0, 50), job 2 on both [50, 100),
+    // job 4 on one from 100; job 3 rejected at the plan (t = 0).
+    let first = chart("sla_reject_no_room", &Options::default());
+    use Outcome::OnTime;
+    assert_eq!(
+        runs(&first),
+        vec![(1, 0..2, 0, 50, OnTime), (2, 0..2, 50, 100, OnTime), (4, 0..1, 100, 130, OnTime)]
+    );
+    assert_eq!((first.from, first.to, first.rows.clone()), (0, 130, 0..2));
+    let rejected: Vec<(u32, u64)> =
+        first.marks.iter().filter(|m| m.kind == MarkKind::Reject).map(|m| (m.job, m.t)).collect();
+    assert_eq!(rejected, vec![(3, 0)]);
+    assert_eq!(first.marks.iter().filter(|m| m.kind == MarkKind::Submit).count(), 4);
+    // A reset starts another window: the second job set of sla_reject_time_and_reset.
+    let second = chart("sla_reject_time_and_reset", &Options { window: 1, ..Options::default() });
+    assert_eq!(runs(&second), vec![(3, 0..1, 0, 10, OnTime)]);
+}
+
 fn render(svg: &str) -> resvg::tiny_skia::Pixmap {
     let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).unwrap();
     let size = tree.size().to_int_size();

@@ -7,7 +7,7 @@ use std::process::Command;
 
 pub(crate) const EMBEDDED_TARGET: &str = "thumbv7em-none-eabihf";
 const FUZZ_TARGETS: &[&str] =
-    &["admission", "log_reader", "log_roundtrip", "calendar", "reservation", "tiers"];
+    &["admission", "log_reader", "log_roundtrip", "calendar", "reservation", "tiers", "sla"];
 
 pub(crate) type Result<T = ()> = std::result::Result<T, String>;
 
@@ -170,9 +170,9 @@ pub(crate) fn shared_traces(step: &str) -> Result<Option<Vec<PathBuf>>> {
     Ok(Some(traces))
 }
 
-/// A one-level and a multi-level run over every shared trace, and a tiers run
-/// (`qos-res`, mix C, 3 reliable and 9 volunteer nodes, seeded faults), each log
-/// re-verified.
+/// A one-level and a multi-level run over every shared trace, a tiers run (`qos-res`,
+/// mix C, 3 reliable and 9 volunteer nodes, seeded faults) and an SLA run
+/// (`min(TF - 0.8*tD)`, one-hour batches), each log re-verified.
 fn traces() -> Result {
     let Some(traces) = shared_traces("traces")? else { return Ok(()) };
     let out = target_dir().join("xtask/traces");
@@ -204,6 +204,16 @@ fn traces() -> Result {
             .arg(&log);
         run(&format!("trace {name} (tiers)"), &mut sim)?;
         run(&format!("verify {name} (tiers)"), Command::new(replay_bin()).arg("verify").arg(&log))?;
+        let log = out.join(format!("{name}.sla.log"));
+        let mut sim = Command::new(host_sim_bin());
+        sim.arg("sla")
+            .arg("--trace")
+            .arg(trace)
+            .args(["--heuristic", "min(TF - 0.8*tD)", "--batch", "1h"])
+            .arg("--log")
+            .arg(&log);
+        run(&format!("trace {name} (sla)"), &mut sim)?;
+        run(&format!("verify {name} (sla)"), Command::new(replay_bin()).arg("verify").arg(&log))?;
     }
     Ok(())
 }

@@ -70,6 +70,7 @@ fn two_series_chart() -> LineChart {
             Series::new("second", vec![(1.0, 2.0), (2.0, 3.0), (3.0, f64::NAN)]),
         ],
         reference_lines: vec![Series::new("bound", vec![(1.0, 0.5), (3.0, 0.5)])],
+        x_ticks: Vec::new(),
     }
 }
 

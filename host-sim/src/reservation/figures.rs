@@ -74,6 +74,7 @@ fn chart(title: &str, x_label: &str, y_label: &str, series: Vec<Series>) -> Line
         y_label: y_label.to_owned(),
         series,
         reference_lines: Vec::new(),
+        x_ticks: Vec::new(),
     }
 }
 

@@ -117,6 +117,7 @@ pub fn charts(rows: &[Row]) -> Vec<(String, LineChart)> {
                 y_label: figure.y_label.to_owned(),
                 series,
                 reference_lines,
+                x_ticks: Vec::new(),
             };
             charts.push((file_stem(&format!("{}_{}", mode.name(), figure.key)), chart));
         }
@@ -138,6 +139,7 @@ pub fn charts(rows: &[Row]) -> Vec<(String, LineChart)> {
                     series("c_V^l (limited resources)", |x| x.cv_l),
                 ],
                 reference_lines: vec![greedy_line(&on_m)],
+                x_ticks: Vec::new(),
             };
             charts.push((format!("{}_cv_m{m}", mode.name()), chart));
         }

@@ -47,6 +47,31 @@ impl CalendarModel {
         (lo..=hi).find(|&s| (s..s + n).all(|a| self.free[a as usize] >= nodes)).ok_or(CalendarError::NoRoom)
     }
 
+    /// Every `step`-th start from `from`, brute force: the progression's starts in
+    /// `[from, to]` whose run lies in the horizon, the first that fits.
+    #[allow(dead_code)] // The calendar fuzz target does not search by steps.
+    pub fn earliest_stepped(
+        &self,
+        from: Slot,
+        to: Slot,
+        step: u64,
+        nodes: u32,
+        n: u64,
+    ) -> Result<Slot, CalendarError> {
+        if self.bad(nodes, n) || from > to || step == 0 {
+            return Err(CalendarError::BadRequest);
+        }
+        let inside: Vec<Slot> =
+            (0..).map(|k| from + k * step).take_while(|&s| s <= to).filter(|&s| self.inside(s, n)).collect();
+        if inside.is_empty() {
+            return Err(CalendarError::OutOfHorizon);
+        }
+        inside
+            .into_iter()
+            .find(|&s| (s..s + n).all(|a| self.free[a as usize] >= nodes))
+            .ok_or(CalendarError::NoRoom)
+    }
+
     pub fn reserve(&mut self, first: Slot, n: u64, nodes: u32) -> Result<(), CalendarError> {
         if self.bad(nodes, n) {
             return Err(CalendarError::BadRequest);

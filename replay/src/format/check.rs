@@ -8,7 +8,7 @@
 
 use kernel::SLACK_ONE_MILLI;
 
-use super::{Header, Model, ReservationHeader, Setting, TiersHeader};
+use super::{Header, Model, ReservationHeader, Setting, SlaHeader, TiersHeader};
 use crate::engine::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};
 
 /// The input hash: a CRC-64 as lower-case hex.
@@ -34,6 +34,7 @@ fn fail(field: impl Into<String>, problem: impl Into<String>) -> HeaderError {
 const SETTINGS: &[(&str, Value)] = &[
     ("alpha", Value::Decimal { positive: false }),
     ("allow-extra-fields", Value::Bool),
+    ("batch", Value::WholeOr("all")),
     ("down-mean", Value::Whole),
     ("estimates", Value::OneOf(&["accurate", "poisson80"])),
     ("flex", Value::OneOf(&["none", "short", "medium", "long"])),
@@ -44,6 +45,7 @@ const SETTINGS: &[(&str, Value)] = &[
     ("load-pct", Value::Whole),
     ("mix", Value::OneOf(&["A", "B", "C", "D"])),
     ("offers", Value::DecimalOr("off")),
+    ("sets", Value::Count),
     ("skip-bad-lines", Value::Bool),
     ("up-mean", Value::Count),
     ("windows", Value::Count),
@@ -63,6 +65,8 @@ enum Value {
     Decimal { positive: bool },
     /// A decimal, or this word.
     DecimalOr(&'static str),
+    /// A whole number (as [`Value::Whole`]), or this word.
+    WholeOr(&'static str),
     /// One of these words.
     OneOf(&'static [&'static str]),
 }
@@ -75,6 +79,7 @@ impl Value {
             Self::Whole => text.parse::<u64>().is_ok() && (text == "0" || !text.starts_with('0')),
             Self::Decimal { positive } => canonical_milli(text).is_some_and(|m| !positive || m > 0),
             Self::DecimalOr(word) => text == word || canonical_milli(text).is_some(),
+            Self::WholeOr(word) => text == word || Self::Whole.check(text).is_ok(),
             Self::OneOf(words) => words.contains(&text),
         };
         if ok { Ok(()) } else { Err(format!("{text:?} is not {}", self.describe())) }
@@ -88,6 +93,7 @@ impl Value {
             Self::Decimal { positive: false } => "a decimal with at most three decimals".to_owned(),
             Self::Decimal { positive: true } => "a positive decimal with at most three decimals".to_owned(),
             Self::DecimalOr(word) => format!("a decimal with at most three decimals, or {word}"),
+            Self::WholeOr(word) => format!("a whole number without leading zeros, or {word}"),
             Self::OneOf(words) => words.join(", "),
         }
     }
@@ -142,6 +148,14 @@ impl Header {
             Model::ServiceLevel => self.check_service_levels(),
             Model::Reservation(reservation) => check_reservation(reservation),
             Model::Tiers(tiers) => check_tiers(tiers),
+            Model::Sla(sla) => {
+                if self.format_version < 5 {
+                    let problem =
+                        format!("is sla, which format version {} does not have", self.format_version);
+                    return Err(fail("model", problem));
+                }
+                check_sla(sla)
+            }
         }
     }
 
@@ -227,6 +241,31 @@ fn check_tiers(tiers: &TiersHeader) -> Result<(), HeaderError> {
         if resource.speed_milli == 0 {
             return Err(fail(format!("tiers.resources[{index}].speed_milli"), "is 0; a speed is above zero"));
         }
+    }
+    Ok(())
+}
+
+fn check_sla(sla: &SlaHeader) -> Result<(), HeaderError> {
+    let c = &sla.config;
+    if c.nodes == 0 {
+        return Err(fail("sla.config.nodes", "is 0; a machine has at least one node"));
+    }
+    if c.slot_ticks == 0 {
+        return Err(fail("sla.config.slot_ticks", "is 0; a slot is at least one tick long"));
+    }
+    if c.step_ticks == 0 || !c.step_ticks.is_multiple_of(c.slot_ticks) {
+        let problem =
+            format!("{} is not a positive multiple of the slot ({} ticks)", c.step_ticks, c.slot_ticks);
+        return Err(fail("sla.config.step_ticks", problem));
+    }
+    if c.ticks_per_hour == 0 {
+        return Err(fail("sla.config.ticks_per_hour", "is 0; an hour is at least one tick long"));
+    }
+    if sla.slots == 0 {
+        return Err(fail("sla.slots", "is 0; a calendar has at least one slot"));
+    }
+    if sla.batch == 0 {
+        return Err(fail("sla.batch", "is 0; a batch holds at least one request"));
     }
     Ok(())
 }

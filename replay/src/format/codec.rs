@@ -21,10 +21,12 @@ use kernel::log::Body;
 use kernel::{Decision, Event, JobId, Level, LevelId, MachineId, RejectReason, SLACK_ONE_MILLI, Tick};
 
 use self::reservation::ReservationContext;
+use self::sla::SlaContext;
 use self::tiers::TiersContext;
 use super::varint::{self, Cursor};
 
 mod reservation;
+mod sla;
 mod tiers;
 
 /// No record encodes to more bytes than this. The widest is a reservation `Request`
@@ -205,6 +207,7 @@ impl Context {
             Body::ReservationDecision(_) => {}
             // A tiers log keeps its own context (`tiers_context`).
             Body::TiersEvent(_) | Body::TiersDecision(_) => {}
+            Body::SlaEvent(_) | Body::SlaDecision(_) => {}
         }
     }
 
@@ -223,12 +226,14 @@ pub struct RecordCodec {
     context: Context,
     /// Set for a tiers log (its header says so): every record uses the tiers tags.
     tiers: Option<TiersContext>,
+    /// Set for an SLA log: every record uses the SLA tags.
+    sla: Option<SlaContext>,
 }
 
 impl RecordCodec {
     /// A codec for a log whose header holds `levels`, at the start of a block.
     pub fn new(levels: &[Level]) -> Self {
-        Self { levels: levels.into(), context: Context::new(), tiers: None }
+        Self { levels: levels.into(), context: Context::new(), tiers: None, sla: None }
     }
 
     /// The codec for the records of a log with this header: the tiers tag space for a
@@ -238,6 +243,9 @@ impl RecordCodec {
         if header.tiers().is_some() {
             codec.tiers = Some(TiersContext::default());
         }
+        if header.sla().is_some() {
+            codec.sla = Some(SlaContext::default());
+        }
         codec
     }
 
@@ -246,6 +254,9 @@ impl RecordCodec {
         self.context = Context::new();
         if self.tiers.is_some() {
             self.tiers = Some(TiersContext::default());
+        }
+        if self.sla.is_some() {
+            self.sla = Some(SlaContext::default());
         }
     }
 
@@ -264,6 +275,15 @@ impl RecordCodec {
                 Body::TiersDecision(decision) => tiers::put_decision(&decision, context, out),
                 // A tiers log holds only tiers records; the verifier refuses others, and
                 // a writer never produces them.
+                _ => out.push(u8::MAX),
+            }
+            return;
+        }
+        if let Some(context) = self.sla.as_mut() {
+            match *body {
+                Body::SlaEvent(event) => sla::put_event(&event, context, out),
+                Body::SlaDecision(decision) => sla::put_decision(&decision, context, out),
+                // Likewise: an SLA log holds only SLA records.
                 _ => out.push(u8::MAX),
             }
             return;
@@ -301,6 +321,8 @@ impl RecordCodec {
             // Tiers records only exist in tiers logs (above); elsewhere their tag is
             // one no reader accepts.
             Body::TiersEvent(_) | Body::TiersDecision(_) => out.push(u8::MAX),
+            // SLA records only exist in SLA logs (above).
+            Body::SlaEvent(_) | Body::SlaDecision(_) => out.push(u8::MAX),
         }
         self.context.update(body);
     }
@@ -378,6 +400,12 @@ impl RecordCodec {
             return Ok(match tiers::get(context, cursor)? {
                 tiers::Decoded::Event(event) => Body::TiersEvent(event),
                 tiers::Decoded::Decision(decision) => Body::TiersDecision(decision),
+            });
+        }
+        if let Some(context) = self.sla.as_mut() {
+            return Ok(match sla::get(context, cursor)? {
+                sla::Decoded::Event(event) => Body::SlaEvent(event),
+                sla::Decoded::Decision(decision) => Body::SlaDecision(decision),
             });
         }
         let tag = cursor.byte()?;

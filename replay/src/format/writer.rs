@@ -10,8 +10,8 @@ use kernel::{Decision, Event};
 
 use super::codec::{BLOCK_HEADER_MAX_BYTES, BlockHeader, RECORD_MAX_BYTES, RecordCodec};
 use super::{
-    BLOCK_TARGET_BYTES, CRC32C, FORMAT_VERSION, Footer, FormatError, Header, KIND_BLOCK, KIND_FOOTER,
-    KIND_HEADER, MAGIC, write_frame,
+    BLOCK_TARGET_BYTES, CRC32C, Footer, FormatError, Header, KIND_BLOCK, KIND_FOOTER, KIND_HEADER, MAGIC,
+    write_frame,
 };
 
 /// Writes a log; sequence numbers are assigned here, in the order records arrive.
@@ -36,10 +36,21 @@ impl<W: Write> std::fmt::Debug for LogWriter<W> {
 }
 
 impl<W: Write> LogWriter<W> {
-    /// Writes the magic, the version and `header`.
+    /// Writes the magic, the version and `header`. The version is the header's, raised
+    /// to what its model needs ([`Model::format_version`](super::Model::format_version)):
+    /// an SLA log is version 5 even if its header was made by [`Header::new`] (version 4,
+    /// the version of the other models' logs) and given its model afterwards.
     pub fn new(mut out: W, header: &Header) -> Result<Self, FormatError> {
+        let stamped;
+        let needed = header.model.format_version();
+        let header = if header.format_version < needed {
+            stamped = Header { format_version: needed, ..header.clone() };
+            &stamped
+        } else {
+            header
+        };
         out.write_all(&MAGIC)?;
-        out.write_all(&FORMAT_VERSION.to_le_bytes())?;
+        out.write_all(&header.format_version.to_le_bytes())?;
         let payload = postcard::to_stdvec(header).map_err(FormatError::Encode)?;
         write_frame(&mut out, KIND_HEADER, &[&payload])?;
         Ok(Self {

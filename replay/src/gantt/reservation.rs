@@ -18,15 +18,15 @@ use kernel::reservation::{Decision, Event};
 use super::{Bar, Chart, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps};
 use crate::format::{LogReader, ReservationHeader};
 
-/// A run before it is given nodes.
+/// A run before it is given nodes (the SLA chart lays its runs out the same way).
 #[derive(Clone, Copy, Debug)]
-struct Run {
-    order: u64,
-    job: u32,
-    nodes: u32,
-    start: Tick,
-    end: Tick,
-    outcome: Outcome,
+pub(super) struct Run {
+    pub order: u64,
+    pub job: u32,
+    pub nodes: u32,
+    pub start: Tick,
+    pub end: Tick,
+    pub outcome: Outcome,
 }
 
 #[derive(Debug, Default)]
@@ -141,7 +141,7 @@ fn decision_into(decision: Decision, state: &mut State, position: &mut Position,
 
 /// Gives each run, in start order, the lowest-numbered nodes free at its start, and
 /// returns one bar per band of consecutive nodes inside `rows`, clipped to the range.
-fn lay_out(mut runs: Vec<Run>, pool: u32, rows: &Range<u32>, from: Tick, to: Tick) -> Vec<Bar> {
+pub(super) fn lay_out(mut runs: Vec<Run>, pool: u32, rows: &Range<u32>, from: Tick, to: Tick) -> Vec<Bar> {
     runs.sort_by_key(|r| (r.start, r.order));
     let mut free_from: Vec<Tick> = vec![0; pool as usize];
     let mut bars = Vec::new();

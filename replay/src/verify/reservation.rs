@@ -44,6 +44,13 @@ pub(super) fn verify<R: Read>(
                     header: "the reservation kernel",
                 });
             }
+            Body::SlaEvent(_) | Body::SlaDecision(_) => {
+                return Err(VerifyError::WrongModel {
+                    seq: record.seq,
+                    found: "sla",
+                    header: "the reservation kernel",
+                });
+            }
             Body::Event(_) | Body::Decision(_) => {
                 return Err(VerifyError::WrongModel {
                     seq: record.seq,

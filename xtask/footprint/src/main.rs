@@ -6,7 +6,7 @@
 //!
 //! With the `link-check` feature it is also the proof that no panic can be linked:
 //! it reaches every model's state machine (the service-level kernel under a policy
-//! decoded from opaque bytes, so every policy; the reservation and tiers kernels; the record
+//! decoded from opaque bytes, so every policy; the reservation, tiers and sla kernels; the record
 //! encoding and decoding) and its panic handler calls [`KERNEL_PANIC_PATH_IS_REACHABLE`],
 //! which is defined nowhere. The linker keeps the handler only if some kept code can
 //! panic, so the program links exactly when no panic is reachable. `COVERED` names the
@@ -24,7 +24,7 @@ use kernel::{Config, Decision, Event, Kernel, Level, Policy};
 /// the state machines directly, the rest through them. A new module is added here
 /// with a call that reaches it.
 pub const COVERED: &[&str] =
-    &["event", "kernel", "level", "log", "machine", "panic_free", "queue", "reservation", "tiers", "types"];
+    &["event", "kernel", "level", "log", "machine", "panic_free", "queue", "reservation", "sla", "tiers", "types"];
 
 #[cfg(any(not(feature = "link-check"), feature = "explain"))]
 /// The kernel never panics; a handler is still required, and costs a few bytes.
@@ -84,12 +84,14 @@ mod link_check {
 
     use kernel::log::{Body, RECORD_MAX_BYTES, Record};
     use kernel::reservation::{self, ReservationKernel};
+    use kernel::sla::{self, SlaKernel};
     use kernel::tiers::{self, TiersKernel};
 
     /// Everything the service-level step does not reach.
     pub struct Others {
         reservation: Option<ReservationKernel<64, 16, 16, 4>>,
         tiers: Option<TiersKernel<4, 64, 16>>,
+        sla: Option<SlaKernel<64, 8>>,
     }
 
     impl Others {
@@ -101,9 +103,13 @@ mod link_check {
             let resources = postcard::from_bytes::<[tiers::Resource; 2]>(black_box(&[0u8; 32])).unwrap_or(
                 [tiers::Resource { group: tiers::Group::High, nodes: 2, speed_milli: 1000 }; 2],
             );
+            // The order (every heuristic, the random one) from opaque bytes too.
+            let sla_config = postcard::from_bytes::<sla::Config>(black_box(&[0u8; 48]))
+                .unwrap_or(sla::Config::new(4, 60, sla::Order::Random { seed: 0 }));
             Self {
                 reservation: ReservationKernel::new(black_box(config)).ok(),
                 tiers: TiersKernel::new(black_box(tiers_config), black_box(&resources)).ok(),
+                sla: SlaKernel::new(black_box(sla_config)).ok(),
             }
         }
 
@@ -119,6 +125,12 @@ mod link_check {
             }
             if let (Some(kernel), Body::TiersEvent(event)) = (self.tiers.as_mut(), record.body) {
                 let outcome = kernel.step(event, &mut |d: tiers::Decision| {
+                    black_box(d);
+                });
+                black_box(outcome);
+            }
+            if let (Some(kernel), Body::SlaEvent(event)) = (self.sla.as_mut(), record.body) {
+                let outcome = kernel.step(event, &mut |d: sla::Decision| {
                     black_box(d);
                 });
                 black_box(outcome);

@@ -1,0 +1,344 @@
+//! The `sla` and `sla-sweep` subcommands.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use kernel::Tick;
+use kernel::sla::Order;
+
+use super::generator::{self, FRAME_TICKS, NODES, SLOT_TICKS};
+use super::heuristic::{self, Spec};
+use super::mapping::{self, Sla};
+use super::metrics::{self, Summary};
+use super::run::{self, Batch, Input, SetOutcome};
+use super::{SlaError, paper, sweep};
+use crate::progress;
+use crate::swf::{self, SwfOptions};
+use crate::window::parse_duration;
+
+/// `host-sim sla`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    host-sim sla --sets 100 --seed 1 --heuristic 'min(TF - 0.8*tD)' --json\n  \
+    host-sim sla --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --heuristic 'min(TF - 0.8*tD)' --batch 1h --log kth.log")]
+pub struct SlaArgs {
+    /// The priority heuristic, as the paper writes it: min(...) or max(...) of up to
+    /// three terms among TS, TF, tD, NCPU, A, tT, tL (hours, nodes, CPU-hours; tT a
+    /// fraction), weights with at most three decimals or inf, e.g. 'min(TF - 0.8*tD)',
+    /// 'max(TS + 0.72*NCPU)', 'min(TF + 0.5*A + 2*tL)', 'min(tD - inf*NCPU)',
+    /// 'min(TS)'; or `random` (a seeded random order).
+    #[arg(long, value_name = "EXPR", default_value = "min(TF - 0.8*tD)", allow_hyphen_values = true)]
+    pub heuristic: String,
+    /// Generated job sets (the paper's 100), each a perfect fit of 64 nodes x 300 h;
+    /// ignored with --trace.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub sets: u64,
+    /// Seeds the sets (set i on ChaCha8 stream 2^32 + i), the random order, and a
+    /// trace's tightness draws.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// An SWF trace (plain or gzipped) instead of generated sets: TS = submit, tD = run
+    /// time, NCPU = allocated (else requested) processors, TF = TS + tD * f with f
+    /// uniform in [1, 7].
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// With --trace: the machine's nodes (default: the header's MaxProcs, else
+    /// MaxNodes, else the widest job).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    pub nodes: Option<u32>,
+    /// With --trace: only its first N jobs.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
+    pub limit: Option<u64>,
+    /// Count malformed trace lines instead of stopping at the first.
+    #[arg(long)]
+    pub skip_bad_lines: bool,
+    /// Accept trace lines with more than the 18 standard SWF fields, reading the first 18.
+    #[arg(long)]
+    pub allow_extra_fields: bool,
+    /// Run a trace with no usable job (printing a notice) instead of failing.
+    #[arg(long)]
+    pub allow_empty: bool,
+    /// When batches are planned: `all` (every request of a set, then one plan: the
+    /// paper's), `0` (each request alone, at its submit), or a planning interval (s, m,
+    /// h, d, e.g. 1h). Default: `all` for generated sets, `1h` for a trace.
+    #[arg(long, value_name = "all|0|DURATION")]
+    pub batch: Option<String>,
+    /// Δt, the step between tried starts (s, m, h, d): a multiple of the slot.
+    #[arg(long, value_name = "DURATION", default_value = "6m")]
+    pub step: String,
+    /// The calendar's slot (s, m, h): every run occupies each slot it overlaps.
+    #[arg(long, value_name = "DURATION", default_value = "6m")]
+    pub slot: String,
+    /// Write the decision log (sla records) via FILE.tmp.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Print the summary as one JSON object on the last line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `host-sim sla-sweep`.
+#[derive(Debug, Args)]
+#[command(after_help = "Example:\n  host-sim sla-sweep --sets 100 --seed 1 --out sla-sweep")]
+pub struct SlaSweepArgs {
+    /// Directory for sla_points.csv, sla_table1.csv, sla_table2.csv,
+    /// sla_families.csv, sla_fig*.csv, sla.json and the SVG figures.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Generated job sets per heuristic (the paper's 100).
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub sets: u64,
+    /// Seeds the sets and the random order.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Δt, the step between tried starts (s, m, h, d): a multiple of six minutes.
+    #[arg(long, value_name = "DURATION", default_value = "6m")]
+    pub step: String,
+    #[command(flatten)]
+    pub plots: crate::plot::PlotArgs,
+}
+
+fn duration(option: &str, text: &str) -> Result<Tick, SlaError> {
+    parse_duration(text).map_err(|e| SlaError::Usage(format!("{option}: {e}")))
+}
+
+/// What `host-sim sla` runs: its sets (one for a trace), the kernel's configuration,
+/// the batch mode, and what identifies the input in a log header.
+#[derive(Debug)]
+pub struct Plan {
+    pub inputs: Vec<Input>,
+    pub config: kernel::sla::Config,
+    pub batch: Batch,
+    pub header: replay::format::Header,
+    pub source: String,
+    /// Trace jobs left out (no processor count).
+    pub left_out: u64,
+}
+
+/// Builds what `host-sim sla` runs from its options.
+pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
+    let spec = heuristic::parse(&args.heuristic).map_err(|e| SlaError::Usage(format!("--heuristic: {e}")))?;
+    let slot = duration("--slot", &args.slot)?;
+    let step = duration("--step", &args.step)?;
+    if step % slot != 0 {
+        return Err(SlaError::Usage(format!("--step: {step} s is not a multiple of the slot ({slot} s)")));
+    }
+    let mut inputs_header = replay::format::Header::new(0, 0, kernel::Policy::FirstFit, Vec::new());
+    let (inputs, nodes, batch, source, left_out) = match &args.trace {
+        None => {
+            if slot != SLOT_TICKS || args.nodes.is_some() || args.limit.is_some() {
+                return Err(SlaError::Usage(
+                    "--slot, --nodes and --limit apply to traces; generated sets are whole six-minute slots on 64 nodes"
+                        .into(),
+                ));
+            }
+            let batch = Batch::parse(args.batch.as_deref().unwrap_or("all")).map_err(SlaError::Usage)?;
+            let name = generator::describe(args.seed, args.sets);
+            inputs_header =
+                inputs_header.with_input(&name, crate::workload::INPUT_CRC.checksum(name.as_bytes()));
+            inputs_header.host_version = crate::workload::HOST_VERSION.to_owned();
+            inputs_header.set("sets", args.sets);
+            let inputs = (0..args.sets)
+                .map(|i| {
+                    let set = generator::generate(args.seed, i);
+                    Input {
+                        requests: set_requests(&set),
+                        capacity: u128::from(NODES) * u128::from(FRAME_TICKS),
+                    }
+                })
+                .collect();
+            (inputs, NODES, batch, format!("{} generated sets, seed {}", args.sets, args.seed), 0)
+        }
+        Some(path) => {
+            let options = SwfOptions {
+                skip_bad_lines: args.skip_bad_lines,
+                allow_extra_fields: args.allow_extra_fields,
+            };
+            let trace = swf::read(path, options)?;
+            trace.workload.check_not_empty(args.allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
+            trace.workload.stamp(&mut inputs_header);
+            let mut jobs = trace.workload.jobs.as_slice();
+            if let Some(limit) = args.limit {
+                jobs = &jobs[..jobs.len().min(limit as usize)];
+                inputs_header.set("limit", limit);
+            }
+            let nodes =
+                args.nodes.unwrap_or_else(|| mapping::machine_nodes(trace.max_procs, trace.max_nodes, jobs));
+            let mapped = mapping::map(jobs, nodes, args.seed);
+            let batch = Batch::parse(args.batch.as_deref().unwrap_or("1h")).map_err(SlaError::Usage)?;
+            let first = mapped.requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);
+            let last = mapped.requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
+            let capacity = u128::from(nodes) * u128::from(last.saturating_sub(first).max(1));
+            let left_out = mapped.unknown_procs;
+            let input = Input { requests: mapped.requests, capacity };
+            (vec![input], nodes, batch, trace.workload.name.clone(), left_out)
+        }
+    };
+    inputs_header.set("batch", batch.setting());
+    let order = spec.order(args.seed);
+    let config = run::config(nodes, slot, step, order);
+    let mut header = super::log::header(config, args.seed);
+    header.inputs = inputs_header.inputs;
+    header.host_version = crate::workload::HOST_VERSION.to_owned();
+    for setting in inputs_header.settings {
+        header.set(&setting.key, setting.value);
+    }
+    Ok(Plan { inputs, config, batch, header, source, left_out })
+}
+
+/// A generated set's requests, each submitted at its `TS` when the run is online.
+pub fn set_requests(set: &generator::Set) -> Vec<Sla> {
+    set.jobs
+        .iter()
+        .map(|j| Sla {
+            job: j.id,
+            submit: j.ts,
+            terms: metrics::Terms { ts: j.ts, tf: j.tf, td: j.td, ncpu: j.ncpu },
+        })
+        .collect()
+}
+
+/// The whole run's outcome: every set's.
+#[derive(Debug)]
+pub struct Outcome {
+    pub sets: Vec<SetOutcome>,
+    pub mean: Summary,
+}
+
+/// `host-sim sla`.
+pub fn run(args: &SlaArgs) -> Result<(), SlaError> {
+    let plan = plan(args)?;
+    if plan.left_out > 0 {
+        eprintln!("host-sim: {} trace jobs without a processor count left out", plan.left_out);
+    }
+    let bar = progress::bar(plan.inputs.len() as u64, "sets");
+    let outcome = match &args.log {
+        Some(path) => super::log::run_logged(&plan, path, &bar)?,
+        None => super::log::run_plain(&plan, &bar)?,
+    };
+    bar.finish_and_clear();
+    let rejected = reasons(&outcome.sets);
+    if args.json {
+        let mut income = serde_json::Map::new();
+        for (key, value) in outcome.mean.income.entries() {
+            income.insert(key.into(), value.into());
+        }
+        let value = serde_json::json!({
+            "heuristic": heuristic::display(heuristic_spec(plan.config.order)),
+            "source": plan.source,
+            "sets": plan.inputs.len(),
+            "nodes": plan.config.nodes,
+            "batch": plan.batch.setting(),
+            "step_ticks": plan.config.step_ticks,
+            "slot_ticks": plan.config.slot_ticks,
+            "requests": outcome.mean.requests,
+            "accepted": outcome.mean.accepted,
+            "cpu_utilisation": outcome.mean.cpu_utilisation,
+            "sla_factor": outcome.mean.sla_factor,
+            "income": income,
+            "rejected": rejected,
+            "events": outcome.sets.iter().map(|s| s.events).sum::<u64>(),
+            "decisions": outcome.sets.iter().map(|s| s.decisions).sum::<u64>(),
+        });
+        println!("{value}");
+    } else {
+        print!("{}", text(&plan, &outcome, &rejected));
+    }
+    Ok(())
+}
+
+fn heuristic_spec(order: Order) -> Spec {
+    match order {
+        Order::Heuristic(h) => Spec::Heuristic(h),
+        Order::Random { .. } => Spec::Random,
+    }
+}
+
+fn reasons(sets: &[SetOutcome]) -> serde_json::Map<String, serde_json::Value> {
+    let mut out = serde_json::Map::new();
+    for (i, reason) in kernel::sla::RejectReason::ALL.iter().enumerate() {
+        out.insert(reason.name().into(), sets.iter().map(|s| s.rejected[i]).sum::<u64>().into());
+    }
+    out
+}
+
+fn text(plan: &Plan, outcome: &Outcome, rejected: &serde_json::Map<String, serde_json::Value>) -> String {
+    let m = &outcome.mean;
+    let i = &m.income;
+    let reasons: Vec<String> = rejected
+        .iter()
+        .filter(|(_, v)| v.as_u64().unwrap_or(0) > 0)
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let per = if plan.inputs.len() > 1 { " (means over the sets)" } else { "" };
+    format!(
+        "sla: {} on {}: {} nodes, batch {}, step {} s, slot {} s\n\
+         requests {}, accepted {}; rejected: {}\n\
+         CPU utilisation {:.2} %, SLA factor {:.2} %{per}\n\
+         income (ceiling: jobs per set, the paper's about {}):\n\
+         \x20 Rigid: SLA {:.1}  CPU {:.1}  Fair {:.1}\n\
+         \x20 ASAP:  SLA {:.1}  CPU {:.1}  Fair {:.1}\n",
+        heuristic::display(heuristic_spec(plan.config.order)),
+        plan.source,
+        plan.config.nodes,
+        plan.batch.setting(),
+        plan.config.step_ticks,
+        plan.config.slot_ticks,
+        m.requests,
+        m.accepted,
+        if reasons.is_empty() { "none".to_owned() } else { reasons.join(", ") },
+        m.cpu_utilisation,
+        m.sla_factor,
+        paper::JOBS_PER_SET,
+        i.rigid_sla,
+        i.rigid_cpu,
+        i.rigid_fair,
+        i.asap_sla,
+        i.asap_cpu,
+        i.asap_fair,
+    )
+}
+
+/// `host-sim sla-sweep`.
+pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
+    let step = duration("--step", &args.step)?;
+    if step % SLOT_TICKS != 0 {
+        return Err(SlaError::Usage(format!("--step: {step} s is not a multiple of the six-minute slot")));
+    }
+    let config = sweep::SweepConfig { sets: args.sets, seed: args.seed, step_ticks: step };
+    let bar = progress::bar(0, "runs");
+    let started = std::time::Instant::now();
+    let result = sweep::run(&config, &bar);
+    bar.finish_and_clear();
+    let result = result.map_err(SlaError::Usage)?;
+    let elapsed = started.elapsed();
+    let io = |e: std::io::Error| SlaError::Io { path: args.out.display().to_string(), source: e };
+    let files = sweep::write(&args.out, &result).map_err(io)?;
+    eprintln!("host-sim: wrote {} files to {}", files.len(), args.out.display());
+    if args.plots.enabled() {
+        let figures =
+            super::figures::write(&args.out, &result).map_err(|e| SlaError::Usage(e.to_string()))?;
+        eprintln!("host-sim: wrote {} figures to {}", figures.len(), args.out.join("*.svg").display());
+    }
+    let s = &result.set_stats;
+    println!(
+        "sla-sweep: {} points x {} sets (seed {}) in {:.1} s; sets: {:.1} jobs, mean tD {:.2} h, mean NCPU {:.1} (mode {})\n",
+        result.points.len(),
+        result.sets,
+        result.seed,
+        elapsed.as_secs_f64(),
+        s.jobs,
+        s.mean_td_hours,
+        s.mean_ncpu,
+        s.mode_ncpu
+    );
+    print!("{}", sweep::table1_text(&sweep::table1(&result)));
+    println!();
+    print!("{}", sweep::table2_text(&sweep::table2(&result), s));
+    println!("\nThe paper's findings here:");
+    for f in sweep::findings(&result) {
+        println!("  [{}] {}: {}", if f.holds { "holds" } else { "fails" }, f.paper, f.ours);
+    }
+    Ok(())
+}

@@ -1,0 +1,101 @@
+//! The decision log of an `sla` run: sla records under a header whose model is
+//! [`Model::Sla`] (the kernel's configuration and the engine's capacities), written
+//! through [`replay::staged`] so that a failed run never leaves a log that looks whole.
+//! Runs with and without a log go through the same engine
+//! ([`replay::engine::sla::SlaEngine`]), so they decide alike.
+
+use std::io::BufWriter;
+use std::path::Path;
+
+use indicatif::ProgressBar;
+
+use kernel::log::Body;
+use kernel::sla::Config;
+use replay::engine::sla::SlaEngine;
+use replay::format::{FormatError, Header, LogWriter, Model};
+use replay::staged::{self, StageError};
+
+use super::SlaError;
+use super::cli::{Outcome, Plan};
+use super::metrics;
+use super::run::{self, Decide, SetOutcome};
+
+impl From<StageError> for SlaError {
+    fn from(e: StageError) -> Self {
+        Self::Io { path: e.path.display().to_string(), source: e.source }
+    }
+}
+
+impl Decide for SlaEngine {
+    fn decide(
+        &mut self,
+        event: kernel::sla::Event,
+        out: &mut Vec<kernel::sla::Decision>,
+    ) -> kernel::sla::Outcome {
+        self.step(event, out)
+    }
+}
+
+/// The header every sla log starts from: the kernel's configuration, the engine's
+/// capacities and the seed. The caller adds the inputs and the settings.
+pub fn header(config: Config, seed: u64) -> Header {
+    let mut header = Header::new(0, 0, kernel::Policy::FirstFit, Vec::new());
+    header.seed = seed;
+    header.model = Model::Sla(replay::engine::sla::header(config));
+    header
+}
+
+fn engine(config: Config) -> Result<SlaEngine, SlaError> {
+    SlaEngine::new(config).map_err(|e| SlaError::Config(e.to_string()))
+}
+
+fn outcome(sets: Vec<SetOutcome>) -> Outcome {
+    let mean = metrics::mean(&sets.iter().map(|s| s.summary).collect::<Vec<_>>());
+    Outcome { sets, mean }
+}
+
+/// Runs every set of `plan` without a log.
+pub fn run_plain(plan: &Plan, bar: &ProgressBar) -> Result<Outcome, SlaError> {
+    let mut engine = engine(plan.config)?;
+    let mut sets = Vec::with_capacity(plan.inputs.len());
+    for input in &plan.inputs {
+        sets.push(run::run_set(&mut engine, input, plan.batch, &mut |_, _| {}));
+        bar.inc(1);
+    }
+    Ok(outcome(sets))
+}
+
+/// Runs every set of `plan` and writes its header, then every event and its
+/// decisions, to `path`.
+pub fn run_logged(plan: &Plan, path: &Path, bar: &ProgressBar) -> Result<Outcome, SlaError> {
+    staged::write(path, |file, tmp| {
+        let format = |e: FormatError| SlaError::Io {
+            path: tmp.display().to_string(),
+            source: std::io::Error::other(e.to_string()),
+        };
+        let mut writer = LogWriter::new(BufWriter::new(file), &plan.header).map_err(format)?;
+        let mut engine = engine(plan.config)?;
+        let mut failed: Option<FormatError> = None;
+        let mut sets = Vec::with_capacity(plan.inputs.len());
+        for input in &plan.inputs {
+            let set = run::run_set(&mut engine, input, plan.batch, &mut |event, decisions| {
+                let bodies = std::iter::once(Body::SlaEvent(*event))
+                    .chain(decisions.iter().map(|d| Body::SlaDecision(*d)));
+                for body in bodies {
+                    if failed.is_none()
+                        && let Err(e) = writer.record(body)
+                    {
+                        failed = Some(e);
+                    }
+                }
+            });
+            sets.push(set);
+            bar.inc(1);
+        }
+        if let Some(e) = failed {
+            return Err(format(e));
+        }
+        writer.finish().map_err(format)?;
+        Ok(outcome(sets))
+    })
+}

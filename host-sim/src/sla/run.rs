@@ -1,0 +1,172 @@
+//! The run loop: job sets or a trace's requests into [`kernel::sla::Event`]s, the
+//! decisions back into starts, and the measures of each set.
+//!
+//! - **Whole set** ([`Batch::Whole`], the paper's): `Reset { 0 }`, every request
+//!   submitted at 0 in request order, one `Plan { 0 }`. Every set starts from an
+//!   empty machine at time 0 (the kernel allows a reset to an earlier time).
+//! - **Online** ([`Batch::Every`]): the requests are submitted at their submit times
+//!   (the trace's submit, or `TS` for a generated set), in (submit, request order);
+//!   with a planning interval `L > 0`, the batch collected in `[k L, (k + 1) L)` is
+//!   planned at `(k + 1) L`, when the first request of a later interval arrives or
+//!   after the last request; with `L = 0`, each request is planned at its submit,
+//!   alone. A plan at `t` tries no start before `t`.
+
+use kernel::Tick;
+use kernel::sla::{Config, Decision, Event, Outcome, RejectReason, Request, SlaKernel};
+
+use super::mapping::Sla;
+use super::metrics::{self, Summary, Terms};
+
+/// When batches are planned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Batch {
+    /// Every request of a set, then one plan (the paper's).
+    Whole,
+    /// Online: plan every `L` ticks (`0`: each request alone, at its submit).
+    Every(Tick),
+}
+
+impl Batch {
+    /// `all` (the whole set), `0` (one request at a time), or a planning interval
+    /// (`3600`, `90s`, `10m`, `1h`, `2d`).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if text == "0" {
+            return Ok(Self::Every(0));
+        }
+        match crate::window::parse_window(text) {
+            Ok(None) => Ok(Self::Whole),
+            Ok(Some(ticks)) => Ok(Self::Every(ticks)),
+            Err(e) => Err(format!("--batch: {e} (give all, 0, or a duration such as 1h)")),
+        }
+    }
+
+    /// As the log's setting and the report write it: `all`, `0`, or seconds.
+    pub fn setting(self) -> String {
+        match self {
+            Self::Whole => "all".to_owned(),
+            Self::Every(t) => t.to_string(),
+        }
+    }
+}
+
+/// Anything that decides SLA events: the kernel of a compiled size, or the host's
+/// engine.
+pub trait Decide {
+    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome;
+}
+
+impl<const H: usize, const B: usize> Decide for SlaKernel<H, B> {
+    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome {
+        self.step(event, &mut |d| out.push(d))
+    }
+}
+
+/// One set's requests, as the run loop feeds them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub requests: Vec<Sla>,
+    /// `m` times the frame, in node-ticks: what the CPU utilisation divides by.
+    pub capacity: u128,
+}
+
+/// What one set's run gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetOutcome {
+    /// `starts[i]`: the start of `requests[i]` when accepted.
+    pub starts: Vec<Option<Tick>>,
+    /// Rejections by reason, in [`RejectReason::ALL`]'s order.
+    pub rejected: [u64; 7],
+    pub summary: Summary,
+    pub events: u64,
+    pub decisions: u64,
+}
+
+fn request(sla: &Sla) -> Request {
+    Request { job: sla.job, ts: sla.terms.ts, tf: sla.terms.tf, td: sla.terms.td, ncpu: sla.terms.ncpu }
+}
+
+/// Runs one set on `kernel` (reset first), handing each event and its decisions to
+/// `observe`. Jobs are paired with decisions by job number; the requests of a set
+/// have distinct numbers.
+pub fn run_set(
+    kernel: &mut dyn Decide,
+    input: &Input,
+    batch: Batch,
+    observe: &mut dyn FnMut(&Event, &[Decision]),
+) -> SetOutcome {
+    let requests = &input.requests;
+    let mut index = crate::workload::JobIdMap::default();
+    index.reserve(requests.len());
+    for (i, r) in requests.iter().enumerate() {
+        index.insert(r.job, i);
+    }
+    let mut out = SetOutcome {
+        starts: vec![None; requests.len()],
+        rejected: [0; 7],
+        summary: Summary::default(),
+        events: 0,
+        decisions: 0,
+    };
+    let mut decisions = Vec::with_capacity(64);
+    let mut feed = |event: Event, out: &mut SetOutcome| {
+        decisions.clear();
+        kernel.decide(event, &mut decisions);
+        observe(&event, &decisions);
+        out.events += 1;
+        out.decisions += decisions.len() as u64;
+        for d in &decisions {
+            match *d {
+                Decision::Accept { job, start } => {
+                    if let Some(&i) = index.get(&job) {
+                        out.starts[i] = Some(start);
+                    }
+                }
+                Decision::Reject { reason, .. } => {
+                    let at = RejectReason::ALL.iter().position(|&r| r == reason).unwrap_or(0);
+                    out.rejected[at] += 1;
+                }
+            }
+        }
+    };
+    feed(Event::Reset { t: 0 }, &mut out);
+    match batch {
+        Batch::Whole => {
+            for r in requests {
+                feed(Event::Submit { t: 0, request: request(r) }, &mut out);
+            }
+            feed(Event::Plan { t: 0 }, &mut out);
+        }
+        Batch::Every(length) => {
+            let mut order: Vec<usize> = (0..requests.len()).collect();
+            order.sort_by_key(|&i| (requests[i].submit, i));
+            let mut due: Option<Tick> = None;
+            for i in order {
+                let r = &requests[i];
+                if let Some(at) = due
+                    && r.submit >= at
+                {
+                    feed(Event::Plan { t: at }, &mut out);
+                    due = None;
+                }
+                feed(Event::Submit { t: r.submit, request: request(r) }, &mut out);
+                if length == 0 {
+                    feed(Event::Plan { t: r.submit }, &mut out);
+                } else if due.is_none() {
+                    due = Some((r.submit / length).saturating_add(1).saturating_mul(length));
+                }
+            }
+            if let Some(at) = due {
+                feed(Event::Plan { t: at }, &mut out);
+            }
+        }
+    }
+    let terms: Vec<Terms> = requests.iter().map(|r| r.terms).collect();
+    out.summary = metrics::summarise(&terms, &out.starts, input.capacity);
+    out
+}
+
+/// The kernel's configuration for a run.
+pub fn config(nodes: u32, slot_ticks: Tick, step_ticks: Tick, order: kernel::sla::Order) -> Config {
+    Config { nodes, slot_ticks, step_ticks, ticks_per_hour: super::generator::TICKS_PER_HOUR, order }
+}

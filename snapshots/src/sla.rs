@@ -1,0 +1,135 @@
+//! SLA scenarios (`model sla`): parsing, running through the host's SLA engine, and
+//! the rendering the snapshots hold.
+
+use std::fmt::Write as _;
+
+use kernel::log::Body;
+use kernel::sla::{Config, Decision, Direction, Event, Heuristic, Order, RejectReason, Request, Term};
+use replay::engine::sla::SlaEngine;
+use replay::export::describe;
+
+use super::{Outcome, ScenarioError};
+
+/// An SLA scenario: the kernel's configuration and the events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlaScenario {
+    pub config: Config,
+    pub events: Vec<Event>,
+}
+
+impl Default for SlaScenario {
+    /// Four nodes, 10-tick slots, a start every slot, 100 ticks an hour, `min(TS)`.
+    fn default() -> Self {
+        let order = Order::Heuristic(Heuristic::single(Direction::Min, Term::Ts));
+        Self { config: Config { ticks_per_hour: 100, ..Config::new(4, 10, order) }, events: Vec::new() }
+    }
+}
+
+impl SlaScenario {
+    /// One directive of an SLA scenario (after `model sla`).
+    pub(crate) fn directive(&mut self, words: &[&str]) -> Result<(), String> {
+        let number = |i: usize, what: &str| -> Result<u64, String> {
+            let word = words.get(i).ok_or_else(|| format!("`{}` needs {what}", words[0]))?;
+            word.parse().map_err(|_| format!("{what}: `{word}` is not a whole number"))
+        };
+        let narrow = |value: u64, what: &str| -> Result<u32, String> {
+            u32::try_from(value).map_err(|_| format!("{what}: {value} is too large"))
+        };
+        let config_line = matches!(words.first(), Some(&("nodes" | "slot" | "step" | "hour" | "order")));
+        if config_line && !self.events.is_empty() {
+            return Err("the configuration must come before the first event".into());
+        }
+        let c = &mut self.config;
+        match words {
+            ["nodes", _] => c.nodes = narrow(number(1, "a node count")?, "nodes")?,
+            ["slot", _] => {
+                // Δt follows the slot unless it was given.
+                let same = c.step_ticks == c.slot_ticks;
+                c.slot_ticks = number(1, "a slot length")?;
+                if same {
+                    c.step_ticks = c.slot_ticks;
+                }
+            }
+            ["step", _] => c.step_ticks = number(1, "a step between starts")?,
+            ["hour", _] => c.ticks_per_hour = number(1, "ticks per hour")?,
+            ["order", "random", _] => c.order = Order::Random { seed: number(2, "a seed")? },
+            ["order", ..] => {
+                let text = words[1..].join(" ");
+                let spec = host_sim::sla::heuristic::parse(&text).map_err(|e| format!("order: {e}"))?;
+                c.order = spec.order(0);
+            }
+            ["submit", _, _, _, _, _, _] => {
+                let request = Request {
+                    job: narrow(number(2, "a job id")?, "job")?,
+                    ncpu: narrow(number(3, "a node count")?, "nodes")?,
+                    td: number(4, "a duration")?,
+                    ts: number(5, "an earliest start")?,
+                    tf: number(6, "a latest finish")?,
+                };
+                self.events.push(Event::Submit { t: number(1, "a time")?, request });
+            }
+            ["submit", ..] => return Err("`submit T JOB NCPU TD TS TF`".into()),
+            ["plan", _] => self.events.push(Event::Plan { t: number(1, "a time")? }),
+            ["reset", _] => self.events.push(Event::Reset { t: number(1, "a time")? }),
+            _ => return Err(format!("unknown sla directive `{}`", words.join(" "))),
+        }
+        Ok(())
+    }
+
+    /// Runs the scenario and renders the listing and the counts.
+    pub(crate) fn run(&self, file: &str) -> Result<Outcome, ScenarioError> {
+        let mut engine = SlaEngine::new(self.config)
+            .map_err(|source| ScenarioError::Engine { file: file.to_owned(), source })?;
+        let mut bodies = Vec::new();
+        let mut decisions = Vec::new();
+        let mut requests = std::collections::HashMap::new();
+        let (mut submitted, mut accepted, mut node_ticks) = (0u64, 0u64, 0u64);
+        let mut rejected = [0u64; 7];
+        for event in &self.events {
+            decisions.clear();
+            engine.step(*event, &mut decisions);
+            bodies.push(Body::SlaEvent(*event));
+            bodies.extend(decisions.iter().map(|d| Body::SlaDecision(*d)));
+            if let Event::Submit { request, .. } = event {
+                submitted += 1;
+                requests.insert(request.job, *request);
+            }
+            for d in &decisions {
+                match *d {
+                    Decision::Accept { job, .. } => {
+                        accepted += 1;
+                        node_ticks += requests.get(&job).map_or(0, |r| u64::from(r.ncpu) * r.td);
+                    }
+                    Decision::Reject { reason, .. } => {
+                        let i = RejectReason::ALL.iter().position(|r| *r == reason).unwrap_or(0);
+                        rejected[i] += 1;
+                    }
+                }
+            }
+        }
+        let mut rendering = String::new();
+        for (seq, body) in bodies.iter().enumerate() {
+            let _ = writeln!(rendering, "{seq:>4}  {}", describe(body));
+        }
+        rendering.push('\n');
+        let c = &self.config;
+        let _ = writeln!(
+            rendering,
+            "{} nodes, {}-tick slots, starts every {} ticks, {} ticks an hour, order {}",
+            c.nodes, c.slot_ticks, c.step_ticks, c.ticks_per_hour, c.order
+        );
+        let reasons: Vec<String> = RejectReason::ALL
+            .iter()
+            .zip(rejected)
+            .filter(|(_, n)| *n > 0)
+            .map(|(reason, n)| format!("{n} {reason}"))
+            .collect();
+        let _ = writeln!(
+            rendering,
+            "{submitted} requests: {accepted} accepted ({node_ticks} node-ticks), {} rejected{}",
+            rejected.iter().sum::<u64>(),
+            if reasons.is_empty() { String::new() } else { format!(" ({})", reasons.join(", ")) }
+        );
+        Ok(Outcome { bodies, rendering })
+    }
+}
