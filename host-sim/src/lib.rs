@@ -14,6 +14,7 @@
 //! - [`metrics`]: PRJ, MBSD, MWT, TPT, MNI, ME, G, `c_V^u`, `c_V^l`.
 //! - [`sweep`]: the grid, in parallel, to CSV, JSON and SVG figures.
 //! - [`criteria`]: the thesis' criteria analysis (chapter 7) of a sweep's output.
+//! - [`policy`]: the kernel's machine-choice policies by name (`--policy`).
 //! - [`plot`]: SVG figures (line and bar charts) shared by every sweep.
 //! - [`report`]: the summary as a table or JSON.
 //! - [`progress`]: the progress bar of long work.
@@ -35,6 +36,7 @@ pub mod error;
 pub mod levels;
 pub mod metrics;
 pub mod plot;
+pub mod policy;
 pub mod progress;
 pub mod report;
 pub mod reservation;

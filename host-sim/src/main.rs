@@ -177,6 +177,12 @@ struct RunArgs {
     /// Cut the input into windows of this length (s, m, h, d, w; `all` for none).
     #[arg(long, value_name = "DURATION", default_value = "all")]
     window: String,
+    /// Which feasible machine takes a job: first-fit (the thesis' rule), best-fit (least
+    /// slack left after admission), worst-fit (most slack left), least-loaded (least
+    /// remaining work), round-robin (from the machine after the last that admitted).
+    /// Ties go to the lowest machine index. Written into the log header.
+    #[arg(long, value_name = "POLICY", default_value = "first-fit")]
+    policy: String,
     /// Write the decision log here.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -198,6 +204,10 @@ struct SweepArgs {
     /// Machine counts; default 1,2,4,8,16,32,64.
     #[arg(long, value_name = "LIST")]
     machine_counts: Option<String>,
+    /// Policies compared, one more axis of the grid: any of first-fit, best-fit,
+    /// worst-fit, least-loaded, round-robin, comma-separated (see `run --help`).
+    #[arg(long, value_name = "LIST", default_value = "first-fit")]
+    policy: String,
     /// Modes: single, multi, or both.
     #[arg(long, value_name = "LIST", default_value = "single,multi")]
     modes: String,
@@ -356,6 +366,7 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
         seed: args.input.seed,
         window_ticks: parse_window(&args.window)?,
         alpha_milli: parse_alpha(&args.input.alpha)?,
+        policy: host_sim::policy::parse(&args.policy).map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
         ..RunConfig::new(args.machines, levels::build(&slacks, prices.as_deref())?)
     })
 }
@@ -433,6 +444,7 @@ fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
             Some(list) => parse_machine_counts(list)?,
             None => sweep::default_machine_counts(),
         },
+        policies: host_sim::policy::parse_list(&args.policy).map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
         queue_capacity: args.input.queue_capacity,
         seed: args.input.seed,
         window_ticks: parse_window(&args.window)?,
