@@ -18,6 +18,7 @@
 //! - [`plot`]: SVG figures (line and bar charts) shared by every sweep.
 //! - [`report`]: the summary as a table or JSON.
 //! - [`progress`]: the progress bar of long work.
+//! - [`record`]: a run's decision log and per-job CSV, streamed and staged.
 //! - [`reservation`]: flexible advance reservations (Netto et al. 2007) around the
 //!   reservation kernel: mapping, run loop, metrics, the figures' sweep.
 //! - [`compare`]: every model on one trace, one table of shared measures.
@@ -38,6 +39,7 @@ pub mod metrics;
 pub mod plot;
 pub mod policy;
 pub mod progress;
+pub mod record;
 pub mod report;
 pub mod reservation;
 pub mod sim;

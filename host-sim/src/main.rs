@@ -2,22 +2,19 @@
 //! `reserve-sweep`, `tiers`, `tiers-sweep`, `criteria`, `compare` and `config`; every
 //! subcommand takes `--config FILE`.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use indicatif::ProgressBar;
 use replay::engine::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_CAPACITIES};
-use replay::format::LogWriter;
-use replay::staged;
 
 use host_sim::config;
-use host_sim::error::{CliError, LevelError, SimError};
+use host_sim::error::{CliError, LevelError};
 use host_sim::levels::{self, parse_milli};
 use host_sim::progress;
 use host_sim::report::{self, RunSummary};
-use host_sim::sim::{self, RunConfig};
+use host_sim::sim::RunConfig;
 use host_sim::sweep::{self, Mode, SweepConfig, SweepDocument};
 use host_sim::swf::{self, SwfOptions};
 use host_sim::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
@@ -186,6 +183,11 @@ struct RunArgs {
     /// Write the decision log here.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Write one CSV row per job here, as each job's fate is final: window, job,
+    /// level, submit, p, deadline, outcome (accepted or the reject reason), machine,
+    /// start, completion, interruptions (times in ticks from the window's start).
+    #[arg(long, value_name = "FILE.csv")]
+    jobs_out: Option<PathBuf>,
     /// Print the metrics as one JSON object instead of a table.
     #[arg(long)]
     json: bool,
@@ -366,7 +368,8 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
         seed: args.input.seed,
         window_ticks: parse_window(&args.window)?,
         alpha_milli: parse_alpha(&args.input.alpha)?,
-        policy: host_sim::policy::parse(&args.policy).map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
+        policy: host_sim::policy::parse(&args.policy)
+            .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
         ..RunConfig::new(args.machines, levels::build(&slacks, prices.as_deref())?)
     })
 }
@@ -375,10 +378,8 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
     let config = run_config(args)?;
     let workload = load_windows(&args.input, config.window_ticks)?;
     let progress = progress::bar(workload.jobs.len() as u64, "jobs");
-    let result = match &args.log {
-        Some(path) => run_logged(&config, &workload, path, &progress),
-        None => sim::run_with_progress(&config, &workload.jobs, None, &progress).map_err(CliError::from),
-    };
+    let result =
+        host_sim::record::run(&config, &workload, args.log.as_deref(), args.jobs_out.as_deref(), &progress);
     progress.finish_and_clear();
     let report = result?;
     let log = args.log.as_ref().map(|p| p.display().to_string());
@@ -387,23 +388,6 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
     let written =
         if args.json { report::write_json(&summary, stdout) } else { report::write_table(&summary, stdout) };
     written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
-}
-
-/// Runs with a decision log written to `PATH.tmp`, renamed to `PATH` once complete,
-/// so that a failed run never leaves a log that looks whole.
-fn run_logged(
-    config: &RunConfig,
-    workload: &Workload,
-    path: &Path,
-    progress: &ProgressBar,
-) -> Result<host_sim::RunReport, CliError> {
-    staged::write(path, |file, _| {
-        let header = config.log_header(workload);
-        let mut writer = LogWriter::new(BufWriter::new(file), &header).map_err(SimError::from)?;
-        let report = sim::run_with_progress(config, &workload.jobs, Some(&mut writer), progress)?;
-        writer.finish().map_err(SimError::from)?;
-        Ok(report)
-    })
 }
 
 fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
@@ -444,7 +428,8 @@ fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
             Some(list) => parse_machine_counts(list)?,
             None => sweep::default_machine_counts(),
         },
-        policies: host_sim::policy::parse_list(&args.policy).map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
+        policies: host_sim::policy::parse_list(&args.policy)
+            .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
         queue_capacity: args.input.queue_capacity,
         seed: args.input.seed,
         window_ticks: parse_window(&args.window)?,
