@@ -16,6 +16,8 @@
 //! - [`criteria`]: the thesis' criteria analysis (chapter 7) of a sweep's output.
 //! - [`policy`]: the kernel's machine-choice policies by name (`--policy`).
 //! - [`plot`]: SVG figures (line and bar charts) shared by every sweep.
+//! - [`replicate`]: one configuration over many seeds (`--seeds`): mean, sd and
+//!   a Student-t 95% interval across seeds.
 //! - [`report`]: the summary as a table or JSON.
 //! - [`progress`]: the progress bar of long work.
 //! - [`record`]: a run's decision log and per-job CSV, streamed and staged.
@@ -40,6 +42,7 @@ pub mod plot;
 pub mod policy;
 pub mod progress;
 pub mod record;
+pub mod replicate;
 pub mod report;
 pub mod reservation;
 pub mod sim;

@@ -118,7 +118,7 @@ struct CriteriaArgs {
 }
 
 /// Where the jobs come from, and what every run shares.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 struct InputArgs {
     /// SWF trace, plain or gzipped; without it, the built-in synthetic workload. Give
     /// it several times to merge traces on their relative submit times (each starts
@@ -191,6 +191,12 @@ struct RunArgs {
     /// Print the metrics as one JSON object instead of a table.
     #[arg(long)]
     json: bool,
+    /// Run the configuration once per seed, in parallel, and report each metric's
+    /// mean, sample standard deviation and Student-t 95% confidence interval across
+    /// seeds beside the across-window spread: `A..B` (both included, `1..30` is 30
+    /// seeds) or a list `1,5,9`. Replaces --seed; no --log or --jobs-out.
+    #[arg(long, value_name = "A..B|LIST", conflicts_with_all = ["log", "jobs_out"])]
+    seeds: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -376,6 +382,9 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
 
 fn run(args: &RunArgs) -> Result<(), CliError> {
     let config = run_config(args)?;
+    if let Some(seeds) = &args.seeds {
+        return replicate(args, &config, seeds);
+    }
     let workload = load_windows(&args.input, config.window_ticks)?;
     let progress = progress::bar(workload.jobs.len() as u64, "jobs");
     let result =
@@ -387,6 +396,38 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
     let stdout = std::io::stdout().lock();
     let written =
         if args.json { report::write_json(&summary, stdout) } else { report::write_table(&summary, stdout) };
+    written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
+}
+
+/// `run --seeds`: the workload is read once (a trace) or generated per seed.
+fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliError> {
+    use host_sim::replicate;
+    let seeds = replicate::parse_seeds(seeds).map_err(|e| CliError::Usage(format!("--seeds: {e}")))?;
+    let trace = if args.input.trace.is_empty() {
+        None
+    } else {
+        Some(load_windows(&args.input, config.window_ticks)?)
+    };
+    let workload_for = |seed: u64| match &trace {
+        Some(workload) => Ok(workload.clone()),
+        None => {
+            let input = InputArgs { seed, trace: Vec::new(), ..args.input.clone() };
+            load_windows(&input, config.window_ticks)
+        }
+    };
+    let progress = progress::bar(0, "runs");
+    let result = replicate::run(config, &seeds, workload_for, &progress);
+    progress.finish_and_clear();
+    let result = result?;
+    let stdout = std::io::stdout().lock();
+    let written = if args.json {
+        let mut out = stdout;
+        serde_json::to_writer_pretty(&mut out, &result)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
+    } else {
+        replicate::write_table(&result, stdout)
+    };
     written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
 }
 

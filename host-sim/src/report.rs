@@ -128,7 +128,48 @@ pub fn write_table<W: Write>(s: &RunSummary<'_>, mut out: W) -> io::Result<()> {
         write_window_table(r, &mut out)?;
     }
     writeln!(out)?;
-    write_metric_table(&r.mean, &r.sd, r.windows.len() > 1, &mut out)
+    write_metric_table(&r.mean, &r.sd, r.windows.len() > 1, &mut out)?;
+    if r.per_level.len() > 1 {
+        writeln!(out)?;
+        write_level_table(r, &mut out)?;
+    }
+    Ok(())
+}
+
+/// Each level's figures over the whole run (every window pooled).
+fn write_level_table<W: Write>(r: &RunReport, out: &mut W) -> io::Result<()> {
+    writeln!(out, "per level (every window pooled)")?;
+    writeln!(
+        out,
+        "{:>5} {:>7} {:>6} {:>10} {:>10} {:>9} {:>12} {:>10} {:>14} {:>16}",
+        "level",
+        "sf",
+        "price",
+        "submitted",
+        "accepted",
+        "PRJ %",
+        "MWT (ticks)",
+        "MBSD",
+        "TPT (ticks)",
+        "income"
+    )?;
+    for l in &r.per_level {
+        writeln!(
+            out,
+            "{:>5} {:>7} {:>6} {:>10} {:>10} {:>9} {:>12} {:>10} {:>14} {:>16}",
+            l.level,
+            l.sf,
+            l.price_per_tick,
+            l.jobs_submitted,
+            l.jobs_accepted,
+            num(l.prj),
+            num(l.mwt),
+            num(l.mbsd),
+            num(l.tpt),
+            num(l.income)
+        )?;
+    }
+    Ok(())
 }
 
 fn write_window_table<W: Write>(r: &RunReport, out: &mut W) -> io::Result<()> {
