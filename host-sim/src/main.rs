@@ -25,6 +25,10 @@ use host_sim::workload::Workload;
 ///
 /// With no subcommand, `run` is assumed: `host-sim --trace FILE` is `host-sim run --trace FILE`,
 /// and `host-sim` alone runs the built-in synthetic workload.
+///
+/// Time is counted in ticks: one tick is one second (SWF submit and run times, rounded
+/// to whole seconds, and the synthetic workload's times). Durations such as `--window`
+/// take a unit (s, m, h, d, w); a bare number is seconds.
 #[derive(Debug, Parser)]
 #[command(name = "host-sim", version, args_conflicts_with_subcommands = true, allow_negative_numbers = true)]
 struct Cli {
@@ -36,19 +40,22 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Simulate one configuration and print its metrics (the default).
-    #[command(allow_negative_numbers = true)]
+    /// Simulate one configuration and print its metrics (the default). Each job is one
+    /// unit of work on one machine: its processor count is not used (the thesis'
+    /// model); `reserve` and `tiers` use it.
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_RUN)]
     Run(RunArgs),
     /// Run the thesis' grid of configurations in parallel and write CSV and JSON.
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_SWEEP)]
     Sweep(SweepArgs),
     /// Flexible advance reservations (Netto et al. 2007): one configuration.
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_RESERVE)]
     Reserve(host_sim::reservation::cli::ReserveArgs),
     /// Flexible advance reservations: the paper's figures 2-7 as CSV, and its findings.
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_RESERVE_SWEEP)]
     ReserveSweep(host_sim::reservation::cli::ReserveSweepArgs),
     /// The thesis' criteria analysis of a sweep's output (degradations, groups, ranks).
+    #[command(after_help = EXAMPLE_CRITERIA)]
     Criteria(CriteriaArgs),
     /// Every model on the same trace, with its defaults: one table of shared measures.
     #[command(allow_negative_numbers = true)]
@@ -57,18 +64,30 @@ enum Command {
     Config(ConfigArgs),
     /// Gold, Silver and Bronze SLAs over reliable and volunteer resources (Tomás et al.):
     /// one policy and tier mix.
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_TIERS)]
     Tiers(host_sim::tiers::cli::TiersArgs),
     /// Gold, Silver and Bronze: 3 policies x 4 mixes x seeds, CSV and JSON for Figures
     /// 8-13, and the paper's statements beside ours.
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_TIERS_SWEEP)]
     TiersSweep(host_sim::tiers::cli::TiersSweepArgs),
 }
+
+const EXAMPLE_RUN: &str = "Example: host-sim run --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz \
+--machines 4 --levels 1,2,3,4,5 --seed 7 --policy best-fit --log out/kth.log --jobs-out out/kth-jobs.csv";
+const EXAMPLE_SWEEP: &str = "Example: host-sim sweep --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz \
+--policy first-fit,best-fit,worst-fit,least-loaded,round-robin --out out/kth-sweep";
+const EXAMPLE_RESERVE: &str = "Example: host-sim reserve --trace ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz \
+--criterion edf --load 1.25 --flex medium --log out/sdsc-resv.log";
+const EXAMPLE_RESERVE_SWEEP: &str =
+    "Example: host-sim reserve-sweep --trace ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz --out out/netto";
+const EXAMPLE_CRITERIA: &str = "Example: host-sim criteria out/kth-sweep --machine-counts 1,2,4";
+const EXAMPLE_TIERS: &str = "Example: host-sim tiers --policy qos-res --mix C --seed 3 --log out/tiers.log";
+const EXAMPLE_TIERS_SWEEP: &str = "Example: host-sim tiers-sweep --seeds 5 --out out/tiers";
 
 /// `host-sim compare`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Example: host-sim compare --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --out cmp"
+    after_help = "Example: host-sim compare --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --out out/cmp"
 )]
 struct CompareArgs {
     /// SWF trace, plain or gzipped.
@@ -91,7 +110,7 @@ struct CompareArgs {
 
 /// `host-sim config`.
 #[derive(Debug, Args)]
-#[command(after_help = "Example: host-sim config --defaults --command sweep > sweep.toml")]
+#[command(after_help = "Example: host-sim config --defaults --command sweep > out/sweep.toml")]
 struct ConfigArgs {
     /// Print a scenario file with every option and its default, commented.
     #[arg(long)]
@@ -138,7 +157,8 @@ struct InputArgs {
     /// Seeds the level draw and the synthetic workload.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
-    /// Jobs each machine's queue can hold (a compiled size).
+    /// Jobs each machine's queue can hold: 16, 64, 256 or 1024 (the compiled sizes). A
+    /// job that only a full queue could take is rejected as queue_full.
     #[arg(long, value_name = "Q", default_value_t = DEFAULT_QUEUE_CAPACITY)]
     queue_capacity: u32,
     /// Cost per tick of the benefit metric G (up to three decimals).
@@ -171,7 +191,9 @@ struct RunArgs {
     /// Prices per tick, one per level (default: max(1, ceil(21 - sf))).
     #[arg(long, value_name = "U,U,...")]
     prices: Option<String>,
-    /// Cut the input into windows of this length (s, m, h, d, w; `all` for none).
+    /// Cut the input into windows of this length, each simulated from an empty system:
+    /// a whole number with a unit s, m, h, d or w (`7d`); a bare number is seconds
+    /// (ticks); `all` for one window.
     #[arg(long, value_name = "DURATION", default_value = "all")]
     window: String,
     /// Which feasible machine takes a job: first-fit (the thesis' rule), best-fit (least
@@ -203,7 +225,8 @@ struct RunArgs {
 struct SweepArgs {
     #[command(flatten)]
     input: InputArgs,
-    /// Window length (s, m, h, d, w; `all` for none).
+    /// Window length: a whole number with a unit s, m, h, d or w; a bare number is
+    /// seconds (ticks); `all` for one window.
     #[arg(long, value_name = "DURATION", default_value = "7d")]
     window: String,
     /// sf values (single mode) and k values (multi mode); default 1 to 20.
@@ -241,23 +264,17 @@ fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare(&args),
         Some(Command::Run(args)) => run(&args),
         Some(Command::Sweep(args)) => sweep(&args),
-        Some(Command::Reserve(args)) => {
-            host_sim::reservation::cli::reserve(&args).map_err(|e| CliError::Usage(e.to_string()))
-        }
-        Some(Command::ReserveSweep(args)) => {
-            host_sim::reservation::cli::reserve_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
-        }
+        Some(Command::Reserve(args)) => model_result(host_sim::reservation::cli::reserve(&args)),
+        Some(Command::ReserveSweep(args)) => model_result(host_sim::reservation::cli::reserve_sweep(&args)),
         Some(Command::Criteria(args)) => criteria(&args),
         None => run(&cli.run),
-        Some(Command::Tiers(args)) => {
-            host_sim::tiers::cli::run(&args).map_err(|e| CliError::Usage(e.to_string()))
-        }
-        Some(Command::TiersSweep(args)) => {
-            host_sim::tiers::cli::run_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
-        }
+        Some(Command::Tiers(args)) => model_result(host_sim::tiers::cli::run(&args)),
+        Some(Command::TiersSweep(args)) => model_result(host_sim::tiers::cli::run_sweep(&args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that went away (`host-sim ... | head`) is no error.
+        Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             let message = error.to_string();
             eprintln!("host-sim: error: {message}");
@@ -266,6 +283,26 @@ fn main() -> ExitCode {
             }
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Whether `error`, or an error it came from, is a write to a closed pipe.
+fn closed_pipe(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current = Some(error);
+    while let Some(e) = current {
+        if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {
+            return true;
+        }
+        current = e.source();
+    }
+    false
+}
+
+/// A model's own error as the command line's; a closed pipe stays quiet.
+fn model_result<E: std::error::Error + 'static>(result: Result<(), E>) -> Result<(), CliError> {
+    match result {
+        Err(e) if closed_pipe(&e) => Ok(()),
+        other => other.map_err(|e| CliError::Usage(e.to_string())),
     }
 }
 
@@ -517,7 +554,10 @@ fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
             args.machine_counts
         )));
     }
-    print!("{}", criteria::report(&analyses));
+    std::io::stdout()
+        .lock()
+        .write_all(criteria::report(&analyses).as_bytes())
+        .map_err(|source| CliError::Io { path: "standard output".to_owned(), source })?;
     let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
     std::fs::create_dir_all(out)
         .map_err(|source| CliError::Io { path: out.display().to_string(), source })?;
