@@ -22,17 +22,24 @@ use crate::workload::Workload;
 pub struct JobsCsv<W: Write> {
     table: JobTable,
     out: W,
+    /// The write that failed, kept so that the error names this file, not the log.
+    failed: Option<std::io::Error>,
 }
 
 impl<W: Write> JobsCsv<W> {
     /// Writes the header line and starts the table.
     pub fn new(config: &RunConfig, mut out: W) -> std::io::Result<Self> {
         writeln!(out, "{CSV_HEADER}")?;
-        Ok(Self { table: JobTable::new(&config.levels), out })
+        Ok(Self { table: JobTable::new(&config.levels), out, failed: None })
     }
 
     pub fn into_inner(self) -> W {
         self.out
+    }
+
+    /// The write error that stopped the run, if one did.
+    pub fn take_error(&mut self) -> Option<std::io::Error> {
+        self.failed.take()
     }
 }
 
@@ -43,10 +50,12 @@ impl<W: Write> Recorder for JobsCsv<W> {
     }
 
     fn decision(&mut self, decision: &Decision) -> Result<(), FormatError> {
-        match self.table.decision(decision) {
-            Some(row) => Ok(row.write_csv(&mut self.out)?),
-            None => Ok(()),
-        }
+        let Some(row) = self.table.decision(decision) else { return Ok(()) };
+        row.write_csv(&mut self.out).map_err(|e| {
+            let stop = std::io::Error::new(e.kind(), "the per-job CSV could not be written");
+            self.failed = Some(e);
+            FormatError::Io(stop)
+        })
     }
 }
 
@@ -80,7 +89,11 @@ pub fn run(
             let out = BufWriter::new(file);
             let csv_error = |source| CliError::Io { path: path.display().to_string(), source };
             let mut table = JobsCsv::new(config, out).map_err(csv_error)?;
-            let report = run_logged(config, workload, log, Some(&mut table), progress)?;
+            let result = run_logged(config, workload, log, Some(&mut table), progress);
+            if let Some(error) = table.take_error() {
+                return Err(csv_error(error));
+            }
+            let report = result?;
             table.into_inner().flush().map_err(csv_error)?;
             Ok(report)
         }),

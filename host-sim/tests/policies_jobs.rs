@@ -162,3 +162,17 @@ fn jobs_out_equals_the_export_of_the_log_and_agrees_with_the_summary() {
     assert!(interruptions > 0 && no_feasible > 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_jobs_out_that_cannot_be_written_is_named() {
+    // /dev/full accepts the file but fails every write with "no space left".
+    let dir = scratch("jobs-full");
+    let jobs = dir.join("jobs.csv");
+    let tmp = dir.join("jobs.csv.tmp");
+    std::os::unix::fs::symlink("/dev/full", &tmp).unwrap();
+    let err = stderr_of_failure(&host_sim(&["run", "--jobs", "3000", "--jobs-out", jobs.to_str().unwrap()]));
+    assert!(err.contains("jobs.csv") && !err.contains("decision log"), "{err}");
+    assert!(!jobs.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
