@@ -6,7 +6,8 @@ made from it, and checks, without any of the project's Rust code:
 
 1. the submits in the log are the trace's usable jobs (run time > 0, submit >= 0),
    in (submit time, line) order, with times relative to the first usable job;
-2. re-running the rules (README, "The model") on those submits gives the same
+2. re-running the rules (README, "The model") on those submits, under the
+   machine-choice policy the header names (README, "Policies"), gives the same
    accept/reject decision and the same machine for every job.
 
 Usage: crosscheck.py TRACE EXPORT.jsonl
@@ -42,46 +43,106 @@ def round_half_away(x):
     return int(x + 0.5) if x >= 0 else -int(-x + 0.5)
 
 
+POLICIES = {
+    "FirstFit": "first-fit",
+    "BestFit": "best-fit",
+    "WorstFit": "worst-fit",
+    "LeastLoaded": "least-loaded",
+    "RoundRobin": "round-robin",
+}
+
+
 class Machines:
-    def __init__(self, count, capacity):
+    """The machines' queues as remaining work, re-added from the head at every test.
+
+    The machine-choice policies, as README's "Policies" states them:
+    - first-fit: the first machine, in index order, that passes the test and has room;
+    - best-fit / worst-fit: the one whose queue, with the job inserted, has the
+      smallest / largest minimum over its jobs of (deadline - finish time);
+    - least-loaded: the one with the least remaining work before the job;
+    - round-robin: the first, trying machines from the one after the last machine
+      that admitted a job (from 0 at the start of each window).
+    Ties go to the lowest index.
+    """
+
+    def __init__(self, count, capacity, policy):
         self.capacity = capacity
-        self.queues = [[] for _ in range(count)]  # entries [deadline, remaining, job]
+        self.policy = policy
+        # Per machine: deadlines and remaining work, in queue order.
+        self.deadlines = [[] for _ in range(count)]
+        self.remaining = [[] for _ in range(count)]
         self.clocks = [0] * count
+        self.last = None
 
     def advance(self, t):
-        for i, q in enumerate(self.queues):
+        for i, rem in enumerate(self.remaining):
             clock = self.clocks[i]
-            while q:
-                head = q[0]
-                if clock + head[1] <= t:
-                    clock += head[1]
-                    q.pop(0)
+            dl = self.deadlines[i]
+            while rem:
+                if clock + rem[0] <= t:
+                    clock += rem[0]
+                    del rem[0]
+                    del dl[0]
                 else:
-                    head[1] -= t - clock
+                    rem[0] -= t - clock
                     break
             self.clocks[i] = t
 
+    def test(self, i, t, p, deadline):
+        """Where the job goes on machine i, or None if it or a job behind would be late."""
+        dl, rem = self.deadlines[i], self.remaining[i]
+        pos = bisect.bisect_right(dl, deadline)
+        finish = t + sum(rem[:pos]) + p
+        if finish > deadline:
+            return None
+        for d, r in zip(dl[pos:], rem[pos:]):
+            finish += r
+            if finish > d:
+                return None
+        return pos
+
+    def slack_after(self, i, t, pos, p, deadline):
+        dl = self.deadlines[i][:pos] + [deadline] + self.deadlines[i][pos:]
+        rem = self.remaining[i][:pos] + [p] + self.remaining[i][pos:]
+        finish, least = t, None
+        for d, r in zip(dl, rem):
+            finish += r
+            least = d - finish if least is None else min(least, d - finish)
+        return least
+
     def submit(self, t, job, p, deadline):
+        count = len(self.remaining)
+        start = 0
+        if self.policy == "round-robin" and self.last is not None:
+            start = (self.last + 1) % count
+        order = list(range(start, count)) + list(range(0, start))
         full_seen = False
-        for i, q in enumerate(self.queues):
-            deadlines = [e[0] for e in q]
-            pos = bisect.bisect_right(deadlines, deadline)
-            finish = t + sum(e[1] for e in q[:pos]) + p
-            ok = finish <= deadline
-            if ok:
-                for e in q[pos:]:
-                    finish += e[1]
-                    if finish > e[0]:
-                        ok = False
-                        break
-            if not ok:
+        chosen = None  # (score, machine, pos)
+        for i in order:
+            pos = self.test(i, t, p, deadline)
+            if pos is None:
                 continue
-            if len(q) >= self.capacity:
+            if len(self.remaining[i]) >= self.capacity:
                 full_seen = True
                 continue
-            q.insert(pos, [deadline, p, job])
-            return ("accept", i)
-        return ("reject", "queue_full" if full_seen else "no_feasible_machine")
+            if self.policy in ("first-fit", "round-robin"):
+                chosen = (0, i, pos)
+                break
+            if self.policy == "least-loaded":
+                score = sum(self.remaining[i])
+            elif self.policy == "best-fit":
+                score = self.slack_after(i, t, pos, p, deadline)
+            else:  # worst-fit: the most slack is the least of its negation
+                score = -self.slack_after(i, t, pos, p, deadline)
+            if chosen is None or score < chosen[0]:
+                chosen = (score, i, pos)
+        if chosen is None:
+            return ("reject", "queue_full" if full_seen else "no_feasible_machine")
+        _, i, pos = chosen
+        self.deadlines[i].insert(pos, deadline)
+        self.remaining[i].insert(pos, p)
+        self.last = i
+        return ("accept", i)
 
 
 def main(trace_path, export_path):
@@ -90,7 +151,15 @@ def main(trace_path, export_path):
         header = json.loads(f.readline())
         records = [json.loads(line) for line in f]
     levels = header["levels"]
-    machines = Machines(header["machines"], header["queue_capacity"])
+    policy = POLICIES.get(header.get("policy", "FirstFit"))
+    if policy is None:
+        print(f"header: policy {header.get('policy')!r} is not one this script implements")
+        return 1
+
+    def fresh():
+        return Machines(header["machines"], header["queue_capacity"], policy)
+
+    machines = fresh()
     submits = [r for r in records if r["kind"] == "submit"]
     windowed = header.get("window_ticks") is not None
     if not windowed:
@@ -104,7 +173,7 @@ def main(trace_path, export_path):
     for r in records:
         kind = r["kind"]
         if kind == "reset":
-            machines = Machines(header["machines"], header["queue_capacity"])
+            machines = fresh()
         elif kind == "advance":
             machines.advance(r["t"])
         elif kind == "submit":
@@ -121,7 +190,10 @@ def main(trace_path, export_path):
                 return 1
             checked += 1
             accepted += kind == "accept"
-    print(f"ok: {checked} decisions match ({accepted} accepted), submits match the trace: {not windowed}")
+    print(
+        f"ok: {policy}: {checked} decisions match ({accepted} accepted), "
+        f"submits match the trace: {not windowed}"
+    )
     return 0
 
 

@@ -1,5 +1,6 @@
-//! Arbitrary scenarios into small kernels (`Kernel<3, 4, 3>`, `Kernel<1, 8, 1>`), each
-//! event compared with the reference model and every decision with the trace checks,
+//! Arbitrary scenarios into small kernels (`Kernel<3, 4, 3>`, `Kernel<1, 8, 1>`) under
+//! a machine-choice policy the input draws (first fit, best fit, worst fit, least
+//! loaded, round robin), each event compared with the reference model and every decision with the trace checks,
 //! the admission test with brute-force EDF feasibility, and greedy acceptance with
 //! the offline optimum: `replay::model::check_case`, the same checks as
 //! `replay/tests/properties.rs`, on inputs that libFuzzer steers.

@@ -12,7 +12,7 @@ use divan::counter::ItemsCount;
 use host_sim::levels::{single, thesis_set};
 use kernel::Level;
 
-use support::{TRACES, events, kernel, replay, submits};
+use support::{TRACES, events, kernel, kernel_with, replay, submits};
 
 fn main() {
     divan::main();
@@ -36,6 +36,20 @@ fn sf2_m1(bencher: Bencher, name: &str) {
 #[divan::bench(args = TRACES)]
 fn sf2_m16(bencher: Bencher, name: &str) {
     bench_with::<16>(bencher, name, 16, single(2000));
+}
+
+/// Each machine-choice policy on KTH, levels sf 1..5, 16 machines: first fit and round
+/// robin stop at the first feasible machine, the others test every machine (the
+/// costs the kernel's crate documentation states).
+#[divan::bench(args = ["first-fit", "best-fit", "worst-fit", "least-loaded", "round-robin"])]
+fn policy_kth_levels5_m16(bencher: Bencher, policy: &str) {
+    let policy = kernel::Policy::from_name(policy).expect("a policy name");
+    let levels = thesis_set(5);
+    let events = events("KTH-SP2-1996-2.1-cln", levels.len());
+    bencher
+        .counter(ItemsCount::new(submits(&events)))
+        .with_inputs(|| kernel_with::<16, 256>(16, &levels, policy))
+        .bench_local_values(|mut k| replay(&mut k, &events));
 }
 
 /// Levels sf 1..20, 64 machines.

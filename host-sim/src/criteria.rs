@@ -294,7 +294,10 @@ pub enum CriteriaError {
 const COLUMNS: [&str; 8] =
     ["mode", "sf_or_k", "machines", "g_mean", "prj_mean", "mwt_mean", "mbsd_mean", "cv_l_mean"];
 
-/// Reads `DIR/sweep.csv`, the file `host-sim sweep --out DIR` writes.
+/// Reads `DIR/sweep.csv`, the file `host-sim sweep --out DIR` writes. The thesis'
+/// analysis compares parameters under its own rule, so of a sweep over several
+/// policies only the first-fit rows are read (a file without a `policy` column is
+/// all first fit).
 pub fn read_sweep(dir: &Path) -> Result<Vec<Config>, CriteriaError> {
     let path = dir.join("sweep.csv");
     let name = path.display().to_string();
@@ -308,9 +311,13 @@ pub fn read_sweep(dir: &Path) -> Result<Vec<Config>, CriteriaError> {
             .position(|h| h == column)
             .ok_or(CriteriaError::Column { path: name.clone(), column })?;
     }
+    let policy = header.iter().position(|h| h == "policy");
     let mut configs = Vec::new();
     for record in reader.records() {
         let record = record.map_err(csv_error)?;
+        if policy.and_then(|i| record.get(i)).is_some_and(|p| p != kernel::Policy::FirstFit.name()) {
+            continue;
+        }
         let line = record.position().map_or(0, |p| p.line());
         let field = |i: usize| record.get(index[i]).unwrap_or("");
         let number = |i: usize| {

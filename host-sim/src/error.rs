@@ -72,6 +72,8 @@ pub enum LevelError {
     Decimal(String),
     #[error("\"{text}\" in a list is not a whole number from {min} to {max}")]
     Whole { text: String, min: u64, max: u64 },
+    #[error("policy \"{0}\" is not one of {names}", names = crate::policy::names())]
+    Policy(String),
 }
 
 /// The run loop: building the engine, feeding it, writing the log.

@@ -14,9 +14,13 @@
 //! - [`metrics`]: PRJ, MBSD, MWT, TPT, MNI, ME, G, `c_V^u`, `c_V^l`.
 //! - [`sweep`]: the grid, in parallel, to CSV, JSON and SVG figures.
 //! - [`criteria`]: the thesis' criteria analysis (chapter 7) of a sweep's output.
+//! - [`policy`]: the kernel's machine-choice policies by name (`--policy`).
 //! - [`plot`]: SVG figures (line and bar charts) shared by every sweep.
+//! - [`replicate`]: one configuration over many seeds (`--seeds`): mean, sd and
+//!   a Student-t 95% interval across seeds.
 //! - [`report`]: the summary as a table or JSON.
 //! - [`progress`]: the progress bar of long work.
+//! - [`record`]: a run's decision log and per-job CSV, streamed and staged.
 //! - [`reservation`]: flexible advance reservations (Netto et al. 2007) around the
 //!   reservation kernel: mapping, run loop, metrics, the figures' sweep.
 //! - [`compare`]: every model on one trace, one table of shared measures.
@@ -35,7 +39,10 @@ pub mod error;
 pub mod levels;
 pub mod metrics;
 pub mod plot;
+pub mod policy;
 pub mod progress;
+pub mod record;
+pub mod replicate;
 pub mod report;
 pub mod reservation;
 pub mod sim;

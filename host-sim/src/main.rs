@@ -2,22 +2,19 @@
 //! `reserve-sweep`, `tiers`, `tiers-sweep`, `sla`, `sla-sweep`, `criteria`, `compare`
 //! and `config`; every subcommand takes `--config FILE`.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use indicatif::ProgressBar;
 use replay::engine::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_CAPACITIES};
-use replay::format::LogWriter;
-use replay::staged;
 
 use host_sim::config;
-use host_sim::error::{CliError, LevelError, SimError};
+use host_sim::error::{CliError, LevelError};
 use host_sim::levels::{self, parse_milli};
 use host_sim::progress;
 use host_sim::report::{self, RunSummary};
-use host_sim::sim::{self, RunConfig};
+use host_sim::sim::RunConfig;
 use host_sim::sweep::{self, Mode, SweepConfig, SweepDocument};
 use host_sim::swf::{self, SwfOptions};
 use host_sim::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
@@ -28,6 +25,10 @@ use host_sim::workload::Workload;
 ///
 /// With no subcommand, `run` is assumed: `host-sim --trace FILE` is `host-sim run --trace FILE`,
 /// and `host-sim` alone runs the built-in synthetic workload.
+///
+/// Time is counted in ticks: one tick is one second (SWF submit and run times, rounded
+/// to whole seconds, and the synthetic workload's times). Durations such as `--window`
+/// take a unit (s, m, h, d, w); a bare number is seconds.
 #[derive(Debug, Parser)]
 #[command(name = "host-sim", version, args_conflicts_with_subcommands = true, allow_negative_numbers = true)]
 struct Cli {
@@ -39,19 +40,22 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Simulate one configuration and print its metrics (the default).
-    #[command(allow_negative_numbers = true)]
+    /// Simulate one configuration and print its metrics (the default). Each job is one
+    /// unit of work on one machine: its processor count is not used (the thesis'
+    /// model); `reserve` and `tiers` use it.
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_RUN)]
     Run(RunArgs),
     /// Run the thesis' grid of configurations in parallel and write CSV and JSON.
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_SWEEP)]
     Sweep(SweepArgs),
     /// Flexible advance reservations (Netto et al. 2007): one configuration.
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_RESERVE)]
     Reserve(host_sim::reservation::cli::ReserveArgs),
     /// Flexible advance reservations: the paper's figures 2-7 as CSV, and its findings.
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_RESERVE_SWEEP)]
     ReserveSweep(host_sim::reservation::cli::ReserveSweepArgs),
     /// The thesis' criteria analysis of a sweep's output (degradations, groups, ranks).
+    #[command(after_help = EXAMPLE_CRITERIA)]
     Criteria(CriteriaArgs),
     /// Every model on the same trace, with its defaults: one table of shared measures.
     #[command(allow_negative_numbers = true)]
@@ -60,11 +64,11 @@ enum Command {
     Config(ConfigArgs),
     /// Gold, Silver and Bronze SLAs over reliable and volunteer resources (Tomás et al.):
     /// one policy and tier mix.
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_TIERS)]
     Tiers(host_sim::tiers::cli::TiersArgs),
     /// Gold, Silver and Bronze: 3 policies x 4 mixes x seeds, CSV and JSON for Figures
     /// 8-13, and the paper's statements beside ours.
-    #[command(allow_negative_numbers = true)]
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_TIERS_SWEEP)]
     TiersSweep(host_sim::tiers::cli::TiersSweepArgs),
     /// SLA priority heuristics and pricing on a parallel machine (Yarmolenko and
     /// Sakellariou): one heuristic on the paper's generated job sets or a trace.
@@ -77,10 +81,22 @@ enum Command {
     SlaSweep(host_sim::sla::cli::SlaSweepArgs),
 }
 
+const EXAMPLE_RUN: &str = "Example: host-sim run --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz \
+--machines 4 --levels 1,2,3,4,5 --seed 7 --policy best-fit --log out/kth.log --jobs-out out/kth-jobs.csv";
+const EXAMPLE_SWEEP: &str = "Example: host-sim sweep --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz \
+--policy first-fit,best-fit,worst-fit,least-loaded,round-robin --out out/kth-sweep";
+const EXAMPLE_RESERVE: &str = "Example: host-sim reserve --trace ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz \
+--criterion edf --load 1.25 --flex medium --log out/sdsc-resv.log";
+const EXAMPLE_RESERVE_SWEEP: &str =
+    "Example: host-sim reserve-sweep --trace ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz --out out/netto";
+const EXAMPLE_CRITERIA: &str = "Example: host-sim criteria out/kth-sweep --machine-counts 1,2,4";
+const EXAMPLE_TIERS: &str = "Example: host-sim tiers --policy qos-res --mix C --seed 3 --log out/tiers.log";
+const EXAMPLE_TIERS_SWEEP: &str = "Example: host-sim tiers-sweep --seeds 5 --out out/tiers";
+
 /// `host-sim compare`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Example: host-sim compare --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --out cmp"
+    after_help = "Example: host-sim compare --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --out out/cmp"
 )]
 struct CompareArgs {
     /// SWF trace, plain or gzipped.
@@ -103,7 +119,7 @@ struct CompareArgs {
 
 /// `host-sim config`.
 #[derive(Debug, Args)]
-#[command(after_help = "Example: host-sim config --defaults --command sweep > sweep.toml")]
+#[command(after_help = "Example: host-sim config --defaults --command sweep > out/sweep.toml")]
 struct ConfigArgs {
     /// Print a scenario file with every option and its default, commented.
     #[arg(long)]
@@ -130,7 +146,7 @@ struct CriteriaArgs {
 }
 
 /// Where the jobs come from, and what every run shares.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 struct InputArgs {
     /// SWF trace, plain or gzipped; without it, the built-in synthetic workload. Give
     /// it several times to merge traces on their relative submit times (each starts
@@ -150,7 +166,8 @@ struct InputArgs {
     /// Seeds the level draw and the synthetic workload.
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
-    /// Jobs each machine's queue can hold (a compiled size).
+    /// Jobs each machine's queue can hold: 16, 64, 256 or 1024 (the compiled sizes). A
+    /// job that only a full queue could take is rejected as queue_full.
     #[arg(long, value_name = "Q", default_value_t = DEFAULT_QUEUE_CAPACITY)]
     queue_capacity: u32,
     /// Cost per tick of the benefit metric G (up to three decimals).
@@ -183,22 +200,42 @@ struct RunArgs {
     /// Prices per tick, one per level (default: max(1, ceil(21 - sf))).
     #[arg(long, value_name = "U,U,...")]
     prices: Option<String>,
-    /// Cut the input into windows of this length (s, m, h, d, w; `all` for none).
+    /// Cut the input into windows of this length, each simulated from an empty system:
+    /// a whole number with a unit s, m, h, d or w (`7d`); a bare number is seconds
+    /// (ticks); `all` for one window.
     #[arg(long, value_name = "DURATION", default_value = "all")]
     window: String,
+    /// Which feasible machine takes a job: first-fit (the thesis' rule), best-fit (least
+    /// slack left after admission), worst-fit (most slack left), least-loaded (least
+    /// remaining work), round-robin (from the machine after the last that admitted).
+    /// Ties go to the lowest machine index. Written into the log header.
+    #[arg(long, value_name = "POLICY", default_value = "first-fit")]
+    policy: String,
     /// Write the decision log here.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Write one CSV row per job here, as each job's fate is final: window, job,
+    /// level, submit, p, deadline, outcome (accepted or the reject reason), machine,
+    /// start, completion, interruptions (times in ticks from the window's start).
+    #[arg(long, value_name = "FILE.csv")]
+    jobs_out: Option<PathBuf>,
     /// Print the metrics as one JSON object instead of a table.
     #[arg(long)]
     json: bool,
+    /// Run the configuration once per seed, in parallel, and report each metric's
+    /// mean, sample standard deviation and Student-t 95% confidence interval across
+    /// seeds beside the across-window spread: `A..B` (both included, `1..30` is 30
+    /// seeds) or a list `1,5,9`. Replaces --seed; no --log or --jobs-out.
+    #[arg(long, value_name = "A..B|LIST", conflicts_with_all = ["log", "jobs_out"])]
+    seeds: Option<String>,
 }
 
 #[derive(Debug, Args)]
 struct SweepArgs {
     #[command(flatten)]
     input: InputArgs,
-    /// Window length (s, m, h, d, w; `all` for none).
+    /// Window length: a whole number with a unit s, m, h, d or w; a bare number is
+    /// seconds (ticks); `all` for one window.
     #[arg(long, value_name = "DURATION", default_value = "7d")]
     window: String,
     /// sf values (single mode) and k values (multi mode); default 1 to 20.
@@ -207,6 +244,10 @@ struct SweepArgs {
     /// Machine counts; default 1,2,4,8,16,32,64.
     #[arg(long, value_name = "LIST")]
     machine_counts: Option<String>,
+    /// Policies compared, one more axis of the grid: any of first-fit, best-fit,
+    /// worst-fit, least-loaded, round-robin, comma-separated (see `run --help`).
+    #[arg(long, value_name = "LIST", default_value = "first-fit")]
+    policy: String,
     /// Modes: single, multi, or both.
     #[arg(long, value_name = "LIST", default_value = "single,multi")]
     modes: String,
@@ -232,29 +273,19 @@ fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare(&args),
         Some(Command::Run(args)) => run(&args),
         Some(Command::Sweep(args)) => sweep(&args),
-        Some(Command::Reserve(args)) => {
-            host_sim::reservation::cli::reserve(&args).map_err(|e| CliError::Usage(e.to_string()))
-        }
-        Some(Command::ReserveSweep(args)) => {
-            host_sim::reservation::cli::reserve_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
-        }
+        Some(Command::Reserve(args)) => model_result(host_sim::reservation::cli::reserve(&args)),
+        Some(Command::ReserveSweep(args)) => model_result(host_sim::reservation::cli::reserve_sweep(&args)),
         Some(Command::Criteria(args)) => criteria(&args),
         None => run(&cli.run),
-        Some(Command::Tiers(args)) => {
-            host_sim::tiers::cli::run(&args).map_err(|e| CliError::Usage(e.to_string()))
-        }
-        Some(Command::TiersSweep(args)) => {
-            host_sim::tiers::cli::run_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
-        }
-        Some(Command::Sla(args)) => {
-            host_sim::sla::cli::run(&args).map_err(|e| CliError::Usage(e.to_string()))
-        }
-        Some(Command::SlaSweep(args)) => {
-            host_sim::sla::cli::run_sweep(&args).map_err(|e| CliError::Usage(e.to_string()))
-        }
+        Some(Command::Tiers(args)) => model_result(host_sim::tiers::cli::run(&args)),
+        Some(Command::TiersSweep(args)) => model_result(host_sim::tiers::cli::run_sweep(&args)),
+        Some(Command::Sla(args)) => model_result(host_sim::sla::cli::run(&args)),
+        Some(Command::SlaSweep(args)) => model_result(host_sim::sla::cli::run_sweep(&args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that went away (`host-sim ... | head`) is no error.
+        Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             let message = error.to_string();
             eprintln!("host-sim: error: {message}");
@@ -263,6 +294,26 @@ fn main() -> ExitCode {
             }
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Whether `error`, or an error it came from, is a write to a closed pipe.
+fn closed_pipe(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current = Some(error);
+    while let Some(e) = current {
+        if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {
+            return true;
+        }
+        current = e.source();
+    }
+    false
+}
+
+/// A model's own error as the command line's; a closed pipe stays quiet.
+fn model_result<E: std::error::Error + 'static>(result: Result<(), E>) -> Result<(), CliError> {
+    match result {
+        Err(e) if closed_pipe(&e) => Ok(()),
+        other => other.map_err(|e| CliError::Usage(e.to_string())),
     }
 }
 
@@ -371,18 +422,21 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
         seed: args.input.seed,
         window_ticks: parse_window(&args.window)?,
         alpha_milli: parse_alpha(&args.input.alpha)?,
+        policy: host_sim::policy::parse(&args.policy)
+            .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
         ..RunConfig::new(args.machines, levels::build(&slacks, prices.as_deref())?)
     })
 }
 
 fn run(args: &RunArgs) -> Result<(), CliError> {
     let config = run_config(args)?;
+    if let Some(seeds) = &args.seeds {
+        return replicate(args, &config, seeds);
+    }
     let workload = load_windows(&args.input, config.window_ticks)?;
     let progress = progress::bar(workload.jobs.len() as u64, "jobs");
-    let result = match &args.log {
-        Some(path) => run_logged(&config, &workload, path, &progress),
-        None => sim::run_with_progress(&config, &workload.jobs, None, &progress).map_err(CliError::from),
-    };
+    let result =
+        host_sim::record::run(&config, &workload, args.log.as_deref(), args.jobs_out.as_deref(), &progress);
     progress.finish_and_clear();
     let report = result?;
     let log = args.log.as_ref().map(|p| p.display().to_string());
@@ -393,21 +447,36 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
     written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
 }
 
-/// Runs with a decision log written to `PATH.tmp`, renamed to `PATH` once complete,
-/// so that a failed run never leaves a log that looks whole.
-fn run_logged(
-    config: &RunConfig,
-    workload: &Workload,
-    path: &Path,
-    progress: &ProgressBar,
-) -> Result<host_sim::RunReport, CliError> {
-    staged::write(path, |file, _| {
-        let header = config.log_header(workload);
-        let mut writer = LogWriter::new(BufWriter::new(file), &header).map_err(SimError::from)?;
-        let report = sim::run_with_progress(config, &workload.jobs, Some(&mut writer), progress)?;
-        writer.finish().map_err(SimError::from)?;
-        Ok(report)
-    })
+/// `run --seeds`: the workload is read once (a trace) or generated per seed.
+fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliError> {
+    use host_sim::replicate;
+    let seeds = replicate::parse_seeds(seeds).map_err(|e| CliError::Usage(format!("--seeds: {e}")))?;
+    let trace = if args.input.trace.is_empty() {
+        None
+    } else {
+        Some(load_windows(&args.input, config.window_ticks)?)
+    };
+    let workload_for = |seed: u64| match &trace {
+        Some(workload) => Ok(workload.clone()),
+        None => {
+            let input = InputArgs { seed, trace: Vec::new(), ..args.input.clone() };
+            load_windows(&input, config.window_ticks)
+        }
+    };
+    let progress = progress::bar(0, "runs");
+    let result = replicate::run(config, &seeds, workload_for, &progress);
+    progress.finish_and_clear();
+    let result = result?;
+    let stdout = std::io::stdout().lock();
+    let written = if args.json {
+        let mut out = stdout;
+        serde_json::to_writer_pretty(&mut out, &result)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
+    } else {
+        replicate::write_table(&result, stdout)
+    };
+    written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
 }
 
 fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
@@ -448,6 +517,8 @@ fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
             Some(list) => parse_machine_counts(list)?,
             None => sweep::default_machine_counts(),
         },
+        policies: host_sim::policy::parse_list(&args.policy)
+            .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
         queue_capacity: args.input.queue_capacity,
         seed: args.input.seed,
         window_ticks: parse_window(&args.window)?,
@@ -494,7 +565,10 @@ fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
             args.machine_counts
         )));
     }
-    print!("{}", criteria::report(&analyses));
+    std::io::stdout()
+        .lock()
+        .write_all(criteria::report(&analyses).as_bytes())
+        .map_err(|source| CliError::Io { path: "standard output".to_owned(), source })?;
     let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
     std::fs::create_dir_all(out)
         .map_err(|source| CliError::Io { path: out.display().to_string(), source })?;

@@ -208,6 +208,69 @@ impl Metrics {
     }
 }
 
+/// Running sums for the jobs of one service level, over the whole run (every window
+/// pooled): the per-level figures of a multi-level run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LevelTally {
+    pub submitted: u64,
+    pub accepted: u64,
+    pub work_accepted: u128,
+    /// `sum u_j p_j` over completed jobs of the level.
+    pub income: u128,
+    pub wait_sum: u128,
+    pub bounded_slowdown_sum: f64,
+}
+
+impl LevelTally {
+    /// A completed job of this level (as [`Tally::complete`] counts it).
+    pub fn complete(&mut self, release: Tick, p: Tick, price_per_tick: u32, completion: Tick) {
+        self.work_accepted += u128::from(p);
+        self.income += u128::from(price_per_tick) * u128::from(p);
+        let response = completion.saturating_sub(release);
+        self.wait_sum += u128::from(response.saturating_sub(p));
+        self.bounded_slowdown_sum += response as f64 / p.max(10) as f64;
+    }
+
+    /// The level's figures; `level` is its index, `sf` its slack factor as a decimal.
+    pub fn finish(&self, level: usize, sf: String, price_per_tick: u32) -> LevelMetrics {
+        let per_accepted = |x: f64| if self.accepted == 0 { 0.0 } else { x / self.accepted as f64 };
+        LevelMetrics {
+            level,
+            sf,
+            price_per_tick,
+            jobs_submitted: self.submitted,
+            jobs_accepted: self.accepted,
+            prj: if self.submitted == 0 {
+                0.0
+            } else {
+                (self.submitted - self.accepted) as f64 / self.submitted as f64 * 100.0
+            },
+            mwt: per_accepted(self.wait_sum as f64),
+            mbsd: per_accepted(self.bounded_slowdown_sum),
+            tpt: self.work_accepted as f64,
+            income: self.income as f64,
+        }
+    }
+}
+
+/// One service level's figures over the whole run: the jobs drawn onto it in every
+/// window pooled (not a mean of per-window values). PRJ, MWT and MBSD as Table 1
+/// defines them, restricted to the level's jobs; TPT its accepted work; income its
+/// `sum u_j p_j`. Across levels, the TPTs and incomes add up to the run's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LevelMetrics {
+    pub level: usize,
+    pub sf: String,
+    pub price_per_tick: u32,
+    pub jobs_submitted: u64,
+    pub jobs_accepted: u64,
+    pub prj: f64,
+    pub mwt: f64,
+    pub mbsd: f64,
+    pub tpt: f64,
+    pub income: f64,
+}
+
 /// Mean and population standard deviation, metric by metric.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Spread {

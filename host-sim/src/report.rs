@@ -30,6 +30,8 @@ pub struct RunSummary<'a> {
     pub excluded: Excluded,
     pub machines: u16,
     pub queue_capacity: u32,
+    /// The machine-choice policy's name (`first-fit`, ...).
+    pub policy: &'static str,
     pub levels: Vec<LevelSummary>,
     pub seed: u64,
     pub window_ticks: Option<u64>,
@@ -54,6 +56,7 @@ impl<'a> RunSummary<'a> {
             excluded: workload.excluded,
             machines: config.machines,
             queue_capacity: config.queue_capacity,
+            policy: config.policy.name(),
             levels: config.levels.iter().map(level_summary).collect(),
             seed: config.seed,
             window_ticks: config.window_ticks,
@@ -98,7 +101,11 @@ pub fn write_table<W: Write>(s: &RunSummary<'_>, mut out: W) -> io::Result<()> {
         "  jobs       {} submitted; excluded: {} run time <= 0, {} negative submit, {} bad lines",
         s.jobs, e.run_time_nonpositive, e.negative_submit, e.bad_lines
     )?;
-    writeln!(out, "  machines   {}, queue capacity {}, alpha {}", s.machines, s.queue_capacity, s.alpha)?;
+    writeln!(
+        out,
+        "  machines   {}, queue capacity {}, policy {}, alpha {}",
+        s.machines, s.queue_capacity, s.policy, s.alpha
+    )?;
     writeln!(out, "  levels     {} (seed {})", levels.join(", "), s.seed)?;
     writeln!(
         out,
@@ -121,7 +128,48 @@ pub fn write_table<W: Write>(s: &RunSummary<'_>, mut out: W) -> io::Result<()> {
         write_window_table(r, &mut out)?;
     }
     writeln!(out)?;
-    write_metric_table(&r.mean, &r.sd, r.windows.len() > 1, &mut out)
+    write_metric_table(&r.mean, &r.sd, r.windows.len() > 1, &mut out)?;
+    if r.per_level.len() > 1 {
+        writeln!(out)?;
+        write_level_table(r, &mut out)?;
+    }
+    Ok(())
+}
+
+/// Each level's figures over the whole run (every window pooled).
+fn write_level_table<W: Write>(r: &RunReport, out: &mut W) -> io::Result<()> {
+    writeln!(out, "per level (every window pooled)")?;
+    writeln!(
+        out,
+        "{:>5} {:>7} {:>6} {:>10} {:>10} {:>9} {:>12} {:>10} {:>14} {:>16}",
+        "level",
+        "sf",
+        "price",
+        "submitted",
+        "accepted",
+        "PRJ %",
+        "MWT (ticks)",
+        "MBSD",
+        "TPT (ticks)",
+        "income"
+    )?;
+    for l in &r.per_level {
+        writeln!(
+            out,
+            "{:>5} {:>7} {:>6} {:>10} {:>10} {:>9} {:>12} {:>10} {:>14} {:>16}",
+            l.level,
+            l.sf,
+            l.price_per_tick,
+            l.jobs_submitted,
+            l.jobs_accepted,
+            num(l.prj),
+            num(l.mwt),
+            num(l.mbsd),
+            num(l.tpt),
+            num(l.income)
+        )?;
+    }
+    Ok(())
 }
 
 fn write_window_table<W: Write>(r: &RunReport, out: &mut W) -> io::Result<()> {
@@ -193,10 +241,11 @@ fn write_metric_table<W: Write>(mean: &Metrics, sd: &Metrics, spread: bool, out:
 pub fn write_sweep_table<W: Write>(rows: &[Row], mut out: W) -> io::Result<()> {
     writeln!(
         out,
-        "{:<6} {:>7} {:>8} {:>7} {:>10} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "{:<6} {:>7} {:>8} {:>12} {:>7} {:>10} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8}",
         "mode",
         "sf_or_k",
         "machines",
+        "policy",
         "windows",
         "prj",
         "mbsd",
@@ -211,10 +260,11 @@ pub fn write_sweep_table<W: Write>(rows: &[Row], mut out: W) -> io::Result<()> {
         let m = &row.mean;
         writeln!(
             out,
-            "{:<6} {:>7} {:>8} {:>7} {:>10.4} {:>10.4} {:>10.1} {:>8.4} {:>8.4} {:>8.4} {:>8.4} {:>8}",
+            "{:<6} {:>7} {:>8} {:>12} {:>7} {:>10.4} {:>10.4} {:>10.1} {:>8.4} {:>8.4} {:>8.4} {:>8.4} {:>8}",
             row.mode.name(),
             row.sf_or_k,
             row.machines,
+            row.policy,
             row.windows,
             m.prj,
             m.mbsd,

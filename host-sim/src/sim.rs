@@ -17,7 +17,7 @@ use kernel::{Decision, Event, Level, LevelId, Outcome, Policy, RejectReason, Tic
 
 use crate::error::SimError;
 use crate::levels::{LevelDraw, format_milli, greedy_bound};
-use crate::metrics::{MetricContext, Metrics, Tally, spread};
+use crate::metrics::{LevelMetrics, LevelTally, MetricContext, Metrics, Tally, spread};
 use crate::window::{self, Window};
 use crate::workload::{Job, JobIdMap, Workload};
 
@@ -104,6 +104,9 @@ pub struct RunReport {
     pub rejections: Rejections,
     pub events: u64,
     pub decisions: u64,
+    /// Each service level's figures over the whole run, in level order (see
+    /// [`LevelMetrics`]).
+    pub per_level: Vec<LevelMetrics>,
 }
 
 /// Where events and decisions are recorded; the decision log writer is one.
@@ -164,6 +167,7 @@ pub fn run_with_progress(
         window_start: 0,
         window_index: 0,
         tally: Tally::default(),
+        level_tallies: vec![LevelTally::default(); config.levels.len()],
         counts: Counts::default(),
     };
     let mut reports = Vec::with_capacity(split.windows.len());
@@ -175,7 +179,15 @@ pub fn run_with_progress(
         reports.push(WindowReport { index: window.index, start_ticks: window.start, metrics });
     }
     let spread = spread(reports.iter().map(|w| &w.metrics));
+    let per_level = runner
+        .level_tallies
+        .iter()
+        .zip(&config.levels)
+        .enumerate()
+        .map(|(i, (t, l))| t.finish(i, format_milli(u64::from(l.slack_milli)), l.price_per_tick))
+        .collect();
     Ok(RunReport {
+        per_level,
         windows_simulated: reports.len() as u64,
         windows: reports,
         mean: spread.mean,
@@ -212,6 +224,7 @@ struct Runner<'a, 'l> {
     window_start: Tick,
     window_index: u64,
     tally: Tally,
+    level_tallies: Vec<LevelTally>,
     counts: Counts,
 }
 
@@ -232,6 +245,9 @@ impl Runner<'_, '_> {
             let t = job.release - window.start;
             let deadline = self.levels.get(usize::from(level)).and_then(|l| l.deadline(t, job.p));
             self.tally.submit(t, job.p, deadline);
+            if let Some(tally) = self.level_tallies.get_mut(usize::from(level)) {
+                tally.submitted += 1;
+            }
             self.feed(Event::Submit { t, job: job.id, p: job.p, level })?;
             if (position + 1) % PROGRESS_STEP == 0 {
                 progress.inc(PROGRESS_STEP as u64);
@@ -274,7 +290,13 @@ impl Runner<'_, '_> {
 
     fn observe(&mut self, decision: &Decision) -> Result<(), SimError> {
         match *decision {
-            Decision::Accept { preempted, .. } => self.tally.accept(preempted.is_some()),
+            Decision::Accept { job, preempted, .. } => {
+                self.tally.accept(preempted.is_some());
+                let level = self.position_of.get(&job).map(|&p| self.job_levels[p]);
+                if let Some(tally) = level.and_then(|l| self.level_tallies.get_mut(usize::from(l))) {
+                    tally.accepted += 1;
+                }
+            }
             Decision::Reject { reason, .. } => {
                 let rejections = &mut self.counts.rejections;
                 match reason {
@@ -287,9 +309,12 @@ impl Runner<'_, '_> {
                 let unknown = SimError::UnknownCompletion { window: self.window_index, job };
                 let &position = self.position_of.get(&job).ok_or(unknown)?;
                 let entry = self.jobs[position];
-                let price =
-                    self.levels.get(usize::from(self.job_levels[position])).map_or(0, |l| l.price_per_tick);
+                let level = usize::from(self.job_levels[position]);
+                let price = self.levels.get(level).map_or(0, |l| l.price_per_tick);
                 self.tally.complete(entry.release - self.window_start, entry.p, price, t);
+                if let Some(tally) = self.level_tallies.get_mut(level) {
+                    tally.complete(entry.release - self.window_start, entry.p, price, t);
+                }
             }
             Decision::Start { .. } | Decision::Preempt { .. } => {}
         }

@@ -1,11 +1,12 @@
 //! The thesis' experiment grid, run in parallel: one level with `sf` in `1..=20`
 //! (`single`) and the level sets `1..k` for `k` in `1..=20` (`multi`), each on
-//! 1, 2, 4, ..., 64 machines, every run windowed (7 days by default). One row per
-//! (mode, sf or k, machines) with the mean and population standard deviation of
-//! every metric across windows, written as CSV and JSON.
+//! 1, 2, 4, ..., 64 machines, under each asked-for machine-choice policy (first fit
+//! by default), every run windowed (7 days by default). One row per (mode, sf or k,
+//! machines, policy) with the mean and population standard deviation of every metric
+//! across windows, written as CSV and JSON.
 //!
-//! Rows come out in grid order (modes, then sf or k, then machines), whatever order
-//! the runs finish in, so the files are the same on every machine.
+//! Rows come out in grid order (modes, then sf or k, then machines, then policies),
+//! whatever order the runs finish in, so the files are the same on every machine.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -15,7 +16,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use kernel::SLACK_ONE_MILLI;
+use kernel::{Policy, SLACK_ONE_MILLI};
 
 use crate::error::{SimError, SweepError};
 use crate::levels::{format_milli, single, thesis_set};
@@ -49,6 +50,8 @@ pub struct SweepConfig {
     /// `sf` for single runs and `k` for multi runs, in thousandths.
     pub slacks_milli: Vec<u32>,
     pub machine_counts: Vec<u16>,
+    /// The policies compared, in output order (`[FirstFit]` by default).
+    pub policies: Vec<Policy>,
     pub queue_capacity: u32,
     pub seed: u64,
     pub window_ticks: Option<u64>,
@@ -71,6 +74,7 @@ pub struct Point {
     pub mode: Mode,
     pub slack_milli: u32,
     pub machines: u16,
+    pub policy: Policy,
 }
 
 /// One row of the results.
@@ -80,6 +84,8 @@ pub struct Row {
     /// `sf` (single) or `k` (multi), as a decimal.
     pub sf_or_k: String,
     pub machines: u16,
+    /// The policy's name (`first-fit`, ...).
+    pub policy: &'static str,
     pub windows: u64,
     pub windows_empty: u64,
     pub deepest_queue: u64,
@@ -97,7 +103,9 @@ pub fn grid(config: &SweepConfig) -> Result<Vec<Point>, SweepError> {
                 return Err(SweepError::FractionalK(format_milli(u64::from(slack_milli))));
             }
             for &machines in &config.machine_counts {
-                points.push(Point { mode, slack_milli, machines });
+                for &policy in &config.policies {
+                    points.push(Point { mode, slack_milli, machines, policy });
+                }
             }
         }
     }
@@ -132,6 +140,7 @@ fn run_point(config: &SweepConfig, jobs: &[Job], point: &Point) -> Result<Row, S
         seed: config.seed,
         window_ticks: config.window_ticks,
         alpha_milli: config.alpha_milli,
+        policy: point.policy,
         ..RunConfig::new(point.machines, levels)
     };
     let report = sim::run(&run_config, jobs, None)?;
@@ -139,6 +148,7 @@ fn run_point(config: &SweepConfig, jobs: &[Job], point: &Point) -> Result<Row, S
         mode: point.mode,
         sf_or_k: format_milli(u64::from(point.slack_milli)),
         machines: point.machines,
+        policy: point.policy.name(),
         windows: report.windows_simulated,
         windows_empty: report.windows_empty,
         deepest_queue: report.deepest_queue,
@@ -150,8 +160,16 @@ fn run_point(config: &SweepConfig, jobs: &[Job], point: &Point) -> Result<Row, S
 
 /// The CSV header: the row keys, then `<metric>_mean` and `<metric>_sd` per metric.
 pub fn csv_header() -> Vec<String> {
-    let fixed =
-        ["mode", "sf_or_k", "machines", "windows", "windows_empty", "deepest_queue", "queue_full_rejections"];
+    let fixed = [
+        "mode",
+        "sf_or_k",
+        "machines",
+        "policy",
+        "windows",
+        "windows_empty",
+        "deepest_queue",
+        "queue_full_rejections",
+    ];
     let mut header: Vec<String> = fixed.iter().map(|s| (*s).to_owned()).collect();
     for key in METRIC_KEYS {
         header.push(format!("{key}_mean"));
@@ -169,6 +187,7 @@ pub fn write_csv<W: Write>(rows: &[Row], out: W) -> Result<(), csv::Error> {
             row.mode.name().to_owned(),
             row.sf_or_k.clone(),
             row.machines.to_string(),
+            row.policy.to_owned(),
             row.windows.to_string(),
             row.windows_empty.to_string(),
             row.deepest_queue.to_string(),

@@ -109,7 +109,7 @@ fn a_small_sweep_writes_csv_and_json() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 1 + 8, "{csv}");
     assert!(lines[0].starts_with(
-        "mode,sf_or_k,machines,windows,windows_empty,deepest_queue,queue_full_rejections,prj_mean,prj_sd"
+        "mode,sf_or_k,machines,policy,windows,windows_empty,deepest_queue,queue_full_rejections,prj_mean,prj_sd"
     ));
     let keys: Vec<String> =
         lines[1..].iter().map(|l| l.split(',').take(3).collect::<Vec<_>>().join(",")).collect();

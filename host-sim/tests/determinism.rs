@@ -55,6 +55,14 @@ fn the_service_level_model_logs_the_same_bytes_from_anywhere() {
 }
 
 #[test]
+fn every_policy_logs_the_same_bytes_from_anywhere() {
+    for policy in ["best-fit", "worst-fit", "least-loaded", "round-robin"] {
+        let args = ["run", "--machines", "3", "--levels", "1,2,3", "--seed", "3", "--policy", policy];
+        assert_same(policy, twice(policy, &args));
+    }
+}
+
+#[test]
 fn the_reservation_model_logs_the_same_bytes_from_anywhere() {
     let logs = twice(
         "reserve",

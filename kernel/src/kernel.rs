@@ -9,16 +9,55 @@ use crate::level::{Level, SLACK_ONE_MILLI};
 use crate::machine::Machine;
 use crate::types::{JobId, LevelId, MachineId, RejectReason, Tick};
 
-/// The order in which machines are offered a job.
+/// Which machine takes a job that more than one machine could take.
+///
+/// A machine is *feasible* for a job when it passes the admission test and has room
+/// in its queue. Every policy admits the job on exactly one feasible machine, or
+/// rejects it when there is none; they differ only in which. Scores are whole ticks
+/// and ties go to the lowest machine index. The exact rules and their costs are in
+/// the crate documentation, "Policies".
 ///
 /// Variants are only ever added at the end: the discriminant is part of the log header.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Policy {
-    /// Machines in index order; the first that passes the test takes the job (the
-    /// thesis' rule, and the default).
+    /// Machines in index order; the first feasible one takes the job (the thesis'
+    /// rule, and the default).
     #[default]
     FirstFit,
+    /// The feasible machine with the least slack left after admission (see
+    /// [`EddQueue::slack_after`](crate::queue::EddQueue::slack_after)).
+    BestFit,
+    /// The feasible machine with the most slack left after admission.
+    WorstFit,
+    /// The feasible machine with the least remaining work before admission (the
+    /// projected finish of its last queued job minus now; zero when idle).
+    LeastLoaded,
+    /// Machines in cyclic order starting after the last machine that admitted a job
+    /// (at machine 0 after a reset or at the start); the first feasible one takes it.
+    RoundRobin,
+}
+
+impl Policy {
+    /// Every policy, in discriminant order.
+    pub const ALL: [Self; 5] =
+        [Self::FirstFit, Self::BestFit, Self::WorstFit, Self::LeastLoaded, Self::RoundRobin];
+
+    /// The policy's name on command lines and in scenario files (`first-fit`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::FirstFit => "first-fit",
+            Self::BestFit => "best-fit",
+            Self::WorstFit => "worst-fit",
+            Self::LeastLoaded => "least-loaded",
+            Self::RoundRobin => "round-robin",
+        }
+    }
+
+    /// The policy called `name` (as [`Self::name`] writes it).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
 }
 
 /// Everything that shapes the kernel's decisions besides its capacities.
@@ -67,6 +106,9 @@ pub struct Kernel<const M: usize, const Q: usize, const L: usize> {
     config: Config<L>,
     machines: [Machine<Q>; M],
     now: Tick,
+    /// The machine that admitted the last job since the start or the last reset:
+    /// where [`Policy::RoundRobin`] resumes. Kept (and reset) under every policy.
+    last_admitting: Option<MachineId>,
 }
 
 impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
@@ -86,7 +128,7 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
         if let Some(index) = config.levels.iter().position(|l| l.slack_milli < SLACK_ONE_MILLI) {
             return Err(ConfigError::SlackBelowOne { index });
         }
-        Ok(Self { config, machines: core::array::from_fn(|_| Machine::new()), now: 0 })
+        Ok(Self { config, machines: core::array::from_fn(|_| Machine::new()), now: 0, last_admitting: None })
     }
 
     pub fn config(&self) -> &Config<L> {
@@ -96,6 +138,12 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
     /// The time of the last event.
     pub fn now(&self) -> Tick {
         self.now
+    }
+
+    /// The machine that admitted the last job since the start or the last reset
+    /// (where [`Policy::RoundRobin`] resumes).
+    pub fn last_admitting(&self) -> Option<MachineId> {
+        self.last_admitting
     }
 
     /// The machines in use, in index order.
@@ -118,6 +166,7 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
             Event::Reset => {
                 self.machines.iter_mut().for_each(Machine::reset);
                 self.now = 0;
+                self.last_admitting = None;
                 Outcome::Reset
             }
         }
@@ -158,8 +207,7 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
         }
     }
 
-    /// Offers the job to the machines in policy order and admits it on the first
-    /// that passes the test and has room.
+    /// Chooses a feasible machine by the policy and admits the job there.
     fn place<S: FnMut(Decision) + ?Sized>(
         &mut self,
         t: Tick,
@@ -168,28 +216,65 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
         deadline: Tick,
         sink: &mut S,
     ) -> Result<MachineId, RejectReason> {
-        let Policy::FirstFit = self.config.policy;
-        let in_use = usize::from(self.config.machines);
+        let (id, index) = self.choose(t, p, deadline)?;
+        let machine = self.machines.get_mut(usize::from(id)).ok_or(RejectReason::NoFeasibleMachine)?;
+        // `choose` saw room on this machine, so the queue cannot hand the job back.
+        let Ok(displaced) = machine.admit(index, job, p, deadline) else {
+            return Err(RejectReason::QueueFull);
+        };
+        self.last_admitting = Some(id);
+        let preempted = displaced.filter(|d| d.processed).map(|d| d.job);
+        sink(Decision::Accept { job, machine: id, deadline, preempted });
+        if index == 0 {
+            if let Some(old) = displaced {
+                sink(Decision::Preempt { t, job: old.job, machine: id });
+            }
+            sink(Decision::Start { t, job, machine: id });
+        }
+        Ok(id)
+    }
+
+    /// The machine the policy picks and the queue index the job takes there, or why
+    /// no machine can take it: `QueueFull` when a machine passed the test but had no
+    /// room, `NoFeasibleMachine` otherwise.
+    fn choose(&self, t: Tick, p: Tick, deadline: Tick) -> Result<(MachineId, usize), RejectReason> {
+        let policy = self.config.policy;
+        let in_use = self.machines();
+        let count = self.config.machines;
+        // Round robin starts after the last admitting machine; the others at 0.
+        let first = match (policy, self.last_admitting) {
+            (Policy::RoundRobin, Some(last)) => last.checked_add(1).filter(|&n| n < count).unwrap_or(0),
+            _ => 0,
+        };
+        let order = (first..count).chain(0..first);
         let mut full_seen = false;
-        for (id, machine) in (0..).zip(self.machines.iter_mut().take(in_use)) {
-            let Some(index) = machine.admission_test(t, p, deadline) else {
-                continue;
-            };
-            let Ok(displaced) = machine.admit(index, job, p, deadline) else {
+        // The best candidate so far: (machine, index, score).
+        let mut best: Option<(MachineId, usize, Tick)> = None;
+        for id in order {
+            let Some(machine) = in_use.get(usize::from(id)) else { continue };
+            let Some(index) = machine.admission_test(t, p, deadline) else { continue };
+            if machine.queue().is_full() {
                 full_seen = true;
                 continue;
-            };
-            let preempted = displaced.filter(|d| d.processed).map(|d| d.job);
-            sink(Decision::Accept { job, machine: id, deadline, preempted });
-            if index == 0 {
-                if let Some(old) = displaced {
-                    sink(Decision::Preempt { t, job: old.job, machine: id });
-                }
-                sink(Decision::Start { t, job, machine: id });
             }
-            return Ok(id);
+            let queue = machine.queue();
+            let (score, better): (Tick, fn(Tick, Tick) -> bool) = match policy {
+                Policy::FirstFit | Policy::RoundRobin => return Ok((id, index)),
+                Policy::BestFit => (queue.slack_after(t, index, p, deadline), |new, old| new < old),
+                Policy::WorstFit => (queue.slack_after(t, index, p, deadline), |new, old| new > old),
+                Policy::LeastLoaded => (queue.remaining_work(t), |new, old| new < old),
+            };
+            // Machines come in index order here, so keeping the first of equal scores
+            // breaks ties by index.
+            if best.is_none_or(|(_, _, old)| better(score, old)) {
+                best = Some((id, index, score));
+            }
         }
-        Err(if full_seen { RejectReason::QueueFull } else { RejectReason::NoFeasibleMachine })
+        match best {
+            Some((id, index, _)) => Ok((id, index)),
+            None if full_seen => Err(RejectReason::QueueFull),
+            None => Err(RejectReason::NoFeasibleMachine),
+        }
     }
 }
 

@@ -22,9 +22,11 @@
 //!   instant the previous one completes.
 //! - The admission test on a machine: with the new job inserted, for the new job and
 //!   every job after it, `t + (remaining work from the head up to and including that
-//!   job) <= its deadline`. The job is admitted on the first machine, in index order,
-//!   that passes ([`Policy::FirstFit`]). Otherwise it is rejected, immediately and
-//!   irrevocably, with a [`RejectReason`].
+//!   job) <= its deadline`. A machine that passes and has room in its queue is
+//!   *feasible*. The [`Policy`] picks one feasible machine (by default the first in
+//!   index order, [`Policy::FirstFit`], the thesis' rule) and the job is admitted
+//!   there. Otherwise it is rejected, immediately and irrevocably, with a
+//!   [`RejectReason`].
 //! - A preemption is counted (in [`Decision::Accept`]'s `preempted`) when a job that
 //!   has already received processing is displaced from the head of its queue by a
 //!   newly admitted job. A displaced head always gets a [`Decision::Preempt`], so that
@@ -33,6 +35,35 @@
 //!
 //! Within one event, decisions come machine by machine in index order, and in time
 //! order within a machine; an `Accept` comes before the `Preempt` and `Start` it causes.
+//!
+//! # Policies
+//! All scores are whole ticks, computed at the submit's time `t` after every machine
+//! was advanced to `t`; ties go to the lowest machine index. With `m` machines in use
+//! and queues of `Q`, each admission test is `O(log Q)`:
+//!
+//! | [`Policy`] | the feasible machine that takes the job | cost of a submit |
+//! |---|---|---|
+//! | `FirstFit` (default) | the first in index order | up to `m` tests; stops at the first feasible |
+//! | `BestFit` | the least *slack left after admission* | `m` tests, `O(1)` score each |
+//! | `WorstFit` | the most slack left after admission | `m` tests, `O(1)` score each |
+//! | `LeastLoaded` | the least remaining work before admission | `m` tests, `O(1)` score each |
+//! | `RoundRobin` | the first in cyclic order starting after the last machine that admitted a job | up to `m` tests; stops at the first feasible |
+//!
+//! plus, for all, the one insertion on the machine that admits the job.
+//!
+//! - *Slack left after admission* on a machine: the minimum, over every job in its
+//!   queue with the new job inserted (the new job included), of the job's deadline
+//!   minus its projected finish time, `t + (remaining work from the head up to and
+//!   including that job)`. It is never negative on a feasible machine; a small value
+//!   means a tight machine. [`queue::EddQueue::slack_after`] computes it in `O(1)`
+//!   from the suffix minima the queue keeps.
+//! - *Remaining work*: the sum of the remaining processing times of the jobs queued
+//!   on the machine at `t` (the new job not included); zero when it is idle.
+//! - *Round robin*: the kernel remembers the machine that admitted the last job
+//!   ([`Kernel::last_admitting`]); the next submit tries machines from the one after
+//!   it, wrapping to 0, and the first feasible one takes the job. Rejections do not
+//!   move it; [`Event::Reset`] forgets it, so each window starts at machine 0. On one
+//!   machine every policy decides as `FirstFit` does.
 //!
 //! # Limits
 //! `M` machine slots (the configuration uses `1..=M` of them), `Q` jobs per queue and
@@ -44,7 +75,8 @@
 //! # Cost
 //! The admission test on a machine is a binary search over its queue's deadlines and
 //! two comparisons, `O(log Q)`, so a submit costs `O(M log Q)` plus, on the machine
-//! that admits it, one pass over the jobs behind it. Advancing time costs `O(1)` per
+//! that admits it, one pass over the jobs behind it, under every policy (see
+//! "Policies"). Advancing time costs `O(1)` per
 //! completion plus one shift of the queue. See [`queue`] for why.
 //!
 //! # Memory
@@ -55,10 +87,13 @@
 //!
 //! | `M` | `Q` | `L` | bytes |
 //! |---|---|---|---|
-//! | 1 | 16 | 4 | 568 |
-//! | 4 | 32 | 8 | 3,992 |
-//! | 16 | 256 | 32 | 119,832 |
-//! | 64 | 256 | 32 | 478,488 |
+//! | 1 | 16 | 4 | 576 |
+//! | 4 | 32 | 8 | 4,000 |
+//! | 16 | 256 | 32 | 119,840 |
+//! | 64 | 256 | 32 | 478,496 |
+//!
+//! (8 bytes of each are the round-robin position, [`Kernel::last_admitting`], kept
+//! under every policy.)
 //!
 //! # Embedding
 //! On a controller the kernel is one value (a local of `main`, or a `static` through
@@ -73,7 +108,7 @@
 //! use kernel::log::{Body, RECORD_MAX_BYTES, Record, encode};
 //! use kernel::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
 //!
-//! // 4 machines, 32 queue entries each, up to 8 levels: 3,952 bytes on a Cortex-M4F.
+//! // 4 machines, 32 queue entries each, up to 8 levels: 3,960 bytes on a Cortex-M4F.
 //! let mut levels = heapless::Vec::new();
 //! levels.push(Level::whole(2, 1)).unwrap(); // slack factor 2, price 1 per tick
 //! let config = Config { machines: 4, policy: Policy::FirstFit, levels };

@@ -128,6 +128,32 @@ impl<const Q: usize> EddQueue<Q> {
         }
     }
 
+    /// The slack the queue would have left if a job `(p, deadline)` that passed
+    /// [`Self::test`] at `now` were inserted at `index`: the minimum, over every job
+    /// in the queue after the insertion (the new one included), of its deadline minus
+    /// its projected finish time. An empty queue's slack is `deadline - (now + p)`.
+    ///
+    /// It costs `O(1)`: jobs before `index` keep their slack, whose minimum together
+    /// with the untouched jobs' is `slack_min[0]`; the new job's is
+    /// `deadline - (start + p)`; every job behind loses `p`, so theirs is
+    /// `slack_min[index] - p`. Because `slack_min[index] - p < slack_min[index]`,
+    /// `min(slack_min[0], new, slack_min[index] - p)` is exactly the minimum over the
+    /// queue after the insertion. For a job that failed the test the value means
+    /// nothing (it saturates at zero).
+    pub fn slack_after(&self, now: Tick, index: usize, p: Tick, deadline: Tick) -> Tick {
+        let start = index.checked_sub(1).and_then(|before| self.finish.get(before).copied()).unwrap_or(now);
+        let own = deadline.saturating_sub(start.saturating_add(p));
+        let behind = self.slack_min.get(index).map_or(Tick::MAX, |s| s.saturating_sub(p));
+        let all = self.slack_min.first().copied().unwrap_or(Tick::MAX);
+        own.min(behind).min(all)
+    }
+
+    /// The work queued at `now` (no earlier than the machine's clock): the projected
+    /// finish of the last job minus `now`, zero when the queue is empty. `O(1)`.
+    pub fn remaining_work(&self, now: Tick) -> Tick {
+        self.finish.last().map_or(0, |&f| f.saturating_sub(now))
+    }
+
     /// Inserts a job that passed [`Self::test`] at `index`; every job behind it now
     /// finishes `p` later. A full queue hands the job back.
     pub fn insert(

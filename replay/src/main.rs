@@ -22,7 +22,11 @@ enum Command {
     /// Rebuild the kernel from the header, feed it the logged events and compare every
     /// decision; then check deadlines and work without the kernel.
     Verify { log: PathBuf },
-    /// Write the log as one JSON object per line, the header first.
+    /// Write the log as one JSON object per line, the header first (`--format jsonl`),
+    /// or, for a service-level log, one CSV row per job (`--format csv`: window, job,
+    /// level, submit, p, deadline, outcome, machine, start, completion, interruptions;
+    /// the same rows as `host-sim run --jobs-out`).
+    #[command(after_help = "Example: replay export out/kth.log --format csv --out out/kth-jobs.csv")]
     Export {
         log: PathBuf,
         #[arg(long, value_enum, default_value_t = Format::Jsonl)]
@@ -74,13 +78,14 @@ fn parse_rows(text: &str) -> Result<std::ops::Range<u32>, String> {
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum Format {
     Jsonl,
+    Csv,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Verify { log } => run_verify(&log),
-        Command::Export { log, format: Format::Jsonl, out } => run_export(&log, out.as_deref()),
+        Command::Export { log, format, out } => run_export(&log, format, out.as_deref()),
         Command::Show { log } => run_show(&log),
         Command::Gantt(args) => run_gantt(&args),
     }
@@ -232,20 +237,20 @@ fn write_summary(summary: &str) -> ExitCode {
 
 /// Exports to `out` through `OUT.tmp`, renamed only once the whole log was read, so
 /// a damaged log never leaves a partial export that looks whole.
-fn run_export(log: &Path, out: Option<&Path>) -> ExitCode {
+fn run_export(log: &Path, format: Format, out: Option<&Path>) -> ExitCode {
     let reader = match LogReader::open(log) {
         Ok(reader) => reader,
         Err(e) => return fail(log, &e),
     };
     let Some(path) = out else {
         let mut sink = BufWriter::new(io::stdout().lock());
-        let result = replay::export::jsonl(reader, &mut sink);
+        let result = export_as(format, reader, &mut sink);
         let flushed = sink.flush();
         return finish_output(log, Path::new("standard output"), result, flushed);
     };
     let exported = staged::write(path, |file, tmp| {
         let mut sink = BufWriter::new(file);
-        let result = replay::export::jsonl(reader, &mut sink);
+        let result = export_as(format, reader, &mut sink);
         let flushed = sink.flush();
         match (result, flushed) {
             (Ok(_), Ok(())) => Ok(()),
@@ -257,6 +262,17 @@ fn run_export(log: &Path, out: Option<&Path>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Staged::Log(e)) => fail(log, &e),
         Err(Staged::Out(e)) => fail(Path::new(""), &e),
+    }
+}
+
+fn export_as<R: io::Read>(
+    format: Format,
+    reader: LogReader<R>,
+    out: &mut dyn Write,
+) -> Result<u64, ExportError> {
+    match format {
+        Format::Jsonl => replay::export::jsonl(reader, &mut { out }),
+        Format::Csv => replay::jobs::export_csv(reader, &mut { out }),
     }
 }
 

@@ -8,7 +8,8 @@
 //! plain `std`, `Vec`-based and brute force where brute force is obviously correct:
 //!
 //! - [`sim`]: [`ReferenceSim`], the rules restated over `Vec` queues; it produces the
-//!   full decision stream the kernel must produce for the same events.
+//!   full decision stream the kernel must produce for the same events, under any
+//!   [`kernel::Policy`] (slack left and remaining work recomputed from the queues).
 //! - [`feasibility`]: [`edf_feasible`] (can a set of jobs, all available now, meet its
 //!   deadlines on one machine?) and [`optimal_accepted_work`] (the best any scheduler,
 //!   knowing the future, could accept on one machine; brute force on at most ten jobs).

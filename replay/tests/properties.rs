@@ -9,7 +9,7 @@
 use kernel::{Decision, Event, Kernel, Policy, RejectReason};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use replay::model::{Case, CaseReport, Shape, case_from_bytes, check_case, check_trace};
+use replay::model::{Case, CaseReport, ReferenceSim, Shape, case_from_bytes, check_case, check_trace};
 
 /// Cases per shape: a few thousand, under a second in a debug build.
 const CASES: u64 = 5000;
@@ -104,7 +104,7 @@ fn greedy_acceptance_keeps_theorem_2_on_crowded_cases() {
 /// Runs a case on the small wide kernel and returns every event with its decisions.
 fn kernel_trace(case: &Case) -> Vec<(Event, Vec<Decision>)> {
     let levels = heapless::Vec::from_slice(&case.levels).expect("a generated case fits its kernel");
-    let config = kernel::Config { machines: case.machines, policy: Policy::FirstFit, levels };
+    let config = kernel::Config { machines: case.machines, policy: case.policy, levels };
     let mut kernel = Kernel::<3, 4, 3>::new(config).expect("a generated case is a valid configuration");
     let mut steps = Vec::new();
     for &event in &case.events {
@@ -148,4 +148,41 @@ fn the_trace_checker_catches_broken_traces() {
         mutated += 1;
     }
     assert!(mutated > 100, "only {mutated} traces had a Complete to break");
+}
+
+/// The accepting machine of every submit the reference model accepts, under `policy`.
+fn placements(case: &Case, policy: Policy) -> Vec<Option<u16>> {
+    let capacity = case.shape.queue_capacity();
+    let mut sim = ReferenceSim::with_policy(case.machines, capacity, &case.levels, policy);
+    case.events
+        .iter()
+        .map(|e| match sim.step(e).outcome {
+            kernel::Outcome::Accepted { machine } => Some(machine),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The wide cases draw every policy, on several machines, and every policy other
+/// than first fit places some job elsewhere than first fit would: the kernel's
+/// agreement with the model under each policy is not first fit's agreement again.
+#[test]
+fn every_policy_is_drawn_and_decides_differently_from_first_fit() {
+    let mut drawn = [0usize; 5];
+    let mut differ = [0usize; 5];
+    for seed in 0..CASES {
+        let case = case_from_bytes(&case_bytes(seed, Shape::Wide));
+        if case.machines < 2 {
+            continue;
+        }
+        let index = Policy::ALL.iter().position(|p| *p == case.policy).unwrap();
+        drawn[index] += 1;
+        if case.policy != Policy::FirstFit
+            && placements(&case, case.policy) != placements(&case, Policy::FirstFit)
+        {
+            differ[index] += 1;
+        }
+    }
+    assert!(drawn.iter().all(|&n| n > 300), "cases per policy on 2 or 3 machines: {drawn:?}");
+    assert!(differ[1..].iter().all(|&n| n > 100), "cases deciding unlike first fit: {differ:?}");
 }

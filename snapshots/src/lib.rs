@@ -9,6 +9,8 @@
 //! ```text
 //! machines 2          # machines in use (default 1)
 //! queue 16            # queue capacity, one of the engine's compiled sizes (default 16)
+//! policy best-fit     # first-fit | best-fit | worst-fit | least-loaded | round-robin
+//!                     # (default first-fit; any other is named above the listing)
 //! level 2             # a service level with slack factor 2 and the default price 21 - sf
 //! level 1.5 price 30  # slack factors may be fractional; the price may be given
 //! submit 0 1 10       # submit at t=0 job 1 with p=10 on level 0
@@ -108,6 +110,8 @@ pub use tiers::TiersScenario;
 pub struct Scenario {
     pub machines: u16,
     pub queue_capacity: u32,
+    /// The machine-choice policy (`policy NAME`; first fit by default).
+    pub policy: Policy,
     pub levels: Vec<Level>,
     pub events: Vec<Event>,
     /// A reservation scenario (`model reservation`): its configuration and events; the
@@ -137,6 +141,7 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
     let mut scenario = Scenario {
         machines: 1,
         queue_capacity: 16,
+        policy: Policy::FirstFit,
         levels: Vec::new(),
         events: Vec::new(),
         reservation: None,
@@ -213,6 +218,13 @@ fn directive(scenario: &mut Scenario, words: &[&str]) -> Result<(), String> {
     match words {
         ["machines", _] => scenario.machines = narrow(number(1, "a machine count")?, "machines")? as u16,
         ["queue", _] => scenario.queue_capacity = narrow(number(1, "a capacity")?, "queue")?,
+        ["policy", name] => {
+            scenario.policy = Policy::from_name(name).ok_or_else(|| {
+                format!(
+                    "policy `{name}` is not one of first-fit, best-fit, worst-fit, least-loaded, round-robin"
+                )
+            })?;
+        }
         ["level", sf] | ["level", sf, "price", _] => {
             if !scenario.events.is_empty() {
                 return Err("levels must come before the first event".into());
@@ -257,6 +269,7 @@ pub fn synthetic(jobs: u32, seed: u64, machines: u16, levels: Vec<Level>) -> Sce
     Scenario {
         machines,
         queue_capacity: 16,
+        policy: Policy::FirstFit,
         levels,
         events,
         reservation: None,
@@ -292,7 +305,7 @@ pub fn run(file: &str, scenario: &Scenario) -> Result<Outcome, ScenarioError> {
     }
     let engine_error = |source| ScenarioError::Engine { file: file.to_owned(), source };
     let mut engine =
-        Engine::new(scenario.machines, scenario.queue_capacity, Policy::FirstFit, &scenario.levels)
+        Engine::new(scenario.machines, scenario.queue_capacity, scenario.policy, &scenario.levels)
             .map_err(engine_error)?;
     let mut metrics = Metrics::new(scenario);
     let mut bodies = Vec::new();
@@ -306,6 +319,9 @@ pub fn run(file: &str, scenario: &Scenario) -> Result<Outcome, ScenarioError> {
         decisions.iter().for_each(|d| metrics.decision(d));
     }
     let mut rendering = String::new();
+    if scenario.policy != Policy::FirstFit {
+        let _ = writeln!(rendering, "policy {}", scenario.policy.name());
+    }
     for (seq, body) in bodies.iter().enumerate() {
         let _ = writeln!(rendering, "{seq:>4}  {}", describe(body));
     }
@@ -318,7 +334,7 @@ pub fn run(file: &str, scenario: &Scenario) -> Result<Outcome, ScenarioError> {
 pub fn log_bytes(file: &str, scenario: &Scenario, outcome: &Outcome) -> Result<Vec<u8>, ScenarioError> {
     let log_error = |source| ScenarioError::Log { file: file.to_owned(), source };
     let mut header =
-        Header::new(scenario.machines, scenario.queue_capacity, Policy::FirstFit, scenario.levels.clone());
+        Header::new(scenario.machines, scenario.queue_capacity, scenario.policy, scenario.levels.clone());
     if let Some(r) = &scenario.reservation {
         header = Header::new(0, 0, Policy::FirstFit, Vec::new());
         header.model = Model::Reservation(replay::engine::reservation::header(r.config));

@@ -40,8 +40,18 @@ enum Command {
         #[arg(long, default_value_t = 60)]
         seconds: u32,
     },
-    /// The kernel's decisions against tools/crosscheck.py on every shared trace (84 runs).
-    Crosscheck,
+    /// The kernel's decisions against tools/crosscheck.py on every shared trace: 7 traces
+    /// x 3 machine counts x the level sets x the policies (all: 420 runs).
+    Crosscheck {
+        /// Policies, comma-separated: first-fit, best-fit, worst-fit, least-loaded,
+        /// round-robin, or all.
+        #[arg(long, value_name = "LIST", default_value = "all")]
+        policy: String,
+        /// Level sets, comma-separated: sf1, sf2, sf5 (one level with that slack
+        /// factor), levels (levels 1..5, seed 7), or all.
+        #[arg(long, value_name = "LIST", default_value = "all")]
+        level_sets: String,
+    },
     /// The kernels on a Cortex-M4F under QEMU (mps2-an386): their records byte for byte
     /// against the host's, flash, RAM and stack figures.
     Embedded {
@@ -75,7 +85,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
         Command::Fuzz { seconds } => steps::fuzz(seconds),
-        Command::Crosscheck => crosscheck::crosscheck(),
+        Command::Crosscheck { policy, level_sets } => crosscheck::crosscheck(&policy, &level_sets),
         Command::Embedded { tamper } => embedded::embedded(tamper),
         Command::PanicCheck { plant } => panic_check::panic_check(plant),
         Command::Bench { json, runs } => bench::bench(json, runs),

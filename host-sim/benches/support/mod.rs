@@ -67,8 +67,17 @@ pub fn submits(events: &[Event]) -> usize {
 /// A kernel at time zero on the heap, built on a big-stack thread so that any size
 /// can be built from any caller.
 pub fn kernel<const M: usize, const Q: usize>(machines: u16, levels: &[Level]) -> Box<Kernel<M, Q, LEVELS>> {
+    kernel_with::<M, Q>(machines, levels, Policy::FirstFit)
+}
+
+/// [`kernel`] under `policy`.
+pub fn kernel_with<const M: usize, const Q: usize>(
+    machines: u16,
+    levels: &[Level],
+    policy: Policy,
+) -> Box<Kernel<M, Q, LEVELS>> {
     let levels = heapless::Vec::from_slice(levels).expect("at most 32 levels");
-    let config = Config { machines, policy: Policy::FirstFit, levels };
+    let config = Config { machines, policy, levels };
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(BUILD_STACK_BYTES)

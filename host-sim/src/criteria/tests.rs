@@ -150,3 +150,19 @@ fn figures_44_to_49_draw_three_bars_per_machine_count() {
         assert!(texts(&svg).iter().any(|t| t == label), "{label}");
     }
 }
+
+#[test]
+fn of_a_sweep_over_policies_only_first_fit_rows_are_read() {
+    let text = "\
+mode,sf_or_k,machines,policy,windows,g_mean,prj_mean,mwt_mean,mbsd_mean,cv_l_mean
+single,1,1,first-fit,30,-50,40,0,1,0.8
+single,1,1,best-fit,30,-40,30,0,1,0.9
+single,2,1,first-fit,30,100,20,10,2,0.5
+single,2,1,round-robin,30,110,20,10,2,0.5
+";
+    let dir = sweep_dir("policies", text);
+    let configs = read_sweep(&dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(configs.len(), 2);
+    assert_eq!((configs[0].g, configs[1].g), (-50.0, 100.0));
+}

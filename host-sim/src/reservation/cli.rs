@@ -38,13 +38,14 @@ pub struct ReserveInput {
     /// Seeds every draw of the mapping (stream 2).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-    /// Window length (s, m, h, d, w).
+    /// Window length: a whole number with a unit s, m, h, d or w; a bare number is
+    /// seconds (ticks).
     #[arg(long, value_name = "DURATION", default_value = "15d")]
     pub window: String,
     /// Nodes of the pool (default: the trace's MaxNodes, else MaxProcs, else 128).
     #[arg(long, value_name = "M")]
     pub nodes: Option<u32>,
-    /// Calendar slot length in seconds.
+    /// Calendar slot length in ticks (seconds).
     #[arg(long, value_name = "TICKS", default_value_t = super::run::DEFAULT_SLOT_TICKS)]
     pub slot: u64,
 }
@@ -57,20 +58,28 @@ pub struct ReserveArgs {
     /// Order of the waiting queue: fifo, edf, lff, bjf or shuffle.
     #[arg(long, value_name = "NAME", default_value = "edf")]
     pub criterion: String,
-    /// Load factor: submit times are divided by it (1.0, 1.25, 1.5).
+    /// Load factor, any number above 0 with up to three decimals: submit times are
+    /// divided by it, so 1.25 offers 25% more jobs per second (the paper's 1.0, 1.25,
+    /// 1.5).
     #[arg(long, value_name = "F", default_value = "1.0")]
     pub load: String,
-    /// Flexible windows for half of the jobs: none, short, medium or long.
+    /// Flexible windows for half of the jobs (a fair coin per job): none, or short,
+    /// medium or long, which widen the job's window past its run time Te by a
+    /// Poisson-drawn share of Te with mean 25%, 50% or 100%.
     #[arg(long, value_name = "SIZE", default_value = "none")]
     pub flex: String,
     /// Fix waiting reservations after this share of their waiting time: 0, 0.25, 0.5,
-    /// 0.75 (default: never before they start).
+    /// 0.75 (default: never before they start; a fixed reservation is never moved).
     #[arg(long, value_name = "SHARE")]
     pub fix_at: Option<String>,
-    /// Turn alternative offers on; the user takes the first with phi <= PHI_MAX.
+    /// Turn alternative offers on: a rejected request gets offers of later windows, and
+    /// the user takes the first whose phi = shift / Te (how far it moves the window, as
+    /// a share of the run time) is <= PHI_MAX, a number >= 0 with up to three decimals.
     #[arg(long, value_name = "PHI_MAX")]
     pub offers: Option<String>,
-    /// Run-time model: accurate or poisson80.
+    /// Run-time model: accurate (jobs run exactly their estimate Te) or poisson80 (they
+    /// run Te * f / 100 with f ~ Poisson(80): about 20% shorter on average; the few
+    /// with f > 100 are cut at the end of their reservation).
     #[arg(long, value_name = "MODEL", default_value = "accurate")]
     pub estimates: String,
     /// Write the decision log (reservation records, log format v4), via FILE.tmp.

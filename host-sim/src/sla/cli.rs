@@ -21,7 +21,7 @@ use crate::window::parse_duration;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     host-sim sla --sets 100 --seed 1 --heuristic 'min(TF - 0.8*tD)' --json\n  \
-    host-sim sla --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --heuristic 'min(TF - 0.8*tD)' --batch 1h --log kth.log")]
+    host-sim sla --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --heuristic 'min(TF - 0.8*tD)' --batch 1h --log out/kth-sla.log")]
 pub struct SlaArgs {
     /// The priority heuristic, as the paper writes it: min(...) or max(...) of up to
     /// three terms among TS, TF, tD, NCPU, A, tT, tL (hours, nodes, CPU-hours; tT a
@@ -80,7 +80,7 @@ pub struct SlaArgs {
 
 /// `host-sim sla-sweep`.
 #[derive(Debug, Args)]
-#[command(after_help = "Example:\n  host-sim sla-sweep --sets 100 --seed 1 --out sla-sweep")]
+#[command(after_help = "Example:\n  host-sim sla-sweep --sets 100 --seed 1 --out out/sla-sweep")]
 pub struct SlaSweepArgs {
     /// Directory for sla_points.csv, sla_table1.csv, sla_table2.csv,
     /// sla_families.csv, sla_fig*.csv, sla.json and the SVG figures.
@@ -241,11 +241,20 @@ pub fn run(args: &SlaArgs) -> Result<(), SlaError> {
             "events": outcome.sets.iter().map(|s| s.events).sum::<u64>(),
             "decisions": outcome.sets.iter().map(|s| s.decisions).sum::<u64>(),
         });
-        println!("{value}");
+        write_stdout(&format!("{value}\n"))
     } else {
-        print!("{}", text(&plan, &outcome, &rejected));
+        write_stdout(&text(&plan, &outcome, &rejected))
     }
-    Ok(())
+}
+
+/// Writes to standard output; an error (a closed pipe among them) is returned, never
+/// a panic as `print!` would.
+fn write_stdout(text: &str) -> Result<(), SlaError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|source| SlaError::Io { path: "standard output".to_owned(), source })
 }
 
 fn heuristic_spec(order: Order) -> Spec {
@@ -322,8 +331,8 @@ pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
         eprintln!("host-sim: wrote {} figures to {}", figures.len(), args.out.join("*.svg").display());
     }
     let s = &result.set_stats;
-    println!(
-        "sla-sweep: {} points x {} sets (seed {}) in {:.1} s; sets: {:.1} jobs, mean tD {:.2} h, mean NCPU {:.1} (mode {})\n",
+    let mut text = format!(
+        "sla-sweep: {} points x {} sets (seed {}) in {:.1} s; sets: {:.1} jobs, mean tD {:.2} h, mean NCPU {:.1} (mode {})\n\n",
         result.points.len(),
         result.sets,
         result.seed,
@@ -333,12 +342,12 @@ pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
         s.mean_ncpu,
         s.mode_ncpu
     );
-    print!("{}", sweep::table1_text(&sweep::table1(&result)));
-    println!();
-    print!("{}", sweep::table2_text(&sweep::table2(&result), s));
-    println!("\nThe paper's findings here:");
+    text.push_str(&sweep::table1_text(&sweep::table1(&result)));
+    text.push('\n');
+    text.push_str(&sweep::table2_text(&sweep::table2(&result), s));
+    text.push_str("\nThe paper's findings here:\n");
     for f in sweep::findings(&result) {
-        println!("  [{}] {}: {}", if f.holds { "holds" } else { "fails" }, f.paper, f.ours);
+        text.push_str(&format!("  [{}] {}: {}\n", if f.holds { "holds" } else { "fails" }, f.paper, f.ours));
     }
-    Ok(())
+    write_stdout(&text)
 }

@@ -2,7 +2,10 @@
 //! against `sf` (single mode) or the number of SLAs `k` (multi mode), one series per
 //! machine count, written as `DIR/<mode>_<metric>.svg`; and per machine count the
 //! competitive factor as the thesis' Figures 13 and 14 show it (`c_V^u` and `c_V^l`
-//! beside the theorems' guarantee), as `DIR/<mode>_cv_m<M>.svg`.
+//! beside the theorems' guarantee), as `DIR/<mode>_cv_m<M>.svg`. A sweep over
+//! several policies draws each policy's figures apart: first fit's under the names
+//! above, every other policy's with its name appended (`DIR/single_prj_best-fit.svg`,
+//! titles prefixed by the policy).
 //!
 //! The greedy guarantee on the `c_V` figures is the row's `greedy_bound`
 //! ([`crate::levels::greedy_bound`]): `1 - 1/sf` for one level, `(u_min/u_max)(1 -
@@ -91,11 +94,36 @@ fn greedy_line(rows: &[&Row]) -> Series {
     Series::new("greedy guarantee (theorems)", points)
 }
 
-/// Every chart of the grid, keyed by file stem, in a fixed order.
+/// Every chart of the grid, keyed by file stem, in a fixed order: policy by policy
+/// in the rows' order, first fit's stems unchanged, the others' suffixed `_<policy>`.
 pub fn charts(rows: &[Row]) -> Vec<(String, LineChart)> {
+    let mut policies: Vec<&'static str> = Vec::new();
+    for row in rows {
+        if !policies.contains(&row.policy) {
+            policies.push(row.policy);
+        }
+    }
+    let mut charts = Vec::new();
+    for policy in policies {
+        let of_policy: Vec<&Row> = rows.iter().filter(|r| r.policy == policy).collect();
+        let named = policy != kernel::Policy::FirstFit.name();
+        for (stem, mut chart) in policy_charts(&of_policy) {
+            if named {
+                chart.title = format!("{policy}, {}", chart.title);
+                charts.push((format!("{stem}_{policy}"), chart));
+            } else {
+                charts.push((stem, chart));
+            }
+        }
+    }
+    charts
+}
+
+/// The charts of one policy's rows.
+fn policy_charts(rows: &[&Row]) -> Vec<(String, LineChart)> {
     let mut charts = Vec::new();
     for mode in [Mode::Single, Mode::Multi] {
-        let rows: Vec<&Row> = rows.iter().filter(|r| r.mode == mode).collect();
+        let rows: Vec<&Row> = rows.iter().copied().filter(|r| r.mode == mode).collect();
         if rows.is_empty() {
             continue;
         }

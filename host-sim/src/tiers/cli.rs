@@ -25,7 +25,7 @@ pub struct FaultArgs {
     /// Mean unavailable period of a desktop, seconds (exponential); 0: desktops never leave.
     #[arg(long, value_name = "S", default_value_t = DEFAULT_FAULTS.down_mean_s)]
     pub down_mean: u64,
-    /// Percent of desktop starts slowed by the owner's load.
+    /// Percent of desktop starts slowed by the owner's load, 0 to 100.
     #[arg(long, value_name = "PCT", default_value_t = DEFAULT_FAULTS.load_pct)]
     pub load_pct: u32,
     /// The owner's slowdown is a factor uniform in 1 .. 1 + MAX (up to three decimals).
@@ -52,7 +52,9 @@ impl FaultArgs {
 /// `host-sim tiers`.
 #[derive(Debug, Args)]
 pub struct TiersArgs {
-    /// no-qos, qos or qos-res.
+    /// Policy: no-qos (no tiers, no reservations: every job may go anywhere), qos
+    /// (tiers and reservations) or qos-res (qos plus Algorithm 1 rescheduling and
+    /// re-placement of lost jobs).
     #[arg(long, value_name = "NAME", default_value = "qos-res")]
     pub policy: String,
     /// Tier mix of Table 2: A, B, C or D.
@@ -196,11 +198,20 @@ pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
             map.insert("events".into(), out.events.into());
             map.insert("decisions".into(), out.decisions.into());
         }
-        println!("{value}");
+        write_stdout(&format!("{value}\n"))
     } else {
-        print!("{}", text(&summary, &args.policy, &args.mix, out.events, out.decisions));
+        write_stdout(&text(&summary, &args.policy, &args.mix, out.events, out.decisions))
     }
-    Ok(())
+}
+
+/// Writes to standard output; an error (a closed pipe among them) is returned, never
+/// a panic as `print!` would.
+fn write_stdout(text: &str) -> Result<(), TiersError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|source| TiersError::Io { path: "standard output".to_owned(), source })
 }
 
 fn text(s: &Summary, policy: &str, mix: &str, events: u64, decisions: u64) -> String {
@@ -249,10 +260,10 @@ pub fn run_sweep(args: &TiersSweepArgs) -> Result<(), TiersError> {
         })?;
         eprintln!("host-sim: wrote {} figures to {}", figures.len(), args.out.join("*.svg").display());
     }
-    print!("{}", sweep::table(&cells));
-    println!("\nThe paper (§6.3) beside ours (A / B / C / D; calibrated on No-QoS A only):");
+    let mut text = sweep::table(&cells);
+    text.push_str("\nThe paper (§6.3) beside ours (A / B / C / D; calibrated on No-QoS A only):\n");
     for (paper, ours, holds) in sweep::statements(&cells) {
-        println!("  [{}] {paper}: {ours}", if holds { "holds" } else { "fails" });
+        text.push_str(&format!("  [{}] {paper}: {ours}\n", if holds { "holds" } else { "fails" }));
     }
-    Ok(())
+    write_stdout(&text)
 }

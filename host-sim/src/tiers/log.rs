@@ -1,5 +1,5 @@
 //! The decision log of a `tiers` run: tiers records under a header whose model is
-//! [`Model::Tiers`](replay::format::Model::Tiers) (the kernel's configuration, resources
+//! [`replay::format::Model::Tiers`] (the kernel's configuration, resources
 //! and capacities), written through [`replay::staged`] so that a failed run never
 //! leaves a log that looks whole.
 

@@ -7,7 +7,7 @@
 //! case (zero work, unknown level, time going backwards, work so large that the
 //! deadline overflows, a jump to the far end of time, a drained reset).
 
-use kernel::{Event, JobId, Level, LevelId, Tick};
+use kernel::{Event, JobId, Level, LevelId, Policy, Tick};
 
 /// The kernel sizes a case is run on. The sizes are small so that queues fill and
 /// every branch of the kernel is reached within a few dozen events.
@@ -61,6 +61,9 @@ pub struct Case {
     pub machines: u16,
     /// The level table, `1..=shape.level_capacity()` entries.
     pub levels: Vec<Level>,
+    /// The machine-choice policy, from the first byte's top three bits (so the cases
+    /// of the first-fit-only decoder are the same cases, each now under a policy).
+    pub policy: Policy,
     pub events: Vec<Event>,
 }
 
@@ -85,7 +88,8 @@ impl Bytes<'_> {
     }
 }
 
-/// Decodes a scenario from `bytes`: a shape byte, the levels, then one event per
+/// Decodes a scenario from `bytes`: a shape byte (shape, machines, level count and
+/// policy), the levels, then one event per
 /// opcode byte (each followed by its parameter bytes) until the input or the shape's
 /// event budget runs out.
 pub fn case_from_bytes(bytes: &[u8]) -> Case {
@@ -94,13 +98,14 @@ pub fn case_from_bytes(bytes: &[u8]) -> Case {
     let shape = if head & 1 == 0 { Shape::Wide } else { Shape::Single };
     let machines = 1 + u16::from(head >> 1) % shape.machine_capacity();
     let level_count = 1 + usize::from(head >> 3) % shape.level_capacity();
+    let policy = Policy::ALL[usize::from(head >> 5) % Policy::ALL.len()];
     let levels = (0..level_count).map(|_| decode_level(&mut input)).collect();
     let mut events = EventGen { events: Vec::new(), now: 0, next_job: 0, level_count };
     while !input.is_empty() && events.events.len() < shape.max_events() {
         events.decode_one(&mut input);
     }
     events.drain();
-    Case { shape, machines, levels, events: events.events }
+    Case { shape, machines, levels, policy, events: events.events }
 }
 
 /// Mostly small slack factors in steps of a quarter (1, 1.25, ... 4.75), which give
@@ -210,6 +215,7 @@ mod tests {
         assert_eq!(case.shape, Shape::Wide);
         assert_eq!(case.machines, 1);
         assert_eq!(case.levels, vec![Level { slack_milli: 1000, price_per_tick: 0 }]);
+        assert_eq!(case.policy, Policy::FirstFit);
         assert_eq!(case.events, vec![Event::Advance { t: Tick::MAX }]);
     }
 

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use kernel::{Config, ConfigError, Decision, Event, Kernel, Outcome, Policy, RejectReason, Tick};
+use kernel::{Config, ConfigError, Decision, Event, Kernel, Outcome, RejectReason, Tick};
 
 use super::cases::{Case, Shape};
 use super::feasibility::{MAX_OPTIMAL_JOBS, edf_feasible, optimal_accepted_work};
@@ -100,9 +100,9 @@ pub fn check_case(case: &Case) -> Result<CaseReport, Failure> {
 fn run<const M: usize, const Q: usize, const L: usize>(case: &Case) -> Result<CaseReport, Failure> {
     let levels = heapless::Vec::from_slice(&case.levels)
         .map_err(|_| Failure::TooManyLevels { levels: case.levels.len(), capacity: L })?;
-    let config = Config { machines: case.machines, policy: Policy::FirstFit, levels };
+    let config = Config { machines: case.machines, policy: case.policy, levels };
     let mut kernel = Kernel::<M, Q, L>::new(config).map_err(Failure::Config)?;
-    let mut sim = ReferenceSim::new(case.machines, Q, &case.levels);
+    let mut sim = ReferenceSim::with_policy(case.machines, Q, &case.levels, case.policy);
     let mut trace = TraceChecker::new(case.machines);
     let mut ratio = RatioCheck::new(case);
     let mut report = CaseReport { events: case.events.len(), ..CaseReport::default() };

@@ -5,7 +5,7 @@
 //! taken in `u128`, where it cannot overflow, so there is no overflow handling to get
 //! wrong (a sum past `Tick::MAX` is simply larger than every deadline).
 
-use kernel::{Decision, Event, JobId, Level, MachineId, Outcome, RejectReason, Tick};
+use kernel::{Decision, Event, JobId, Level, MachineId, Outcome, Policy, RejectReason, Tick};
 
 /// A job admitted to a machine and not yet finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,16 +34,27 @@ pub struct ReferenceSim {
     /// One queue per machine, in deadline order; equal deadlines in admission order.
     queues: Vec<Vec<ModelJob>>,
     now: Tick,
+    policy: Policy,
+    /// The machine that admitted the last job since the start or the last reset.
+    last_admitting: Option<usize>,
 }
 
 impl ReferenceSim {
-    /// A simulator at time zero with `machines` empty queues of `queue_capacity` jobs.
+    /// A simulator at time zero with `machines` empty queues of `queue_capacity` jobs,
+    /// under first fit.
     pub fn new(machines: u16, queue_capacity: usize, levels: &[Level]) -> Self {
+        Self::with_policy(machines, queue_capacity, levels, Policy::FirstFit)
+    }
+
+    /// [`Self::new`] under `policy`.
+    pub fn with_policy(machines: u16, queue_capacity: usize, levels: &[Level], policy: Policy) -> Self {
         Self {
             slack_milli: levels.iter().map(|l| l.slack_milli).collect(),
             queue_capacity,
             queues: vec![Vec::new(); usize::from(machines)],
             now: 0,
+            policy,
+            last_admitting: None,
         }
     }
 
@@ -85,6 +96,7 @@ impl ReferenceSim {
             Event::Reset => {
                 self.queues.iter_mut().for_each(Vec::clear);
                 self.now = 0;
+                self.last_admitting = None;
                 Outcome::Reset
             }
         };
@@ -112,19 +124,68 @@ impl ReferenceSim {
             Err(reason) => return reject(job, reason, out),
         };
         let new = ModelJob { job, p, remaining: p, deadline };
+        // Every machine that passes the test and has room, in index order.
+        let mut feasible = Vec::new();
         let mut full_seen = false;
-        for (id, queue) in (0..).zip(self.queues.iter_mut()) {
+        for (machine, queue) in self.queues.iter().enumerate() {
             let Some(index) = admission_index(queue, t, &new) else { continue };
             if queue.len() >= self.queue_capacity {
                 full_seen = true;
                 continue;
             }
-            admit(id, queue, index, new, t, out);
-            return Outcome::Accepted { machine: id };
+            feasible.push((machine, index));
         }
-        let reason = if full_seen { RejectReason::QueueFull } else { RejectReason::NoFeasibleMachine };
-        reject(job, reason, out)
+        let Some((machine, index)) = self.pick(&feasible, t, &new) else {
+            let reason = if full_seen { RejectReason::QueueFull } else { RejectReason::NoFeasibleMachine };
+            return reject(job, reason, out);
+        };
+        let id = MachineId::try_from(machine).unwrap_or(MachineId::MAX);
+        if let Some(queue) = self.queues.get_mut(machine) {
+            admit(id, queue, index, new, t, out);
+        }
+        self.last_admitting = Some(machine);
+        Outcome::Accepted { machine: id }
     }
+
+    /// The policy's choice among the feasible `(machine, index)` pairs (in index order).
+    fn pick(&self, feasible: &[(usize, usize)], t: Tick, new: &ModelJob) -> Option<(usize, usize)> {
+        let queue = |machine: usize| self.queue(machine);
+        match self.policy {
+            Policy::FirstFit => feasible.first().copied(),
+            // The first feasible machine at or after the one after the last admitting
+            // machine, else the first feasible one (wrapping).
+            Policy::RoundRobin => {
+                let from = self.last_admitting.map_or(0, |last| last + 1);
+                feasible.iter().find(|(m, _)| *m >= from).or(feasible.first()).copied()
+            }
+            // `min_by_key` and `max_by_key` keep the first and the last of equal keys;
+            // the negated key for the maximum keeps the first.
+            Policy::BestFit => {
+                feasible.iter().min_by_key(|(m, i)| slack_after(queue(*m), t, *i, new)).copied()
+            }
+            Policy::WorstFit => {
+                feasible.iter().min_by_key(|(m, i)| -slack_after(queue(*m), t, *i, new)).copied()
+            }
+            Policy::LeastLoaded => feasible
+                .iter()
+                .min_by_key(|(m, _)| queue(*m).iter().map(|j| u128::from(j.remaining)).sum::<u128>())
+                .copied(),
+        }
+    }
+}
+
+/// With `new` inserted at `index`, the least over the queue's jobs of deadline minus
+/// finish time, the jobs running one after another from `t`.
+fn slack_after(queue: &[ModelJob], t: Tick, index: usize, new: &ModelJob) -> i128 {
+    let mut with_new = queue.to_vec();
+    with_new.insert(index, *new);
+    let mut finish = i128::from(t);
+    let mut least = i128::MAX;
+    for job in &with_new {
+        finish += i128::from(job.remaining);
+        least = least.min(i128::from(job.deadline) - finish);
+    }
+    least
 }
 
 /// Runs `queue` from `from` to `to`: the head runs; a head whose remaining work ends at

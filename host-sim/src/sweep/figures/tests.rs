@@ -14,6 +14,7 @@ fn small_sweep() -> Vec<Row> {
         modes: vec![Mode::Single, Mode::Multi],
         slacks_milli: vec![1000, 2000, 3000, 5000],
         machine_counts: vec![1, 2, 4],
+        policies: vec![kernel::Policy::FirstFit],
         queue_capacity: 256,
         seed: 1,
         window_ticks: Some(2 * 86_400),
@@ -46,4 +47,29 @@ fn every_metric_is_drawn_per_machine_count_and_c_v_with_its_guarantee() {
     assert_eq!(single_prj.series[0].points.len(), 4);
     let multi_g = &charts.iter().find(|(s, _)| s == "multi_g").unwrap().1;
     assert!(multi_g.x_label.starts_with("number of SLAs k"));
+}
+
+#[test]
+fn a_second_policy_gets_its_own_figures_named_after_it() {
+    let config = SweepConfig {
+        modes: vec![Mode::Single],
+        slacks_milli: vec![1000, 3000],
+        machine_counts: vec![2, 4],
+        policies: vec![kernel::Policy::FirstFit, kernel::Policy::WorstFit],
+        queue_capacity: 256,
+        seed: 1,
+        window_ticks: None,
+        alpha_milli: 1000,
+    };
+    let workload = generate(&SyntheticParams::new(300, 3));
+    let rows = run(&config, &workload.jobs, &ProgressBar::hidden()).unwrap();
+    assert_eq!(rows.len(), 2 * 2 * 2);
+    assert_eq!(rows.iter().map(|r| r.policy).take(2).collect::<Vec<_>>(), ["first-fit", "worst-fit"]);
+    let charts = charts(&rows);
+    assert_eq!(charts.len(), 2 * (9 + 2));
+    let stems: Vec<&str> = charts.iter().map(|(s, _)| s.as_str()).collect();
+    assert!(stems.contains(&"single_prj") && stems.contains(&"single_prj_worst-fit"), "{stems:?}");
+    assert!(stems.contains(&"single_cv_m4_worst-fit"), "{stems:?}");
+    let worst = &charts.iter().find(|(s, _)| s == "single_prj_worst-fit").unwrap().1;
+    assert!(worst.title.starts_with("worst-fit, "), "{}", worst.title);
 }
