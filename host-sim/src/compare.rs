@@ -26,9 +26,12 @@
 //! The defaults: service levels as `host-sim run` (1 machine, one level with
 //! `sf = 2`, the whole trace as one window); reservations as `host-sim reserve`
 //! (the pool from the trace's header, EDF, accurate estimates, strict windows, load
-//! 1.0, 15-day windows, seed 1); tiers as `host-sim tiers --trace` (a 3-node cluster
-//! and 9 desktops, policy `qos-res`, tier mix A, the seeded availability and owner
-//! load, seed 1; each job one SLA due three run times after its submission).
+//! 1.0, 15-day windows, seed 1); SLA heuristics as `host-sim sla --trace` with
+//! `--heuristic 'min(TF - 0.8*tD)' --batch 1h` (the pool as for reservations, windows
+//! `TF = TS + f * tD` with the seeded factor `f`, seed 1, six-minute slots); tiers as
+//! `host-sim tiers --trace` (a 3-node cluster and 9 desktops, policy `qos-res`, tier
+//! mix A, the seeded availability and owner load, seed 1; each job one SLA due three
+//! run times after its submission).
 
 use std::collections::HashMap;
 use std::io::{self, Write};
