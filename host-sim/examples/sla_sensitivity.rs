@@ -74,6 +74,7 @@ fn main() {
 
     let mut wanted: Vec<&str> = DEADLINE_FREE.to_vec();
     wanted.extend([TS_NCPU, CALIBRATED]);
+    wanted.extend(paper::TABLE1.iter().map(|r| r.heuristic));
     wanted.extend(paper::TABLE2.iter().map(|r| r.heuristic));
     let points: Vec<Point> = sweep::plan(SEED)
         .into_iter()
@@ -129,6 +130,7 @@ fn main() {
         ""
     );
     let mut default_run: Option<(Vec<Set>, Sweep)> = None;
+    let mut whole_tables: Vec<(String, Sweep)> = Vec::new();
     for (name, params) in &variants {
         let sets = generator::generate_sets_with(params, SEED, sets);
         let bar = ProgressBar::new(0);
@@ -157,6 +159,12 @@ fn main() {
             format!("{:.1} {:.0}%", mean(&t2), 100.0 * mean(&t2) / jobs),
             format!("{perfect:.1} {:.0}%", 100.0 * perfect / jobs),
         );
+        if name.starts_with("default")
+            || name.starts_with("start share 7/8")
+            || name.starts_with("start share 15/16")
+        {
+            whole_tables.push((name.clone(), run.clone()));
+        }
         if default_run.is_none() {
             default_run = Some((sets, run));
         }
@@ -177,6 +185,36 @@ fn main() {
                 t2.sla
             );
         }
+    }
+
+    println!();
+    println!(
+        "Table 1 and 2 whole, on the default sets and with 7/8 and 15/16 of the windows at the tile's start."
+    );
+    print!("{:<18} {:>12}", "Table 1 SLA / CPU", "paper");
+    for (name, _) in &whole_tables {
+        print!(" | {:>13}", short(name));
+    }
+    println!();
+    for (i, row) in paper::TABLE1.iter().enumerate() {
+        print!("{:<18} {:>5.1} / {:>4.1}", row.heuristic, row.sla_pct, row.cpu_pct);
+        for (_, run) in &whole_tables {
+            let t = &sweep::table1(run)[i];
+            print!(" | {:>5.1} / {:>4.1}", t.sla_pct, t.cpu_pct);
+        }
+        println!();
+    }
+    print!("{:<18} {:>12}", "Table 2 ASAP SLA", "paper");
+    for (name, _) in &whole_tables {
+        print!(" | {:>13}", short(name));
+    }
+    println!();
+    for (i, row) in paper::TABLE2.iter().enumerate() {
+        print!("{:<18} {:>12.0}", row.heuristic, row.sla);
+        for (_, run) in &whole_tables {
+            print!(" | {:>13.1}", sweep::table2(run)[i].asap_sla);
+        }
+        println!();
     }
 
     let Some((sets, run)) = default_run else { return };
@@ -270,6 +308,11 @@ fn perfect_asap(sets: &[Set]) -> f64 {
         })
         .sum();
     total / sets.len().max(1) as f64
+}
+
+/// A variant's name for a column head: `default`, `start share 7/8`.
+fn short(name: &str) -> &str {
+    name.split(" (").next().unwrap_or(name)
 }
 
 fn mean(v: &[f64]) -> f64 {
