@@ -144,29 +144,85 @@ fn rng_for(seed: u64, index: u64) -> ChaCha8Rng {
     rng
 }
 
-fn draw_ncpu(rng: &mut ChaCha8Rng) -> u32 {
-    NCPU_BASE + (0..3).map(|_| rng.random_range(0..=NCPU_U_MAX)).sum::<u32>()
+fn draw_ncpu(rng: &mut ChaCha8Rng, u_max: u32) -> u32 {
+    NCPU_BASE + (0..3).map(|_| rng.random_range(0..=u_max)).sum::<u32>()
 }
 
 fn draw_td(rng: &mut ChaCha8Rng) -> u64 {
     TD_BASE + (0..3).map(|_| rng.random_range(0..=TD_V_MAX)).sum::<u64>()
 }
 
+/// The share of windows placed to start at their tile's start: `num` in `den` (the rest
+/// end at their tile's end). One draw per tile, `uniform{0..den} < num`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Share {
+    pub num: u32,
+    pub den: u32,
+}
+
+/// The generator's parameters that the paper leaves open, for sensitivity studies
+/// (`examples/sla_sensitivity.rs`). [`Params::default`] is the generator of every
+/// command, the sweep and the logs; the CLI has no way to change it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Params {
+    /// `NCPU = 2 + u + u + u`, `u` uniform in `0..=ncpu_u_max` (default 6: mean 11
+    /// before a band's last group; 4 gives a mean of 8, the paper's 1/8 of the machine).
+    pub ncpu_u_max: u32,
+    /// `TF - TS = window_durations * tD` (default [`TIGHTNESS_DEN`], tightness 1/4).
+    pub window_durations: u64,
+    /// Windows that start at their tile's start (default 1 in 2, the fair coin).
+    pub start_share: Share,
+    /// Band lengths, slots, uniform in `min..=max` (default 100 to 200, 10 to 20 hours;
+    /// `(3000, 3000)`: one band, each group a column through the whole frame).
+    pub band_slots: (u64, u64),
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Self {
+            ncpu_u_max: NCPU_U_MAX,
+            window_durations: TIGHTNESS_DEN,
+            start_share: Share { num: 1, den: 2 },
+            band_slots: (BAND_MIN, BAND_MAX),
+        }
+    }
+}
+
 /// Generates set `index` of `seed`.
 pub fn generate(seed: u64, index: u64) -> Set {
+    generate_with(&Params::default(), seed, index)
+}
+
+/// Generates set `index` of `seed` with `params` (the default's draws are
+/// [`generate`]'s, draw for draw).
+///
+/// # Panics
+/// If `params` cannot tile: `window_durations`, `start_share.den` or the shortest band
+/// 0, `start_share.num > start_share.den`, or the shortest band over the longest.
+pub fn generate_with(params: &Params, seed: u64, index: u64) -> Set {
+    let share = params.start_share;
+    let (band_min, band_max) = params.band_slots;
+    assert!(
+        params.window_durations > 0
+            && share.den > 0
+            && share.num <= share.den
+            && band_min > 0
+            && band_min <= band_max,
+        "bad generator parameters: {params:?}"
+    );
     let mut rng = rng_for(seed, index);
     let mut tiles = Vec::with_capacity(512);
     let mut band_start = 0;
     while band_start < FRAME_SLOTS {
-        let mut band = rng.random_range(BAND_MIN..=BAND_MAX);
-        if FRAME_SLOTS - band_start < band + BAND_MIN {
+        let mut band = rng.random_range(band_min..=band_max);
+        if FRAME_SLOTS - band_start < band + band_min {
             band = FRAME_SLOTS - band_start;
         }
         let band_end = band_start + band;
         let mut node = 0;
         while node < NODES {
             let left = NODES - node;
-            let mut width = draw_ncpu(&mut rng);
+            let mut width = draw_ncpu(&mut rng, params.ncpu_u_max);
             if width + MIN_GROUP > left {
                 width = left;
             }
@@ -186,8 +242,8 @@ pub fn generate(seed: u64, index: u64) -> Set {
     let mut jobs: Vec<SetJob> = tiles
         .iter()
         .map(|tile| {
-            let window = tile.len * TIGHTNESS_DEN;
-            let (ts, tf) = if rng.random_range(0..2u32) == 0 {
+            let window = tile.len * params.window_durations;
+            let (ts, tf) = if rng.random_range(0..share.den) < share.num {
                 (tile.start, (tile.start + window).min(FRAME_SLOTS))
             } else {
                 let end = tile.start + tile.len;
@@ -227,6 +283,11 @@ pub fn describe(seed: u64, count: u64) -> String {
 /// Sets `0..count` of `seed`.
 pub fn generate_sets(seed: u64, count: u64) -> Vec<Set> {
     (0..count).map(|i| generate(seed, i)).collect()
+}
+
+/// Sets `0..count` of `seed` with `params`.
+pub fn generate_sets_with(params: &Params, seed: u64, count: u64) -> Vec<Set> {
+    (0..count).map(|i| generate_with(params, seed, i)).collect()
 }
 
 /// A tiling fault: which job, and what is wrong.
@@ -362,6 +423,58 @@ mod tests {
         assert!((4.6..5.2).contains(&s.mean_td_hours), "{s:?}");
         assert!((9.5..11.0).contains(&s.mean_ncpu) && (8..=11).contains(&s.mode_ncpu), "{s:?}");
         assert!((4..=6).contains(&s.mode_td_hours), "{s:?}");
+    }
+
+    #[test]
+    fn every_parameter_still_tiles_and_does_what_it_says() {
+        let base = Params::default();
+        assert_eq!(generate_with(&base, 4, 1), generate(4, 1));
+        let cases = [
+            Params { ncpu_u_max: 3, ..base },
+            Params { ncpu_u_max: 8, ..base },
+            Params { window_durations: 2, ..base },
+            Params { start_share: Share { num: 0, den: 1 }, ..base },
+            Params { start_share: Share { num: 1, den: 1 }, ..base },
+            Params { start_share: Share { num: 3, den: 4 }, ..base },
+            Params { band_slots: (FRAME_SLOTS, FRAME_SLOTS), ..base },
+        ];
+        for params in &cases {
+            for index in 0..3 {
+                let set = generate_with(params, 2, index);
+                set.check_tiling().unwrap_or_else(|e| panic!("{params:?}, set {index}: {e}"));
+                for j in &set.jobs {
+                    // A band's last group takes the nodes left: below the widest draw plus 2.
+                    assert!(j.ncpu < NCPU_BASE + 3 * params.ncpu_u_max + MIN_GROUP, "{params:?}: {j:?}");
+                    let (at_start, at_end) = (j.ts == j.tile_start, j.tf == j.tile_start + j.td);
+                    assert!(j.tf - j.ts <= params.window_durations * j.td, "{params:?}: {j:?}");
+                    match (params.start_share.num, params.start_share.den) {
+                        (0, _) => assert!(at_end, "{params:?}: {j:?}"),
+                        (n, d) if n == d => assert!(at_start, "{params:?}: {j:?}"),
+                        _ => assert!(at_start || at_end, "{params:?}: {j:?}"),
+                    }
+                }
+                if params.band_slots.0 == FRAME_SLOTS {
+                    // One band: every group is a column of tiles end to end through the frame.
+                    for j in &set.jobs {
+                        let column: u64 = set
+                            .jobs
+                            .iter()
+                            .filter(|k| k.tile_node == j.tile_node)
+                            .map(|k| k.td / SLOT_TICKS)
+                            .sum();
+                        assert_eq!(column, FRAME_SLOTS, "{j:?}");
+                    }
+                }
+            }
+        }
+        let three_in_four =
+            generate_sets_with(&Params { start_share: Share { num: 3, den: 4 }, ..base }, 2, 5);
+        let jobs: Vec<&SetJob> = three_in_four.iter().flat_map(|s| &s.jobs).collect();
+        let only_start = jobs.iter().filter(|j| j.ts == j.tile_start && j.tf != j.tile_start + j.td).count();
+        let only_end = jobs.iter().filter(|j| j.tf == j.tile_start + j.td && j.ts != j.tile_start).count();
+        assert!(only_start > 2 * only_end, "3 in 4 start with the tile: {only_start} against {only_end}");
+        let narrow = stats(&generate_sets_with(&Params { ncpu_u_max: 4, ..base }, 1, 20));
+        assert!((7.0..8.5).contains(&narrow.mean_ncpu) && narrow.jobs > 450.0, "{narrow:?}");
     }
 
     #[test]

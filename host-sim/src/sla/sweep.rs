@@ -219,33 +219,55 @@ pub fn kernel_config(order: Order, step_ticks: Tick) -> Config {
     Config { nodes: NODES, slot_ticks: SLOT_TICKS, step_ticks, ticks_per_hour: TICKS_PER_HOUR, order }
 }
 
+fn build_kernel(order: Order, step_ticks: Tick) -> Result<Box<SweepKernel>, String> {
+    SweepKernel::new(kernel_config(order, step_ticks)).map(Box::new).map_err(|e| e.to_string())
+}
+
+/// Schedules one set on `kernel` (reset first, the whole set in one plan at 0) into
+/// `starts` (by request order).
+fn schedule(kernel: &mut SweepKernel, set: &Prepared, starts: &mut Vec<Option<Tick>>) {
+    starts.clear();
+    starts.resize(set.requests.len(), None);
+    let mut sink = |d: Decision| {
+        if let Decision::Accept { job, start } = d
+            && let Some(slot) = starts.get_mut(job as usize - 1)
+        {
+            *slot = Some(start);
+        }
+    };
+    kernel.step(Event::Reset { t: 0 }, &mut sink);
+    for &request in &set.requests {
+        kernel.step(Event::Submit { t: 0, request }, &mut sink);
+    }
+    kernel.step(Event::Plan { t: 0 }, &mut sink);
+}
+
 /// Runs `order` over `sets` on one kernel (reset before each set) and returns the
 /// per-set summaries.
 fn run_point(order: Order, step_ticks: Tick, sets: &[Prepared]) -> Result<Vec<Summary>, String> {
     let capacity = u128::from(NODES) * u128::from(FRAME_TICKS);
-    let build =
-        |order| SweepKernel::new(kernel_config(order, step_ticks)).map(Box::new).map_err(|e| e.to_string());
-    let mut kernel = build(order)?;
+    let mut kernel = build_kernel(order, step_ticks)?;
     let mut starts: Vec<Option<Tick>> = Vec::new();
     let mut out = Vec::with_capacity(sets.len());
     for set in sets {
-        starts.clear();
-        starts.resize(set.requests.len(), None);
-        let mut sink = |d: Decision| {
-            if let Decision::Accept { job, start } = d
-                && let Some(slot) = starts.get_mut(job as usize - 1)
-            {
-                *slot = Some(start);
-            }
-        };
-        kernel.step(Event::Reset { t: 0 }, &mut sink);
-        for &request in &set.requests {
-            kernel.step(Event::Submit { t: 0, request }, &mut sink);
-        }
-        kernel.step(Event::Plan { t: 0 }, &mut sink);
+        schedule(&mut kernel, set, &mut starts);
         out.push(metrics::summarise(&set.terms, &starts, capacity));
     }
     Ok(out)
+}
+
+/// The starts `order` gives each job of each of `sets`, as the sweep schedules them
+/// (`starts[s][i]`: job `i + 1` of set `s`, `None` if rejected).
+pub fn starts(order: Order, step_ticks: Tick, sets: &[Set]) -> Result<Vec<Vec<Option<Tick>>>, String> {
+    let mut kernel = build_kernel(order, step_ticks)?;
+    Ok(sets
+        .iter()
+        .map(|set| {
+            let mut out = Vec::new();
+            schedule(&mut kernel, &prepare(set), &mut out);
+            out
+        })
+        .collect())
 }
 
 /// The sweep's result: every point's means, and the sets' own figures.
@@ -261,22 +283,32 @@ pub struct Sweep {
 /// Runs every point of [`plan`]; `bar` counts runs (points times sets).
 pub fn run(config: &SweepConfig, bar: &ProgressBar) -> Result<Sweep, String> {
     let sets = generator::generate_sets(config.seed, config.sets);
-    let set_stats = generator::stats(&sets);
+    run_on(config, &sets, plan(config.seed), bar)
+}
+
+/// Runs `points` (some of [`plan`]'s) over `sets` (made with `config.seed`, perhaps with
+/// other [`generator::Params`]); `bar` counts runs.
+pub fn run_on(
+    config: &SweepConfig,
+    sets: &[Set],
+    mut points: Vec<Point>,
+    bar: &ProgressBar,
+) -> Result<Sweep, String> {
+    let set_stats = generator::stats(sets);
     let prepared: Vec<Prepared> = sets.iter().map(prepare).collect();
-    let mut points = plan(config.seed);
-    bar.set_length(points.len() as u64 * config.sets);
+    bar.set_length(points.len() as u64 * sets.len() as u64);
     let means: Vec<Result<Summary, String>> = points
         .par_iter()
         .map(|p| {
             let runs = run_point(p.order, config.step_ticks, &prepared)?;
-            bar.inc(config.sets);
+            bar.inc(prepared.len() as u64);
             Ok(metrics::mean(&runs))
         })
         .collect();
     for (p, mean) in points.iter_mut().zip(means) {
         p.mean = mean?;
     }
-    Ok(Sweep { sets: config.sets, seed: config.seed, step_ticks: config.step_ticks, set_stats, points })
+    Ok(Sweep { sets: sets.len() as u64, seed: config.seed, step_ticks: config.step_ticks, set_stats, points })
 }
 
 /// A measure of a point.
