@@ -1,9 +1,10 @@
 //! The decision log file, format version 5: a versioned header, checksummed blocks of
 //! compactly encoded records, and a footer. Versions 2 and 3 (headers that stored the
 //! command line and the trace path as typed) are still read, each header with its own
-//! layout. Version 5 added the SLA model; a log of any other model is written exactly
-//! as version 4 wrote it, stamped 4 (see [`Model::format_version`]). `docs/log-format.md` is the spec; this is its only implementation, for
-//! writing and reading alike.
+//! layout. Version 5 added the SLA model and the service-level policies other than
+//! first fit; any other log is written exactly as version 4 wrote it, stamped 4 (see
+//! [`Header::needed_version`]). `docs/log-format.md` is the spec; this is its only
+//! implementation, for writing and reading alike.
 //!
 //! ```text
 //! magic "ADMLOG\r\n" (8 bytes) | format version (u16 LE)
@@ -134,6 +135,15 @@ impl Model {
     }
 }
 
+/// The oldest version whose readers know `policy`: first fit is as old as the
+/// format; the other four policies came with version 5.
+pub const fn policy_format_version(policy: Policy) -> u16 {
+    match policy {
+        Policy::FirstFit => 2,
+        Policy::BestFit | Policy::WorstFit | Policy::LeastLoaded | Policy::RoundRobin => 5,
+    }
+}
+
 /// What rebuilds an SLA kernel: its configuration (nodes, slot length, `Δt`, ticks per
 /// hour, the order) and its compiled capacities.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -245,6 +255,19 @@ impl From<HeaderV3> for Header {
 }
 
 impl Header {
+    /// The version this header's log is stamped with: the oldest whose readers read
+    /// it, from its model ([`Model::format_version`]) and, for service levels, its
+    /// policy ([`policy_format_version`]). A first-fit service-level log is still a
+    /// version 4 log, byte for byte.
+    pub const fn needed_version(&self) -> u16 {
+        let model = self.model.format_version();
+        let policy = match self.model {
+            Model::ServiceLevel => policy_format_version(self.policy),
+            Model::Reservation(_) | Model::Tiers(_) | Model::Sla(_) => 0,
+        };
+        if policy > model { policy } else { model }
+    }
+
     /// Decodes a header payload written by a log of `version` (checked by the caller
     /// to be readable). Older headers lose their command line and keep their input
     /// name as it was stored.

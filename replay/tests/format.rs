@@ -272,3 +272,28 @@ fn a_second_header_frame_is_named() {
         )
     );
 }
+
+#[test]
+fn a_policy_other_than_first_fit_is_stamped_with_the_version_that_knows_it() {
+    let first_fit = LogWriter::new(Vec::new(), &header()).unwrap().finish().unwrap();
+    assert_eq!(first_fit[8], 4, "a first-fit log stays a version 4 log, byte for byte");
+    for policy in [Policy::BestFit, Policy::WorstFit, Policy::LeastLoaded, Policy::RoundRobin] {
+        let mut h = header();
+        h.policy = policy;
+        let bytes = LogWriter::new(Vec::new(), &h).unwrap().finish().unwrap();
+        assert_eq!(bytes[8], 5, "{policy:?}");
+        let reader = LogReader::new(&bytes[..]).unwrap();
+        assert_eq!(reader.header().format_version, 5);
+        assert_eq!(reader.header().check(), Ok(()));
+    }
+}
+
+#[test]
+fn a_version_4_header_naming_a_newer_policy_is_refused_by_name() {
+    let mut h = header();
+    h.policy = Policy::BestFit;
+    assert_eq!(h.format_version, 4);
+    let error = h.check().unwrap_err();
+    assert_eq!(error.field, "policy");
+    assert_eq!(error.problem, "is best-fit, which format version 4 does not have (version 5 on)");
+}

@@ -182,6 +182,15 @@ impl Header {
     }
 
     fn check_service_levels(&self) -> Result<(), HeaderError> {
+        let needs = super::policy_format_version(self.policy);
+        if self.format_version < needs {
+            let problem = format!(
+                "is {}, which format version {} does not have (version {needs} on)",
+                self.policy.name(),
+                self.format_version
+            );
+            return Err(fail("policy", problem));
+        }
         if !(1..=MAX_MACHINES).contains(&self.machines) {
             return Err(fail("machines", format!("{} is not from 1 to {MAX_MACHINES}", self.machines)));
         }

@@ -37,12 +37,12 @@ impl<W: Write> std::fmt::Debug for LogWriter<W> {
 
 impl<W: Write> LogWriter<W> {
     /// Writes the magic, the version and `header`. The version is the header's, raised
-    /// to what its model needs ([`Model::format_version`](super::Model::format_version)):
-    /// an SLA log is version 5 even if its header was made by [`Header::new`] (version 4,
-    /// the version of the other models' logs) and given its model afterwards.
+    /// to what its content needs ([`Header::needed_version`]): an SLA log, or a
+    /// service-level log under a policy other than first fit, is version 5 even if its
+    /// header was made by [`Header::new`] (version 4, the version of the other logs).
     pub fn new(mut out: W, header: &Header) -> Result<Self, FormatError> {
         let stamped;
-        let needed = header.model.format_version();
+        let needed = header.needed_version();
         let header = if header.format_version < needed {
             stamped = Header { format_version: needed, ..header.clone() };
             &stamped
