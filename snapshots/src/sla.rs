@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use host_sim::sla::metrics::{Terms, summarise};
 use kernel::log::Body;
 use kernel::sla::{Config, Decision, Direction, Event, Heuristic, Order, RejectReason, Request, Term};
 use replay::engine::sla::SlaEngine;
@@ -85,6 +86,10 @@ impl SlaScenario {
         let mut requests = std::collections::HashMap::new();
         let (mut submitted, mut accepted, mut node_ticks) = (0u64, 0u64, 0u64);
         let mut rejected = [0u64; 7];
+        // Each job set (the events between resets) for its incomes: every submitted
+        // request's terms, and its start if it was accepted.
+        let mut sets: Vec<PricedSet> = vec![PricedSet::default()];
+        let mut position = std::collections::HashMap::new();
         for event in &self.events {
             decisions.clear();
             engine.step(*event, &mut decisions);
@@ -93,18 +98,37 @@ impl SlaScenario {
             if let Event::Submit { request, .. } = event {
                 submitted += 1;
                 requests.insert(request.job, *request);
+                if let Some(set) = sets.last_mut() {
+                    position.insert(request.job, set.terms.len());
+                    set.terms.push(Terms {
+                        ts: request.ts,
+                        tf: request.tf,
+                        td: request.td,
+                        ncpu: request.ncpu,
+                    });
+                    set.starts.push(None);
+                }
             }
             for d in &decisions {
                 match *d {
-                    Decision::Accept { job, .. } => {
+                    Decision::Accept { job, start } => {
                         accepted += 1;
                         node_ticks += requests.get(&job).map_or(0, |r| u64::from(r.ncpu) * r.td);
+                        if let (Some(set), Some(&i)) = (sets.last_mut(), position.get(&job))
+                            && let Some(slot) = set.starts.get_mut(i)
+                        {
+                            *slot = Some(start);
+                        }
                     }
                     Decision::Reject { reason, .. } => {
                         let i = RejectReason::ALL.iter().position(|r| *r == reason).unwrap_or(0);
                         rejected[i] += 1;
                     }
                 }
+            }
+            if matches!(event, Event::Reset { .. }) && sets.last().is_some_and(|set| !set.terms.is_empty()) {
+                sets.push(PricedSet::default());
+                position.clear();
             }
         }
         let mut rendering = String::new();
@@ -130,6 +154,28 @@ impl SlaScenario {
             rejected.iter().sum::<u64>(),
             if reasons.is_empty() { String::new() } else { format!(" ({})", reasons.join(", ")) }
         );
+        // The incomes of each set (host-sim's pricing, eq. 8): Rigid and ASAP client
+        // constraints by SLA, CPU and Fair provider policies.
+        for (i, set) in sets.iter().filter(|set| !set.terms.is_empty()).enumerate() {
+            let income = summarise(&set.terms, &set.starts, 1).income;
+            let _ = writeln!(
+                rendering,
+                "set {i} income: rigid sla {:.3} cpu {:.3} fair {:.3}; asap sla {:.3} cpu {:.3} fair {:.3}",
+                income.rigid_sla,
+                income.rigid_cpu,
+                income.rigid_fair,
+                income.asap_sla,
+                income.asap_cpu,
+                income.asap_fair
+            );
+        }
         Ok(Outcome { bodies, rendering })
     }
+}
+
+/// One job set's requests and starts, for its incomes.
+#[derive(Debug, Default)]
+struct PricedSet {
+    terms: Vec<Terms>,
+    starts: Vec<Option<kernel::Tick>>,
 }
