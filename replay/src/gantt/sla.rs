@@ -83,6 +83,18 @@ pub fn collect<R: Read>(
         }
     }
     let to = position.end(options)?;
+    // A run that ends past the range is drawn as running past it, as the other
+    // models' charts draw theirs.
+    for run in &mut runs {
+        if run.end > to {
+            run.outcome = Outcome::Open;
+        }
+    }
+    let outcomes = if runs.iter().any(|r| r.outcome == Outcome::Open) {
+        vec![Outcome::OnTime, Outcome::Open]
+    } else {
+        vec![Outcome::OnTime]
+    };
     let bars = lay_out(runs, nodes, &rows, options.from, to);
     Ok(Chart {
         title: format!(
@@ -99,6 +111,6 @@ pub fn collect<R: Read>(
         to,
         bars,
         marks,
-        outcomes: vec![Outcome::OnTime],
+        outcomes,
     })
 }
