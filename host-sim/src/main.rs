@@ -364,7 +364,7 @@ fn print_defaults(definition: &clap::Command, args: &ConfigArgs) -> Result<(), C
     }
     let text = config::defaults(definition, &args.command)
         .ok_or_else(|| CliError::Usage(format!("--command: `{}` is not a subcommand", args.command)))?;
-    std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())
+    host_sim::report::write_stdout(&text)
         .map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
 }
 

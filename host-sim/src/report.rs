@@ -13,6 +13,14 @@ use crate::sim::{RunConfig, RunReport};
 use crate::sweep::Row;
 use crate::workload::{Excluded, Workload};
 
+/// Writes `text` to standard output and flushes it. An error, a closed pipe among
+/// them, is returned, never a panic as `print!` would; each subcommand maps it into
+/// its own error, which `main` turns into a quiet exit for a closed pipe.
+pub fn write_stdout(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush())
+}
+
 /// One level as the summary shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LevelSummary {

@@ -207,14 +207,20 @@ pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
     Ok(scenario)
 }
 
+/// Word `i` of a directive as a whole number; `what` names it in the error.
+fn number(words: &[&str], i: usize, what: &str) -> Result<u64, String> {
+    let directive = words.first().copied().unwrap_or_default();
+    let word = words.get(i).ok_or_else(|| format!("`{directive}` needs {what}"))?;
+    word.parse().map_err(|_| format!("{what}: `{word}` is not a whole number"))
+}
+
+/// `value` as a `u32`, or an error naming `what`.
+fn narrow(value: u64, what: &str) -> Result<u32, String> {
+    u32::try_from(value).map_err(|_| format!("{what}: {value} is too large"))
+}
+
 fn directive(scenario: &mut Scenario, words: &[&str]) -> Result<(), String> {
-    let number = |i: usize, what: &str| -> Result<u64, String> {
-        let word = words.get(i).ok_or_else(|| format!("`{}` needs {what}", words[0]))?;
-        word.parse().map_err(|_| format!("{what}: `{word}` is not a whole number"))
-    };
-    let narrow = |value: u64, what: &str| -> Result<u32, String> {
-        u32::try_from(value).map_err(|_| format!("{what}: {value} is too large"))
-    };
+    let number = |i: usize, what: &str| number(words, i, what);
     match words {
         ["machines", _] => scenario.machines = narrow(number(1, "a machine count")?, "machines")? as u16,
         ["queue", _] => scenario.queue_capacity = narrow(number(1, "a capacity")?, "queue")?,

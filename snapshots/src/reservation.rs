@@ -9,7 +9,7 @@ use kernel::{JobId, Tick};
 use replay::engine::reservation::ReservationEngine;
 use replay::export::describe;
 
-use super::{Outcome, ScenarioError};
+use super::{Outcome, ScenarioError, narrow};
 
 /// A reservation scenario: the kernel's configuration and the events.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,13 +28,7 @@ impl Default for ReservationScenario {
 impl ReservationScenario {
     /// One directive of a reservation scenario (after `model reservation`).
     pub(crate) fn directive(&mut self, words: &[&str]) -> Result<(), String> {
-        let number = |i: usize, what: &str| -> Result<u64, String> {
-            let word = words.get(i).ok_or_else(|| format!("`{}` needs {what}", words[0]))?;
-            word.parse().map_err(|_| format!("{what}: `{word}` is not a whole number"))
-        };
-        let narrow = |value: u64, what: &str| -> Result<u32, String> {
-            u32::try_from(value).map_err(|_| format!("{what}: {value} is too large"))
-        };
+        let number = |i: usize, what: &str| super::number(words, i, what);
         let config_line =
             matches!(words.first(), Some(&("nodes" | "slot" | "criterion" | "fixing" | "offers")));
         if config_line && !self.events.is_empty() {

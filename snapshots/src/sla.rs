@@ -9,7 +9,7 @@ use kernel::sla::{Config, Decision, Direction, Event, Heuristic, Order, RejectRe
 use replay::engine::sla::SlaEngine;
 use replay::export::describe;
 
-use super::{Outcome, ScenarioError};
+use super::{Outcome, ScenarioError, narrow};
 
 /// An SLA scenario: the kernel's configuration and the events.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,13 +29,7 @@ impl Default for SlaScenario {
 impl SlaScenario {
     /// One directive of an SLA scenario (after `model sla`).
     pub(crate) fn directive(&mut self, words: &[&str]) -> Result<(), String> {
-        let number = |i: usize, what: &str| -> Result<u64, String> {
-            let word = words.get(i).ok_or_else(|| format!("`{}` needs {what}", words[0]))?;
-            word.parse().map_err(|_| format!("{what}: `{word}` is not a whole number"))
-        };
-        let narrow = |value: u64, what: &str| -> Result<u32, String> {
-            u32::try_from(value).map_err(|_| format!("{what}: {value} is too large"))
-        };
+        let number = |i: usize, what: &str| super::number(words, i, what);
         let config_line = matches!(words.first(), Some(&("nodes" | "slot" | "step" | "hour" | "order")));
         if config_line && !self.events.is_empty() {
             return Err("the configuration must come before the first event".into());

@@ -8,7 +8,7 @@ use kernel::tiers::{Config, Decision, Event, Group, Policy, Request, Resource, T
 use replay::engine::tiers::TiersEngine;
 use replay::export::describe;
 
-use super::{Outcome, ScenarioError};
+use super::{Outcome, ScenarioError, narrow};
 
 /// A tiers scenario: the kernel's configuration, its resources and the events.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,13 +28,7 @@ impl Default for TiersScenario {
 impl TiersScenario {
     /// One directive of a tiers scenario (after `model tiers`).
     pub(crate) fn directive(&mut self, words: &[&str]) -> Result<(), String> {
-        let number = |i: usize, what: &str| -> Result<u64, String> {
-            let word = words.get(i).ok_or_else(|| format!("`{}` needs {what}", words[0]))?;
-            word.parse().map_err(|_| format!("{what}: `{word}` is not a whole number"))
-        };
-        let narrow = |value: u64, what: &str| -> Result<u32, String> {
-            u32::try_from(value).map_err(|_| format!("{what}: {value} is too large"))
-        };
+        let number = |i: usize, what: &str| super::number(words, i, what);
         let resource = |i: usize| -> Result<u8, String> {
             let r = number(i, "a resource index")?;
             u8::try_from(r).map_err(|_| format!("resource: {r} is too large"))

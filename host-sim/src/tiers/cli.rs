@@ -204,13 +204,9 @@ pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
     }
 }
 
-/// Writes to standard output; an error (a closed pipe among them) is returned, never
-/// a panic as `print!` would.
+/// Standard output through [`report::write_stdout`](crate::report::write_stdout).
 fn write_stdout(text: &str) -> Result<(), TiersError> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
+    crate::report::write_stdout(text)
         .map_err(|source| TiersError::Io { path: "standard output".to_owned(), source })
 }
 
