@@ -1,5 +1,5 @@
 //! Arbitrary operations on the reservation kernel's slot calendar
-//! (`kernel::reservation::Calendar<16>`, a ring of 16 slots) against a plain array
+//! (`kernel::calendar::Calendar<16>`, a ring of 16 slots) against a plain array
 //! model: one `u32` of free nodes per absolute slot, and brute force for every query.
 //! After every operation the answers and the free capacity of every slot around the
 //! horizon must agree.
@@ -11,7 +11,7 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use kernel::reservation::{Calendar, Slot};
+use kernel::calendar::{Calendar, Slot};
 use libfuzzer_sys::fuzz_target;
 
 const H: usize = 16;

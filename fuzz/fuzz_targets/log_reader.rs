@@ -15,7 +15,7 @@
 #![no_main]
 
 use kernel::reservation::{Config, Criterion, Fixing};
-use kernel::{Level, Policy};
+use kernel::service_level::{Level, Policy};
 use libfuzzer_sys::fuzz_target;
 use replay::format::codec::BlockHeader;
 use replay::format::{

@@ -15,7 +15,7 @@
 use arbitrary::Arbitrary;
 use kernel::log::{Body, Record};
 use kernel::reservation::{self, Config, Criterion, Fixing, Request, RequestKind};
-use kernel::{Decision, Event, Level, Policy, RejectReason};
+use kernel::service_level::{Decision, Event, Level, Policy, RejectReason};
 use libfuzzer_sys::fuzz_target;
 use replay::format::{Header, LogReader, LogWriter, Model, ReservationHeader, Setting};
 

@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use host_sim::levels::{single, thesis_set};
-use kernel::{Event, Kernel, Level};
+use kernel::service_level::{Event, Kernel, Level};
 use serde_json::{Map, Value, json};
 
 use support::{TRACES, WorstCase, events, kernel, median_time, replay, submits, time_once};

@@ -10,7 +10,7 @@ mod support;
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use host_sim::levels::{single, thesis_set};
-use kernel::Level;
+use kernel::service_level::Level;
 
 use support::{TRACES, events, kernel, kernel_with, replay, submits};
 
@@ -43,7 +43,7 @@ fn sf2_m16(bencher: Bencher, name: &str) {
 /// costs the kernel's crate documentation states).
 #[divan::bench(args = ["first-fit", "best-fit", "worst-fit", "least-loaded", "round-robin"])]
 fn policy_kth_levels5_m16(bencher: Bencher, policy: &str) {
-    let policy = kernel::Policy::from_name(policy).expect("a policy name");
+    let policy = kernel::service_level::Policy::from_name(policy).expect("a policy name");
     let levels = thesis_set(5);
     let events = events("KTH-SP2-1996-2.1-cln", levels.len());
     bencher

@@ -315,7 +315,10 @@ pub fn read_sweep(dir: &Path) -> Result<Vec<Config>, CriteriaError> {
     let mut configs = Vec::new();
     for record in reader.records() {
         let record = record.map_err(csv_error)?;
-        if policy.and_then(|i| record.get(i)).is_some_and(|p| p != kernel::Policy::FirstFit.name()) {
+        if policy
+            .and_then(|i| record.get(i))
+            .is_some_and(|p| p != kernel::service_level::Policy::FirstFit.name())
+        {
             continue;
         }
         let line = record.position().map_or(0, |p| p.line());

@@ -90,7 +90,7 @@ pub enum SimError {
     #[error("job number {0} appears twice in the workload")]
     DuplicateJob(u32),
     #[error("window {window}: the kernel refused to advance time ({reason})")]
-    Refused { window: u64, reason: kernel::RejectReason },
+    Refused { window: u64, reason: kernel::service_level::RejectReason },
     #[error("window {window}: {accepted} jobs accepted but {completed} completed after the drain")]
     Unfinished { window: u64, accepted: u64, completed: u64 },
     #[error("window {window}: job {job} completed but was never accepted")]

@@ -2,7 +2,7 @@
 //! default prices, the seeded per-job level draw, and the greedy guarantee.
 //!
 //! - A slack factor is a decimal with at most three decimals (`2`, `1.5`, `1.125`),
-//!   stored in thousandths ([`kernel::Level::slack_milli`]); it must be at least 1.
+//!   stored in thousandths ([`kernel::service_level::Level::slack_milli`]); it must be at least 1.
 //! - The default price per tick of a level with slack factor `sf` is
 //!   `max(1, ceil(21 - sf))` whole units: `u(sf) = 21 - sf` for `sf` in `1..=20`, as
 //!   in the thesis' experiments. It decreases monotonically (not strictly past 20)
@@ -17,7 +17,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use kernel::{Level, LevelId, SLACK_ONE_MILLI};
+use kernel::service_level::{Level, LevelId, SLACK_ONE_MILLI};
 
 use crate::error::LevelError;
 

@@ -1,6 +1,6 @@
 //! The kernel's machine-choice policies by name, as `--policy` takes them.
 
-use kernel::Policy;
+use kernel::service_level::Policy;
 
 use crate::error::LevelError;
 

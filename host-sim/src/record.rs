@@ -8,7 +8,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use indicatif::ProgressBar;
-use kernel::{Decision, Event};
+use kernel::service_level::{Decision, Event};
 use replay::format::{FormatError, LogWriter};
 use replay::jobs::{CSV_HEADER, JobTable};
 use replay::staged;

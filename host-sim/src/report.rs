@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use kernel::Level;
+use kernel::service_level::Level;
 
 use crate::levels::format_milli;
 use crate::metrics::{METRIC_KEYS, Metrics};

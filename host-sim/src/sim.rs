@@ -13,7 +13,8 @@ use replay::engine::{DEFAULT_QUEUE_CAPACITY, Engine};
 use replay::format::{FormatError, Header, LogWriter};
 use serde::Serialize;
 
-use kernel::{Decision, Event, Level, LevelId, Outcome, Policy, RejectReason, Tick};
+use kernel::Tick;
+use kernel::service_level::{Decision, Event, Level, LevelId, Outcome, Policy, RejectReason};
 
 use crate::error::SimError;
 use crate::levels::{LevelDraw, format_milli, greedy_bound};

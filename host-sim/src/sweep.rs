@@ -16,7 +16,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use kernel::{Policy, SLACK_ONE_MILLI};
+use kernel::service_level::{Policy, SLACK_ONE_MILLI};
 
 use crate::error::{SimError, SweepError};
 use crate::levels::{format_milli, single, thesis_set};

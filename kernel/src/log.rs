@@ -10,8 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::event::{Decision, Event};
 use crate::reservation;
+use crate::service_level::{Decision, Event};
 use crate::sla;
 use crate::tiers;
 

@@ -4,7 +4,7 @@
 //! `replay/tests/record_bytes.rs`; a change to either is a format change.
 
 use kernel::log::{Body, RECORD_MAX_BYTES, Record, decode, encode};
-use kernel::{Decision, Event, RejectReason};
+use kernel::service_level::{Decision, Event, RejectReason};
 
 fn bytes_of(record: Record) -> Vec<u8> {
     let mut buf = [0u8; RECORD_MAX_BYTES];

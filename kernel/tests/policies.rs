@@ -2,8 +2,8 @@
 //! a different machine than first fit would. Level 0 has slack factor 3, level 1
 //! slack factor 1 (no slack at all), level 2 slack factor 100.
 
-use kernel::queue::EddQueue;
-use kernel::{Config, Event, Kernel, Level, Outcome, Policy, RejectReason};
+use kernel::service_level::queue::EddQueue;
+use kernel::service_level::{Config, Event, Kernel, Level, Outcome, Policy, RejectReason};
 
 type K = Kernel<4, 8, 3>;
 

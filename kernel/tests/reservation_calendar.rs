@@ -6,7 +6,7 @@
 
 mod support;
 
-use kernel::reservation::{Calendar, CalendarError, Slot};
+use kernel::calendar::{Calendar, CalendarError, Slot};
 use support::Rng;
 use support::calendar_model::CalendarModel as Model;
 

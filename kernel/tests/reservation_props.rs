@@ -27,9 +27,10 @@ use std::collections::BTreeMap;
 use reservation_model::{Answer, Reference};
 
 use kernel::Tick;
+use kernel::calendar::SlotLength;
 use kernel::reservation::{
     Config, Criterion, Decision, Event, Fixing, Outcome, RejectReason, Request, RequestKind,
-    ReservationKernel, SlotLength,
+    ReservationKernel,
 };
 
 type Kernel = ReservationKernel<48, 12, 12, 3>;

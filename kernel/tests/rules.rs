@@ -1,6 +1,6 @@
 //! The model's rules, one small scenario each, checked decision by decision.
 
-use kernel::{Config, Decision, Event, Kernel, Level, Outcome, Policy, RejectReason};
+use kernel::service_level::{Config, Decision, Event, Kernel, Level, Outcome, Policy, RejectReason};
 
 use Decision::{Accept, Complete, Preempt, Reject, Start};
 
@@ -279,7 +279,7 @@ fn reset_starts_an_independent_experiment() {
 
 #[test]
 fn bad_configurations_are_refused() {
-    use kernel::ConfigError;
+    use kernel::service_level::ConfigError;
     assert_eq!(Kernel::<2, 4, 1>::new(config(0, &[1])).unwrap_err(), ConfigError::NoMachines);
     assert_eq!(
         Kernel::<2, 4, 1>::new(config(3, &[1])).unwrap_err(),

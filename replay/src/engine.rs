@@ -7,7 +7,7 @@
 //!
 //! [`reservation`] holds the reservation kernel's one compiled size.
 
-use kernel::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
+use kernel::service_level::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
 
 use crate::format::Header;
 
@@ -42,7 +42,7 @@ pub enum EngineError {
     #[error("{0} service levels given; at most {MAX_LEVELS} are supported")]
     Levels(usize),
     #[error("invalid configuration: {0}")]
-    Config(kernel::ConfigError),
+    Config(kernel::service_level::ConfigError),
     #[error("cannot start the thread that builds the kernel: {0}")]
     Thread(std::io::Error),
     #[error("the log's reservation kernel has {found} {what}; this build has {compiled}")]

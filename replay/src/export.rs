@@ -5,9 +5,10 @@
 
 use std::io::{Read, Write};
 
+use kernel::Tick;
 use kernel::log::Body;
 use kernel::reservation::{self, RequestKind};
-use kernel::{Decision, Event, Tick};
+use kernel::service_level::{Decision, Event};
 
 use crate::format::{FormatError, Header, LogReader, Model};
 

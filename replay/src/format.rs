@@ -31,7 +31,7 @@ use std::io::{self, Write};
 
 use crc::{CRC_32_ISCSI, Crc, Table};
 use kernel::reservation::Config as ReservationConfig;
-use kernel::{Level, Policy};
+use kernel::service_level::{Level, Policy};
 use serde::{Deserialize, Serialize};
 
 pub mod check;

@@ -21,7 +21,8 @@ use std::collections::HashMap;
 use std::io::{self, Read, Write};
 
 use kernel::log::Body;
-use kernel::{Decision, Event, JobId, Level, LevelId, MachineId, Tick};
+use kernel::service_level::{Decision, Event, Level, LevelId, MachineId};
+use kernel::{JobId, Tick};
 
 use crate::export::ExportError;
 use crate::format::{LogReader, Model};
@@ -171,7 +172,7 @@ pub fn export_csv<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kernel::RejectReason;
+    use kernel::service_level::RejectReason;
 
     #[test]
     fn rows_are_handed_out_when_final() {

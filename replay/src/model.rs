@@ -3,13 +3,13 @@
 //! the fuzz targets (`fuzz/`).
 //!
 //! Nothing here calls into the kernel's queues, machines or deadline arithmetic; only
-//! the vocabulary types ([`kernel::Event`], [`kernel::Decision`], ...) are shared, so
+//! the vocabulary types ([`kernel::service_level::Event`], [`kernel::service_level::Decision`], ...) are shared, so
 //! that a mistake in the kernel cannot be copied into its own judge. Everything is
 //! plain `std`, `Vec`-based and brute force where brute force is obviously correct:
 //!
 //! - [`sim`]: [`ReferenceSim`], the rules restated over `Vec` queues; it produces the
 //!   full decision stream the kernel must produce for the same events, under any
-//!   [`kernel::Policy`] (slack left and remaining work recomputed from the queues).
+//!   [`kernel::service_level::Policy`] (slack left and remaining work recomputed from the queues).
 //! - [`feasibility`]: [`edf_feasible`] (can a set of jobs, all available now, meet its
 //!   deadlines on one machine?) and [`optimal_accepted_work`] (the best any scheduler,
 //!   knowing the future, could accept on one machine; brute force on at most ten jobs).

@@ -20,8 +20,9 @@
 
 use std::io::Read;
 
+use kernel::Tick;
 use kernel::log::Body;
-use kernel::{Decision, Event, Tick};
+use kernel::service_level::{Decision, Event};
 
 use crate::engine::{Engine, EngineError};
 use crate::export::describe;

@@ -3,7 +3,7 @@
 use std::process::Command;
 
 use kernel::log::Body;
-use kernel::{Decision, Event, Level, Policy};
+use kernel::service_level::{Decision, Event, Level, Policy};
 use replay::format::{Header, LogWriter};
 
 fn replay(args: &[&std::ffi::OsStr]) -> std::process::Output {

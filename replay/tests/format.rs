@@ -2,7 +2,7 @@
 //! intact block and then reported, never with a panic.
 
 use kernel::log::{Body, Record};
-use kernel::{Decision, Event, Level, Policy};
+use kernel::service_level::{Decision, Event, Level, Policy};
 use replay::format::{CRC32C, CodecError, FormatError, Header, KIND_BLOCK, LogReader, LogWriter};
 
 fn header() -> Header {

@@ -6,7 +6,7 @@
 //! it. The totals are asserted too, so that a generator that drifted into producing
 //! only trivial cases fails here instead of passing vacuously.
 
-use kernel::{Decision, Event, Kernel, Policy, RejectReason};
+use kernel::service_level::{Decision, Event, Kernel, Policy, RejectReason};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use replay::model::{Case, CaseReport, ReferenceSim, Shape, case_from_bytes, check_case, check_trace};
@@ -104,7 +104,7 @@ fn greedy_acceptance_keeps_theorem_2_on_crowded_cases() {
 /// Runs a case on the small wide kernel and returns every event with its decisions.
 fn kernel_trace(case: &Case) -> Vec<(Event, Vec<Decision>)> {
     let levels = heapless::Vec::from_slice(&case.levels).expect("a generated case fits its kernel");
-    let config = kernel::Config { machines: case.machines, policy: case.policy, levels };
+    let config = kernel::service_level::Config { machines: case.machines, policy: case.policy, levels };
     let mut kernel = Kernel::<3, 4, 3>::new(config).expect("a generated case is a valid configuration");
     let mut steps = Vec::new();
     for &event in &case.events {
@@ -157,7 +157,7 @@ fn placements(case: &Case, policy: Policy) -> Vec<Option<u16>> {
     case.events
         .iter()
         .map(|e| match sim.step(e).outcome {
-            kernel::Outcome::Accepted { machine } => Some(machine),
+            kernel::service_level::Outcome::Accepted { machine } => Some(machine),
             _ => None,
         })
         .collect()

@@ -2,8 +2,9 @@
 //! self-describing, so these pin the log format (`docs/log-format.md`). A change here
 //! is a format change and needs a version bump.
 
+use kernel::Tick;
 use kernel::log::Body;
-use kernel::{Decision, Event, Level, Policy, RejectReason, Tick};
+use kernel::service_level::{Decision, Event, Level, Policy, RejectReason};
 use replay::format::codec::RecordCodec;
 use replay::format::varint::Cursor;
 use replay::format::{Header, LogReader, LogWriter};

@@ -2,9 +2,10 @@
 //! decision is the first divergence, a service-level record is refused by name; and
 //! the audit, on its own, catches each broken promise.
 
+use kernel::Tick;
 use kernel::log::Body;
 use kernel::reservation::{Config, Criterion, Decision, Event, Fixing, Request, RequestKind};
-use kernel::{Level, Policy, Tick};
+use kernel::service_level::{Level, Policy};
 use replay::engine::reservation::{self, ReservationEngine};
 use replay::format::{Header, LogReader, LogWriter, Model};
 use replay::model::{ReservationAudit, ReservationViolation};
@@ -89,7 +90,7 @@ fn a_changed_reservation_decision_is_the_first_divergence() {
 #[test]
 fn records_of_the_other_kernel_are_refused_by_name() {
     let (header, mut bodies) = honest_run();
-    bodies.insert(1, Body::Event(kernel::Event::Reset));
+    bodies.insert(1, Body::Event(kernel::service_level::Event::Reset));
     let error = verify_bytes(&log_of(&header, &bodies)).unwrap_err();
     assert_eq!(
         error.to_string(),

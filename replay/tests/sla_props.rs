@@ -175,7 +175,8 @@ fn sample_events() -> Vec<Event> {
 
 fn sla_log(config: Config, events: &[Event]) -> Vec<u8> {
     let mut engine = SlaEngine::new(config).unwrap();
-    let mut h = Header::new(0, 0, kernel::Policy::FirstFit, Vec::new()).with_input("sample", 7);
+    let mut h =
+        Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new()).with_input("sample", 7);
     h.set_model(Model::Sla(header(config)));
     assert_eq!(h.format_version, 5);
     let mut writer = LogWriter::new(Vec::new(), &h).unwrap();
@@ -200,7 +201,7 @@ fn an_sla_log_verifies_summarises_and_is_stamped_version_5() {
     let bytes = sla_log(sample_config(), &sample_events());
     assert_eq!(&bytes[8..10], &5u16.to_le_bytes());
     // A header given its model by assignment is raised to version 5 by the writer.
-    let mut h = Header::new(0, 0, kernel::Policy::FirstFit, Vec::new()).with_input("x", 1);
+    let mut h = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new()).with_input("x", 1);
     h.model = Model::Sla(header(sample_config()));
     let raised = LogWriter::new(Vec::new(), &h).unwrap().finish().unwrap();
     assert_eq!(LogReader::new(&raised[..]).unwrap().header().format_version, 5);
@@ -227,7 +228,13 @@ fn an_sla_log_verifies_summarises_and_is_stamped_version_5() {
         assert!(p.start >= p.request.ts && p.start + p.request.td <= p.request.tf, "{p:?}");
     }
     // A service-level log is still version 4, byte for byte as before.
-    let h = Header::new(1, 16, kernel::Policy::FirstFit, vec![kernel::Level::whole(2, 1)]).with_input("x", 1);
+    let h = Header::new(
+        1,
+        16,
+        kernel::service_level::Policy::FirstFit,
+        vec![kernel::service_level::Level::whole(2, 1)],
+    )
+    .with_input("x", 1);
     let old = LogWriter::new(Vec::new(), &h).unwrap().finish().unwrap();
     assert_eq!(&old[8..10], &4u16.to_le_bytes());
     assert_eq!(LogReader::new(&old[..]).unwrap().header().format_version, 4);
@@ -263,7 +270,7 @@ fn a_tampered_sla_log_is_refused() {
 fn sla_headers_are_checked_field_by_field() {
     let good = header(sample_config());
     let check = |sla: SlaHeader| {
-        let mut h = Header::new(0, 0, kernel::Policy::FirstFit, Vec::new()).with_input("x", 1);
+        let mut h = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new()).with_input("x", 1);
         h.set_model(Model::Sla(sla));
         h.check().map_err(|e| e.field)
     };
@@ -279,7 +286,7 @@ fn sla_headers_are_checked_field_by_field() {
     assert_eq!(bad(|h| h.config.ticks_per_hour = 0), "sla.config.ticks_per_hour");
     assert_eq!(bad(|h| h.slots = 0), "sla.slots");
     assert_eq!(bad(|h| h.batch = 0), "sla.batch");
-    let mut h = Header::new(0, 0, kernel::Policy::FirstFit, Vec::new()).with_input("x", 1);
+    let mut h = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new()).with_input("x", 1);
     h.model = Model::Sla(good);
     h.format_version = 4;
     assert_eq!(h.check().unwrap_err().field, "model");

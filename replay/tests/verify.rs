@@ -1,8 +1,9 @@
 //! `verify` on logs that were tampered with: the first divergence is reported with
 //! its sequence number, time, and the logged and re-made records.
 
+use kernel::Tick;
 use kernel::log::Body;
-use kernel::{Decision, Event, Level, Policy, Tick};
+use kernel::service_level::{Decision, Event, Level, Policy};
 use replay::engine::Engine;
 use replay::format::{Header, LogReader, LogWriter, Model};
 use replay::verify::{VerifyError, verify};
@@ -71,7 +72,10 @@ fn a_missing_decision_and_an_extra_one_diverge() {
         "{error}"
     );
     let mut extra = bodies.clone();
-    extra.insert(1, Body::Decision(Decision::Reject { job: 1, reason: kernel::RejectReason::QueueFull }));
+    extra.insert(
+        1,
+        Body::Decision(Decision::Reject { job: 1, reason: kernel::service_level::RejectReason::QueueFull }),
+    );
     let error = verify_bytes(&log_of(&header, &extra)).unwrap_err();
     assert!(matches!(&error, VerifyError::Diverged(d) if d.seq == 1), "{error}");
 }

@@ -92,7 +92,8 @@ use std::fmt::Write as _;
 
 use host_sim::metrics::{MetricContext, Tally};
 use kernel::log::Body;
-use kernel::{Decision, Event, JobId, Level, Policy, Tick};
+use kernel::service_level::{Decision, Event, Level, Policy};
+use kernel::{JobId, Tick};
 use replay::engine::{Engine, EngineError};
 use replay::export::describe;
 use replay::format::{FormatError, Header, LogWriter, Model};

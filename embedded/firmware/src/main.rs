@@ -28,7 +28,7 @@ use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
 use kernel::log::{Body, RECORD_MAX_BYTES, Record};
 use kernel::reservation::{self, ReservationKernel};
-use kernel::{Config, Decision, Kernel, Level, Policy, RejectReason};
+use kernel::service_level::{Config, Decision, Kernel, Level, Policy, RejectReason};
 use serde::Deserialize;
 
 use crate::host::{Buffered, HostFile};

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use host_sim::levels::LevelDraw;
 use host_sim::swf::{SwfOptions, Trace, read};
-use kernel::{Config, Event, Kernel, Level, Outcome, Policy, RejectReason, Tick};
+use kernel::Tick;
+use kernel::service_level::{Config, Event, Kernel, Level, Outcome, Policy, RejectReason};
 
 /// Every shared trace, smallest first (by jobs).
 pub const TRACES: &[&str] = &[

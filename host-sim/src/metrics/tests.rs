@@ -1,6 +1,6 @@
 //! The metric formulas on tiny schedules worked out by hand, through the real run loop.
 
-use kernel::{Decision, Event, Level};
+use kernel::service_level::{Decision, Event, Level};
 use replay::format::FormatError;
 
 use super::*;

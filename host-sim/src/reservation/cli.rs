@@ -15,7 +15,7 @@ use crate::progress;
 use crate::swf::{self, SwfOptions};
 use crate::window::parse_duration;
 use crate::workload::Workload;
-use kernel::Policy;
+use kernel::service_level::Policy;
 use replay::engine::DEFAULT_QUEUE_CAPACITY;
 use replay::format::{Header, Model};
 

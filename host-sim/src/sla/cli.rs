@@ -124,7 +124,8 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
     if step % slot != 0 {
         return Err(SlaError::Usage(format!("--step: {step} s is not a multiple of the slot ({slot} s)")));
     }
-    let mut inputs_header = replay::format::Header::new(0, 0, kernel::Policy::FirstFit, Vec::new());
+    let mut inputs_header =
+        replay::format::Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
     let (inputs, nodes, batch, source, left_out) = match &args.trace {
         None => {
             if slot != SLOT_TICKS || args.nodes.is_some() || args.limit.is_some() {

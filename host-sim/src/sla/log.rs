@@ -39,7 +39,7 @@ impl Decide for SlaEngine {
 /// The header every sla log starts from: the kernel's configuration, the engine's
 /// capacities and the seed. The caller adds the inputs and the settings.
 pub fn header(config: Config, seed: u64) -> Header {
-    let mut header = Header::new(0, 0, kernel::Policy::FirstFit, Vec::new());
+    let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
     header.seed = seed;
     header.model = Model::Sla(replay::engine::sla::header(config));
     header

@@ -106,7 +106,7 @@ pub fn charts(rows: &[Row]) -> Vec<(String, LineChart)> {
     let mut charts = Vec::new();
     for policy in policies {
         let of_policy: Vec<&Row> = rows.iter().filter(|r| r.policy == policy).collect();
-        let named = policy != kernel::Policy::FirstFit.name();
+        let named = policy != kernel::service_level::Policy::FirstFit.name();
         for (stem, mut chart) in policy_charts(&of_policy) {
             if named {
                 chart.title = format!("{policy}, {}", chart.title);

@@ -131,7 +131,7 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header), TiersError> {
     let faults = args.faults.faults()?;
     let laxity = parse_milli(&args.laxity)
         .ok_or_else(|| TiersError::Usage(format!("--laxity: `{}` is not a decimal", args.laxity)))?;
-    let mut inputs = Header::new(0, 0, kernel::Policy::FirstFit, Vec::new());
+    let mut inputs = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
     let mut scenario = match &args.trace {
         None => {
             let name = format!("tiers paper workload, mix {}, seed {}", mix.name, args.seed);

@@ -27,7 +27,7 @@ impl From<StageError> for TiersError {
 /// and the options that shaped the events (`host-sim tiers` adds the trace or the
 /// paper's workload, the mix and the availability's source).
 pub fn header(scenario: &Scenario) -> Header {
-    let mut header = Header::new(0, 0, kernel::Policy::FirstFit, Vec::new());
+    let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
     header.host_version = HOST_VERSION.to_owned();
     header.seed = scenario.seed;
     header.set("load-pct", scenario.faults.load_pct);

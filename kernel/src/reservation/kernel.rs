@@ -3,12 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::calendar::SlotLength;
 use super::criteria::{Criterion, Fixing};
 use super::event::{Decision, Event, Outcome};
 use super::offers;
 use super::plan::{Attempt, Plan};
 use super::request::{RejectReason, Request, Reservation};
+use crate::calendar::SlotLength;
 use crate::types::{JobId, Tick};
 
 /// Everything that shapes the kernel's decisions besides its capacities.

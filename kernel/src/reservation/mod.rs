@@ -5,7 +5,7 @@
 //!
 //! # The model
 //! - A pool of `m` identical nodes ([`Config::nodes`]). Time is in ticks and is cut
-//!   into slots of [`Config::slot_ticks`]; the [`Calendar`] holds the free nodes of
+//!   into slots of [`Config::slot_ticks`]; the [`Calendar`](crate::calendar::Calendar) holds the free nodes of
 //!   each of `H` slots ahead.
 //! - A [`Request`] asks for `R` nodes for `Te` ticks (its estimate) inside a window
 //!   `[Tr, D]`, of one of three kinds ([`RequestKind`]): strict (`D - Tr = Te`),
@@ -81,7 +81,6 @@
 //! offers are emitted as they are found. `thumbv7em-none-eabihf` gives the same
 //! figure: its `u64` alignment pads the 32-bit length fields to the same layout.
 
-pub mod calendar;
 pub mod criteria;
 pub mod event;
 mod kernel;
@@ -89,7 +88,6 @@ pub mod offers;
 pub mod plan;
 pub mod request;
 
-pub use calendar::{Calendar, CalendarError, Slot, SlotLength};
 pub use criteria::{Criterion, Fixing, SortKey};
 pub use event::{Decision, Event, Outcome};
 pub use kernel::{Config, ConfigError, Counters, ReservationKernel};

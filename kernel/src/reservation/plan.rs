@@ -32,9 +32,9 @@
 
 use heapless::Vec;
 
-use super::calendar::{Calendar, CalendarError, SlotLength};
 use super::criteria::Criterion;
 use super::request::{RejectReason, Reservation, Running};
+use crate::calendar::{Calendar, CalendarError, SlotLength};
 use crate::panic_free;
 use crate::types::{JobId, Tick};
 

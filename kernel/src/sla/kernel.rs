@@ -5,8 +5,8 @@ use heapless::Vec;
 
 use super::event::{Decision, Event, Outcome};
 use super::types::{Config, ConfigError, Priority, RejectReason, Request};
+use crate::calendar::{Calendar, CalendarError, Slot, SlotLength};
 use crate::panic_free;
-use crate::reservation::{Calendar, CalendarError, Slot, SlotLength};
 use crate::types::Tick;
 
 /// A request waiting in the batch for the next plan.

@@ -7,7 +7,7 @@
 //! # The model, exactly
 //! - **The machine**: `m` identical nodes ([`Config::nodes`]). Time is in ticks, cut
 //!   into slots of [`Config::slot_ticks`]; the reservation model's
-//!   [`Calendar`](crate::reservation::Calendar) holds the free nodes of each of `H`
+//!   [`Calendar`](crate::calendar::Calendar) holds the free nodes of each of `H`
 //!   slots ahead.
 //! - **A request** ([`Request`], an SLA) asks for `NCPU` nodes for `tD` ticks inside
 //!   `[TS, TF]`. It is valid when `tD > 0`, `0 < NCPU <= m` and `TS + tD <= TF`;
@@ -93,7 +93,7 @@
 //! | operation | cost |
 //! |---|---|
 //! | submit | `O(1)`: the request's sort key is computed once, here |
-//! | plan of `n` requests | `O(n log n)` key comparisons (a heapsort of the batch), then per request one [`Calendar::earliest_stepped`](crate::reservation::Calendar::earliest_stepped) scan, `O(min(window + run, H))` slots, each read at most once, and an `O(run)` reservation |
+//! | plan of `n` requests | `O(n log n)` key comparisons (a heapsort of the batch), then per request one [`Calendar::earliest_stepped`](crate::calendar::Calendar::earliest_stepped) scan, `O(min(window + run, H))` slots, each read at most once, and an `O(run)` reservation |
 //! | reset | `O(H + n)` |
 //!
 //! # Memory

@@ -5,8 +5,8 @@ use heapless::Vec;
 
 use super::event::{Decision, Event, Outcome, Request, Violation};
 use super::types::{Config, ConfigError, Group, Policy, RejectReason, Resource, Tier};
+use crate::calendar::{Calendar, Slot, SlotLength};
 use crate::panic_free;
-use crate::reservation::{Calendar, Slot, SlotLength};
 use crate::types::{JobId, Tick};
 
 /// An accepted job that has not finished, been dropped or been lost for good.

@@ -9,7 +9,7 @@
 //!   which can be physically reserved and never leave (the paper's cluster under
 //!   Torque), and low-confidence ones (volunteer desktops), which may leave and return.
 //!   Each has a node count, a relative speed in thousandths, and its own slot
-//!   [`Calendar`](crate::reservation::Calendar) (the reservation model's), with
+//!   [`Calendar`](crate::calendar::Calendar) (the reservation model's), with
 //!   slots of [`Config::slot_ticks`]. A job uses one node.
 //! - **An SLA** ([`Request`]) has a [`Tier`] and a window. Gold and Silver give a start
 //!   `tS` (`ready`) and a deadline `tD`; Bronze has none: its window is `[t, t +

@@ -4,9 +4,9 @@
 //! fresh plan per `fixqueue` round instead of taking placements back.
 
 use kernel::Tick;
+use kernel::calendar::SlotLength;
 use kernel::reservation::{
-    Criterion, Decision, Outcome, RejectReason, Request, RequestKind, Reservation, ReservationKernel,
-    Running, SlotLength,
+    Criterion, Decision, Outcome, RejectReason, Request, RequestKind, Reservation, ReservationKernel, Running,
 };
 
 /// What the reference says a request gets.

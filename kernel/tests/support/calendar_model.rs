@@ -2,7 +2,7 @@
 //! `calendar` fuzz target (which includes this file by path): one `u32` per absolute
 //! slot, no ring, every query answered by brute force.
 
-use kernel::reservation::{CalendarError, Slot};
+use kernel::calendar::{CalendarError, Slot};
 
 /// The plain model: absolute slots, no ring.
 pub struct CalendarModel {

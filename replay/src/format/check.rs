@@ -6,7 +6,7 @@
 //! command line and the input's path as typed, and snapshot logs of those versions
 //! had no input hash, so for them only what rebuilds the kernel is checked.
 
-use kernel::SLACK_ONE_MILLI;
+use kernel::service_level::SLACK_ONE_MILLI;
 
 use super::{Header, Model, ReservationHeader, Setting, SlaHeader, TiersHeader};
 use crate::engine::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};

@@ -18,7 +18,8 @@
 //! (a `Reset` with flags), so v2 blocks decode exactly as before.
 
 use kernel::log::Body;
-use kernel::{Decision, Event, JobId, Level, LevelId, MachineId, RejectReason, SLACK_ONE_MILLI, Tick};
+use kernel::service_level::{Decision, Event, Level, LevelId, MachineId, RejectReason, SLACK_ONE_MILLI};
+use kernel::{JobId, Tick};
 
 use self::reservation::ReservationContext;
 use self::sla::SlaContext;

@@ -7,8 +7,8 @@ use std::io::{self, BufReader, Read};
 use std::path::Path;
 
 use crc::{Digest, Table};
-use kernel::Policy;
 use kernel::log::Record;
+use kernel::service_level::Policy;
 
 use super::codec::{BlockHeader, CodecError, RecordCodec};
 use super::varint::Cursor;

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use crc::{Digest, Table};
 use kernel::log::Body;
-use kernel::{Decision, Event};
+use kernel::service_level::{Decision, Event};
 
 use super::codec::{BLOCK_HEADER_MAX_BYTES, BlockHeader, RECORD_MAX_BYTES, RecordCodec};
 use super::{

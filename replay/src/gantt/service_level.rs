@@ -6,8 +6,9 @@
 use std::collections::HashMap;
 use std::io::Read;
 
+use kernel::Tick;
 use kernel::log::Body;
-use kernel::{Decision, Event, Tick};
+use kernel::service_level::{Decision, Event};
 
 use super::{Bar, Chart, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps};
 use crate::format::LogReader;

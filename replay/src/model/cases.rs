@@ -7,7 +7,8 @@
 //! case (zero work, unknown level, time going backwards, work so large that the
 //! deadline overflows, a jump to the far end of time, a drained reset).
 
-use kernel::{Event, JobId, Level, LevelId, Policy, Tick};
+use kernel::service_level::{Event, Level, LevelId, Policy};
+use kernel::{JobId, Tick};
 
 /// The kernel sizes a case is run on. The sizes are small so that queues fill and
 /// every branch of the kernel is reached within a few dozen events.

@@ -5,7 +5,8 @@
 
 use std::fmt;
 
-use kernel::{Config, ConfigError, Decision, Event, Kernel, Outcome, RejectReason, Tick};
+use kernel::Tick;
+use kernel::service_level::{Config, ConfigError, Decision, Event, Kernel, Outcome, RejectReason};
 
 use super::cases::{Case, Shape};
 use super::feasibility::{MAX_OPTIMAL_JOBS, edf_feasible, optimal_accepted_work};

@@ -5,7 +5,8 @@
 //! taken in `u128`, where it cannot overflow, so there is no overflow handling to get
 //! wrong (a sum past `Tick::MAX` is simply larger than every deadline).
 
-use kernel::{Decision, Event, JobId, Level, MachineId, Outcome, Policy, RejectReason, Tick};
+use kernel::service_level::{Decision, Event, Level, MachineId, Outcome, Policy, RejectReason};
+use kernel::{JobId, Tick};
 
 /// A job admitted to a machine and not yet finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

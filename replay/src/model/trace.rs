@@ -28,7 +28,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use kernel::{Decision, Event, JobId, Level, MachineId, Tick};
+use kernel::service_level::{Decision, Event, Level, MachineId};
+use kernel::{JobId, Tick};
 
 /// What was wrong with a trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -504,7 +505,7 @@ mod tests {
     fn wrong_verdicts_are_listed() {
         let mut checker = TraceChecker::new(1);
         let submit = Event::Submit { t: 0, job: 1, p: 2, level: 0 };
-        let reject = |job| Decision::Reject { job, reason: kernel::RejectReason::QueueFull };
+        let reject = |job| Decision::Reject { job, reason: kernel::service_level::RejectReason::QueueFull };
         let error = checker.clone().step(&submit, &[reject(1), reject(2)]).unwrap_err();
         assert_eq!(error.violation, Violation::Verdicts { expected: Some(1), found: vec![1, 2] });
         let error = checker.clone().step(&submit, &[]).unwrap_err();

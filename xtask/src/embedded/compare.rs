@@ -57,7 +57,7 @@ pub fn compare(model: &str, firmware_bytes: &[u8], host: &[Record]) -> Result<us
 #[cfg(test)]
 mod tests {
     use kernel::log::Body;
-    use kernel::{Event, Level};
+    use kernel::service_level::{Event, Level};
 
     use super::*;
     use crate::embedded::streams::{ServiceConfig, decide_service, encode_all};

@@ -107,7 +107,7 @@ fn tamper_one(host: &mut Vec<Record>, service: &streams::Stream<streams::Service
     let submit = events
         .iter_mut()
         .filter_map(|b| match b {
-            Body::Event(kernel::Event::Submit { p, .. }) => Some(p),
+            Body::Event(kernel::service_level::Event::Submit { p, .. }) => Some(p),
             _ => None,
         })
         .nth(999)
@@ -124,7 +124,7 @@ fn count_rejections(records: &[Record]) -> usize {
         .filter(|r| {
             matches!(
                 r.body,
-                Body::Decision(kernel::Decision::Reject { .. })
+                Body::Decision(kernel::service_level::Decision::Reject { .. })
                     | Body::ReservationDecision(kernel::reservation::Decision::Reject { .. })
             )
         })

@@ -21,7 +21,7 @@ use host_sim::sim::{self, Recorder, RunConfig};
 use host_sim::swf::{self, SwfOptions};
 use kernel::log::{Body, RECORD_MAX_BYTES, Record};
 use kernel::reservation::{self, ReservationKernel};
-use kernel::{Config, Decision, Event, Kernel, Level, Policy, RejectReason};
+use kernel::service_level::{Config, Decision, Event, Kernel, Level, Policy, RejectReason};
 use replay::format::FormatError;
 use serde::Serialize;
 

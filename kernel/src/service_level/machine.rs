@@ -1,8 +1,9 @@
 //! One machine: its EDD queue, its clock, the admission test and time advancing.
 
-use crate::event::Decision;
-use crate::queue::{EddQueue, Head};
-use crate::types::{JobId, MachineId, Tick};
+use super::event::Decision;
+use super::queue::{EddQueue, Head};
+use super::types::MachineId;
+use crate::types::{JobId, Tick};
 
 /// A machine always runs the head of its queue.
 #[derive(Clone, Debug, Default)]

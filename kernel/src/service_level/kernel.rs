@@ -4,10 +4,11 @@
 use heapless::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::event::{Decision, Event, Outcome};
-use crate::level::{Level, SLACK_ONE_MILLI};
-use crate::machine::Machine;
-use crate::types::{JobId, LevelId, MachineId, RejectReason, Tick};
+use super::event::{Decision, Event, Outcome};
+use super::level::{Level, SLACK_ONE_MILLI};
+use super::machine::Machine;
+use super::types::{LevelId, MachineId, RejectReason};
+use crate::types::{JobId, Tick};
 
 /// Which machine takes a job that more than one machine could take.
 ///
@@ -26,7 +27,7 @@ pub enum Policy {
     #[default]
     FirstFit,
     /// The feasible machine with the least slack left after admission (see
-    /// [`EddQueue::slack_after`](crate::queue::EddQueue::slack_after)).
+    /// [`EddQueue::slack_after`](super::queue::EddQueue::slack_after)).
     BestFit,
     /// The feasible machine with the most slack left after admission.
     WorstFit,

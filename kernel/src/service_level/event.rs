@@ -4,9 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::types::{JobId, LevelId, MachineId, RejectReason, Tick};
+use super::types::{LevelId, MachineId, RejectReason};
+use crate::types::{JobId, Tick};
 
-/// An input to [`Kernel::step`](crate::Kernel::step).
+/// An input to [`Kernel::step`](super::Kernel::step).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Event {
@@ -48,7 +49,7 @@ pub enum Decision {
     Complete { t: Tick, job: JobId, machine: MachineId },
 }
 
-/// The summary of one [`Kernel::step`](crate::Kernel::step).
+/// The summary of one [`Kernel::step`](super::Kernel::step).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Outcome {
