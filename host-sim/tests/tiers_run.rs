@@ -12,6 +12,7 @@ use host_sim::tiers::testbed::{MIXES, paper_resources};
 use host_sim::tiers::{Scenario, log};
 use kernel::tiers::{Policy, Tier};
 use replay::format::LogReader;
+use replay::verify::ModelCounts;
 
 /// The header of a paper-workload log, its input named after the workload.
 fn paper_header(scenario: &Scenario) -> replay::format::Header {
@@ -31,7 +32,7 @@ fn every_policy_logs_verify_and_the_audit_agrees_with_the_host() {
         let path = dir.join(format!("{}.log", policy.name()));
         let (summary, out) = log::run_logged(&scenario, &paper_header(&scenario), &path).unwrap();
         let report = verified(&path);
-        let counts = report.tiers.expect("a tiers log");
+        let ModelCounts::Tiers(counts) = report.counts else { panic!("not a tiers log: {report:?}") };
         let violated =
             |tier| out.fates.iter().filter(|f| f.tier == Some(tier) && f.accepted && f.violated).count();
         assert_eq!(counts.violated_gold as usize, violated(Tier::Gold), "{}", policy.name());
@@ -125,5 +126,6 @@ fn the_nasa_trace_runs_and_verifies() {
     let value: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
     let report = verified(&path);
     assert_eq!(report.accepted, value["accepted"].as_u64().unwrap());
-    assert_eq!(report.tiers.unwrap().violated_gold, 0);
+    let ModelCounts::Tiers(counts) = report.counts else { panic!("not a tiers log: {report:?}") };
+    assert_eq!(counts.violated_gold, 0);
 }

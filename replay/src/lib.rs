@@ -1,5 +1,7 @@
 //! The decision log and its re-verification.
 //!
+//! - [`contract`]: what a model is for the log ([`contract::LogModel`]) and the one
+//!   list of the models ([`with_model!`]).
 //! - [`format`](mod@format): the log file format (header, checksummed blocks of records, footer);
 //!   its spec is `docs/log-format.md`.
 //! - [`engine`]: a kernel whose machine count and queue capacity are chosen at run
@@ -15,6 +17,7 @@
 //! - [`model`]: an independent reference implementation of the rules, used by the
 //!   property tests and the fuzz targets.
 
+pub mod contract;
 pub mod engine;
 pub mod export;
 pub mod format;

@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use replay::export::ExportError;
 use replay::format::LogReader;
 use replay::staged::{self, StageError};
-use replay::verify::{Report, verify};
+use replay::verify::verify;
 
 #[derive(Debug, Parser)]
 #[command(version, about = "Re-verify, export and show admission decision logs")]
@@ -131,97 +131,7 @@ fn run_verify(log: &Path) -> ExitCode {
         Err(e) => return fail(log, &e),
     };
     match verify(reader) {
-        Ok(r @ Report { tiers: Some(c), .. }) => {
-            let [min, q1, median, q3, max] = c.bronze_wait;
-            let summary = format!(
-                "{}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} ended, {} moved, \
-                 {} re-placed, {} lost; violated: {} Gold, {} Silver; {} Bronze dropped; Bronze wait s: min {min} \
-                 q1 {q1} median {median} q3 {q3} max {max}\nevery decision re-made by the tiers kernel; every \
-                 placement and move inside its window and on a resource its tier allows, no resource over its \
-                 nodes, every violation recomputed from the records\n",
-                log.display(),
-                r.records,
-                r.events,
-                r.decisions,
-                r.accepted,
-                r.rejected,
-                r.completed,
-                c.moves,
-                c.replaced,
-                c.lost,
-                c.violated_gold,
-                c.violated_silver,
-                c.bronze_dropped,
-            );
-            print!("{summary}");
-            ExitCode::SUCCESS
-        }
-        Ok(r @ Report { sla: Some(c), .. }) => {
-            let reasons: Vec<String> = kernel::sla::RejectReason::ALL
-                .iter()
-                .filter(|&&reason| c.rejected_for(reason) > 0)
-                .map(|&reason| format!("{} {reason}", c.rejected_for(reason)))
-                .collect();
-            let reasons =
-                if reasons.is_empty() { String::new() } else { format!(" ({})", reasons.join(", ")) };
-            let summary = format!(
-                "{}: verified {} records ({} events, {} decisions): {} requests in {} job sets, {} plans; {} \
-                 accepted ({} node-ticks), {} rejected{reasons}; {} left pending\nevery decision re-made by the \
-                 sla kernel; every accepted job inside its window at its first free start TS + k*dt, no slot \
-                 over the machine's nodes, every rejection's reason and the fitting order recomputed from the \
-                 records\n",
-                log.display(),
-                r.records,
-                r.events,
-                r.decisions,
-                c.requests,
-                c.sets,
-                c.plans,
-                c.accepted,
-                c.node_ticks,
-                c.rejected_total(),
-                c.pending_at_end,
-            );
-            write_summary(&summary)
-        }
-        Ok(r @ Report { reservations: Some(c), .. }) => {
-            let summary = format!(
-                "{}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} offers, \
-                 {} replans, {} fixes, {} started, {} ended ({} early, {} cut)\nevery decision re-made by the \
-                 reservation kernel; every executed reservation lay inside its window, and no instant had more \
-                 nodes in use than the pool\n",
-                log.display(),
-                r.records,
-                r.events,
-                r.decisions,
-                r.accepted,
-                r.rejected,
-                c.offers,
-                c.replans,
-                c.fixes,
-                c.starts,
-                r.completed,
-                c.early,
-                c.cut
-            );
-            write_summary(&summary)
-        }
-        Ok(r) => {
-            let summary = format!(
-                "{}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} completed, \
-                 {} interruptions\nevery decision re-made by the kernel; every accepted job ran for exactly its \
-                 processing time and met its deadline\n",
-                log.display(),
-                r.records,
-                r.events,
-                r.decisions,
-                r.accepted,
-                r.rejected,
-                r.completed,
-                r.preemptions
-            );
-            write_summary(&summary)
-        }
+        Ok(report) => write_summary(&report.summary(&log.display().to_string())),
         Err(e) => fail(log, &e),
     }
 }

@@ -1,71 +1,126 @@
-//! Re-verification of a log, twice over: the kernel is rebuilt from the header and
-//! must make every logged decision again, in order; and, without the kernel, the
-//! logged schedule must keep every promise, as [`TraceChecker`] judges it (each
-//! accepted job runs for exactly its processing time, one job at a time per machine,
-//! and completes by the deadline its level gives).
+//! Re-verification of a log, twice over, written once for every model: the model's
+//! engine is rebuilt from the header and must make every logged decision again, in
+//! order; and, without the kernel, the model's audit holds the logged schedule to its
+//! promises. What a model supplies for this is [`Verified`] (beside
+//! [`LogModel`](crate::contract::LogModel)), in `verify/NAME.rs`:
 //!
-//! A log whose header has a tiers configuration is verified in `verify/tiers.rs`: the
-//! tiers kernel re-makes every decision, then
-//! [`TiersAudit`](crate::model::tiers::TiersAudit) checks capacity, windows, tier
-//! rules and violations from the records alone.
-//!
-//! A log whose model is `Sla` is verified in `verify/sla.rs`: the SLA kernel re-makes
-//! every decision, then [`SlaAudit`](crate::model::sla::SlaAudit) checks capacity,
-//! windows, first fit, the order and every reason from the records alone.
-//!
-//! A log whose header has a reservation configuration is verified the same way (in
-//! `verify/reservation.rs`): the reservation kernel re-makes every decision, then
-//! [`ReservationAudit`](crate::model::ReservationAudit) checks windows and the pool's
-//! capacity without it.
+//! - `service_level`: [`TraceChecker`](crate::model::TraceChecker): each accepted job
+//!   runs for exactly its processing time, one job at a time per machine, and
+//!   completes by the deadline its level gives;
+//! - `reservation`: [`ReservationAudit`](crate::model::ReservationAudit): windows and
+//!   the pool's capacity;
+//! - `tiers`: [`TiersAudit`](crate::model::tiers::TiersAudit): capacity, windows, tier
+//!   rules and violations;
+//! - `sla`: [`SlaAudit`](crate::model::sla::SlaAudit): capacity, windows, first fit,
+//!   the order and every reason.
 
 use std::io::Read;
 
 use kernel::Tick;
 use kernel::log::Body;
-use kernel::service_level::{Decision, Event};
 
-use crate::engine::{Engine, EngineError};
+use crate::contract::{LogModel, body_label};
+use crate::engine::EngineError;
 use crate::export::describe;
-use crate::format::{FormatError, HeaderError, LogReader};
+use crate::format::{FormatError, Header, HeaderError, LogReader};
+use crate::model::ReservationViolation;
+use crate::model::TraceError;
 use crate::model::sla::{SlaCounts, SlaViolation};
 use crate::model::tiers::{TiersCounts, TiersViolation};
-use crate::model::{ReservationViolation, TraceChecker, TraceError};
 
 mod reservation;
+mod service_level;
 mod sla;
 mod tiers;
 
-/// Counts from a log that verified.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub use reservation::ReservationCounts;
+pub use service_level::ServiceLevelCounts;
+
+/// Counts from a log that verified: what every model counts, then the model's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Report {
     pub records: u64,
     pub events: u64,
     pub decisions: u64,
     pub accepted: u64,
     pub rejected: u64,
+    /// Completions (service levels) or ends (the other models).
     pub completed: u64,
-    /// Accepts that displaced a job which had already run (the thesis' interruptions).
-    pub preemptions: u64,
-    /// Reservation logs only: the counts of their own decisions.
-    pub reservations: Option<ReservationCounts>,
-    /// Tiers logs only: what the audit recomputed from the records.
-    pub tiers: Option<TiersCounts>,
-    /// SLA logs only: what the audit counted from the records.
-    pub sla: Option<SlaCounts>,
+    /// The log's model and what it counted of its own.
+    pub counts: ModelCounts,
 }
 
-/// What a reservation log's decisions counted (its accepts, rejects and ends are
-/// [`Report::accepted`], [`Report::rejected`] and [`Report::completed`]).
+/// One model's own counts, from its decisions and its audit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelCounts {
+    ServiceLevel(ServiceLevelCounts),
+    Reservation(ReservationCounts),
+    Tiers(TiersCounts),
+    Sla(SlaCounts),
+}
+
+impl Report {
+    /// What `replay verify` prints of a verified log named `log`: the counts and what
+    /// was checked, in the model's own words.
+    pub fn summary(&self, log: &str) -> String {
+        match &self.counts {
+            ModelCounts::ServiceLevel(c) => service_level::summary(self, c, log),
+            ModelCounts::Reservation(c) => reservation::summary(self, c, log),
+            ModelCounts::Tiers(c) => tiers::summary(self, c, log),
+            ModelCounts::Sla(c) => sla::summary(self, c, log),
+        }
+    }
+}
+
+/// The counts every model keeps while its log is read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ReservationCounts {
-    pub offers: u64,
-    pub replans: u64,
-    pub fixes: u64,
-    pub starts: u64,
-    /// Ends before the end of the reservation (a reported early finish).
-    pub early: u64,
-    /// Jobs that overran their estimate and were cut at the end of their reservation.
-    pub cut: u64,
+pub struct Tally {
+    pub records: u64,
+    pub events: u64,
+    pub decisions: u64,
+    pub accepted: u64,
+    pub rejected: u64,
+    pub completed: u64,
+}
+
+impl Tally {
+    fn report(self, counts: ModelCounts) -> Report {
+        let Self { records, events, decisions, accepted, rejected, completed } = self;
+        Report { records, events, decisions, accepted, rejected, completed, counts }
+    }
+}
+
+/// What a model supplies to be verified: the engine that re-makes its decisions,
+/// the audit that holds them to their promises, and what it counts.
+pub trait Verified: LogModel {
+    /// The part of the log header that configures this model.
+    type Header: Clone;
+    type Engine;
+    type Audit;
+    /// The model's own counts while the log is read.
+    type Counts: Default;
+
+    /// The model's part of a log header (`None`: the header is for another model).
+    fn header(header: &Header) -> Option<&Self::Header>;
+    /// The engine the header describes.
+    fn engine(header: &Self::Header) -> Result<Self::Engine, VerifyError>;
+    /// The engine's decisions for `event`, appended to `out`.
+    fn step(engine: &mut Self::Engine, event: Self::Event, out: &mut Vec<Self::Decision>);
+    /// An audit for the log the header describes.
+    fn audit(header: &Self::Header) -> Self::Audit;
+    /// Holds one event's decisions, matched already, to the promises; `seq` names the
+    /// record before which a failure is reported.
+    fn check(
+        audit: &mut Self::Audit,
+        event: &Self::Event,
+        decisions: &[Self::Decision],
+        seq: u64,
+    ) -> Result<(), VerifyError>;
+    /// Counts one logged decision.
+    fn count(tally: &mut Tally, counts: &mut Self::Counts, decision: &Self::Decision);
+    /// The audit's last word at the end of the log (`records` records), and the
+    /// model's counts.
+    fn finish(audit: Self::Audit, counts: Self::Counts, records: u64) -> Result<ModelCounts, VerifyError>;
 }
 
 /// Where the kernel and the log first disagree.
@@ -105,7 +160,7 @@ pub enum VerifyError {
     Diverged(Box<Divergence>),
     #[error("broken promise before record {seq}: {error}")]
     Promise { seq: u64, error: TraceError },
-    #[error("record {seq} is a {found} record in a log whose header is for {header}")]
+    #[error("record {seq} is a {found} record in a log whose header is for the {header} kernel")]
     WrongModel { seq: u64, found: &'static str, header: &'static str },
     #[error("broken reservation promise before record {seq}: {error}")]
     Reservation { seq: u64, error: ReservationViolation },
@@ -116,65 +171,52 @@ pub enum VerifyError {
 }
 
 /// Verifies a whole log; see the module documentation.
-pub fn verify<R: Read>(mut reader: LogReader<R>) -> Result<Report, VerifyError> {
+pub fn verify<R: Read>(reader: LogReader<R>) -> Result<Report, VerifyError> {
     reader.header().check()?;
-    if let Some(&header) = reader.header().reservation() {
-        return reservation::verify(reader, &header);
-    }
-    if let Some(header) = reader.header().tiers().cloned() {
-        return tiers::verify(reader, &header);
-    }
-    if let Some(&header) = reader.header().sla() {
-        return sla::verify(reader, &header);
-    }
-    let mut engine = Engine::from_header(reader.header())?;
-    let header = reader.header();
-    let mut checker = TraceChecker::with_levels(header.machines, header.levels.clone());
-    let mut report = Report::default();
-    let mut matcher = Matcher::new(Body::Decision);
+    let model = reader.header().model.clone();
+    crate::with_model!(model, verify_model(reader))
+}
+
+/// Verifies a log of the model `M`: every record re-made, then audited.
+fn verify_model<M: Verified>(mut reader: LogReader<impl Read>) -> Result<Report, VerifyError> {
+    let header = M::header(reader.header())
+        .cloned()
+        .ok_or_else(|| HeaderError { field: "model".into(), problem: format!("is not {}", M::NAME) })?;
+    let mut engine = M::engine(&header)?;
+    let mut audit = M::audit(&header);
+    let mut tally = Tally::default();
+    let mut counts = M::Counts::default();
+    let mut matcher = Matcher::<M::Event, M::Decision>::new(M::wrap_decision);
     while let Some(record) = reader.next_record()? {
-        report.records += 1;
-        match record.body {
-            Body::Event(event) => {
-                matcher.close(record.seq, Some(record.body))?;
-                audit(&mut checker, matcher.last(), record.seq)?;
-                report.events += 1;
-                matcher.open(event, event.time(), |e, out| {
-                    engine.step(e, out);
-                });
-            }
-            Body::Decision(logged) => {
-                report.decisions += 1;
-                matcher.decision(record.seq, logged, record.body)?;
-                count(&mut report, &logged);
-            }
-            Body::ReservationEvent(_) | Body::ReservationDecision(_) => {
-                return Err(VerifyError::WrongModel {
-                    seq: record.seq,
-                    found: "reservation",
-                    header: "the service-level kernel",
-                });
-            }
-            Body::TiersEvent(_) | Body::TiersDecision(_) => {
-                return Err(VerifyError::WrongModel {
-                    seq: record.seq,
-                    found: "tiers",
-                    header: "the service-level kernel",
-                });
-            }
-            Body::SlaEvent(_) | Body::SlaDecision(_) => {
-                return Err(VerifyError::WrongModel {
-                    seq: record.seq,
-                    found: "sla",
-                    header: "the service-level kernel",
-                });
-            }
+        tally.records += 1;
+        if let Some(event) = M::event(&record.body) {
+            matcher.close(record.seq, Some(record.body))?;
+            check::<M>(&mut audit, matcher.last(), record.seq)?;
+            tally.events += 1;
+            matcher.open(event, M::time(&event), |e, out| M::step(&mut engine, e, out));
+        } else if let Some(logged) = M::decision(&record.body) {
+            tally.decisions += 1;
+            matcher.decision(record.seq, logged, record.body)?;
+            M::count(&mut tally, &mut counts, &logged);
+        } else {
+            let found = body_label(&record.body);
+            return Err(VerifyError::WrongModel { seq: record.seq, found, header: M::LABEL });
         }
     }
-    matcher.close(report.records, None)?;
-    audit(&mut checker, matcher.last(), report.records)?;
-    checker.finish().map_err(|error| VerifyError::Promise { seq: report.records, error })?;
-    Ok(report)
+    matcher.close(tally.records, None)?;
+    check::<M>(&mut audit, matcher.last(), tally.records)?;
+    let counts = M::finish(audit, counts, tally.records)?;
+    Ok(tally.report(counts))
+}
+
+/// Holds the decisions of the last event, once they matched the log, to the promises.
+fn check<M: Verified>(
+    audit: &mut M::Audit,
+    last: Option<(&M::Event, &[M::Decision])>,
+    seq: u64,
+) -> Result<(), VerifyError> {
+    let Some((event, decisions)) = last else { return Ok(()) };
+    M::check(audit, event, decisions, seq)
 }
 
 /// Matches a log's decisions, record by record, against what a kernel decides now:
@@ -231,28 +273,6 @@ impl<E: Copy, D: Copy + PartialEq> Matcher<E, D> {
     }
 }
 
-/// Holds the decisions of one event, once they matched the log, to the promises.
-fn audit(
-    checker: &mut TraceChecker,
-    last: Option<(&Event, &[Decision])>,
-    seq: u64,
-) -> Result<(), VerifyError> {
-    let Some((event, decisions)) = last else { return Ok(()) };
-    checker.step(event, decisions).map_err(|error| VerifyError::Promise { seq, error })
-}
-
 fn diverged(seq: u64, t: Option<Tick>, logged: Option<Body>, kernel: Option<Body>) -> VerifyError {
     VerifyError::Diverged(Box::new(Divergence { seq, t, logged, kernel }))
-}
-
-fn count(report: &mut Report, decision: &Decision) {
-    match decision {
-        Decision::Accept { preempted, .. } => {
-            report.accepted += 1;
-            report.preemptions += u64::from(preempted.is_some());
-        }
-        Decision::Reject { .. } => report.rejected += 1,
-        Decision::Complete { .. } => report.completed += 1,
-        Decision::Start { .. } | Decision::Preempt { .. } => {}
-    }
 }

@@ -15,6 +15,7 @@ use replay::format::{Header, LogReader, LogWriter, Model, SlaHeader};
 use replay::model::sla::harness::{CaseStats, case_from_bytes, check_case};
 use replay::model::sla::plain::{Usage, first_fit, first_fit_linear, slots_of};
 use replay::model::sla::{SlaAudit, summary};
+use replay::verify::ModelCounts;
 use replay::verify::{VerifyError, verify};
 
 #[test]
@@ -206,7 +207,7 @@ fn an_sla_log_verifies_summarises_and_is_stamped_version_5() {
     let raised = LogWriter::new(Vec::new(), &h).unwrap().finish().unwrap();
     assert_eq!(LogReader::new(&raised[..]).unwrap().header().format_version, 5);
     let report = verify(LogReader::new(&bytes[..]).unwrap()).unwrap();
-    let counts = report.sla.unwrap();
+    let ModelCounts::Sla(counts) = report.counts else { panic!("not an SLA log: {report:?}") };
     assert_eq!(counts.requests, 80);
     assert_eq!(counts.sets, 2);
     assert_eq!(counts.accepted + counts.rejected_total(), 80);

@@ -1,93 +1,128 @@
 //! Verification of a reservation log: the reservation kernel rebuilt from the header
 //! re-makes every decision, and [`ReservationAudit`] holds them to their promises.
 
-use std::io::Read;
-
+use kernel::Tick;
 use kernel::log::Body;
 use kernel::reservation::{Decision, Event};
 
-use super::{Matcher, Report, ReservationCounts, VerifyError};
+use super::{ModelCounts, Report, Tally, Verified, VerifyError};
+use crate::contract::{LogModel, Reservation};
 use crate::engine::reservation::ReservationEngine;
-use crate::format::{LogReader, ReservationHeader};
+use crate::format::{Header, ReservationHeader};
 use crate::model::ReservationAudit;
 
-/// Verifies a reservation log whose header holds `header`.
-pub(super) fn verify<R: Read>(
-    mut reader: LogReader<R>,
-    header: &ReservationHeader,
-) -> Result<Report, VerifyError> {
-    let mut engine = ReservationEngine::from_header(header)?;
-    let mut audit = ReservationAudit::new(header.config.nodes);
-    let mut report = Report::default();
-    let mut counts = ReservationCounts::default();
-    let mut matcher = Matcher::new(Body::ReservationDecision);
-    while let Some(record) = reader.next_record()? {
-        report.records += 1;
-        match record.body {
-            Body::ReservationEvent(event) => {
-                matcher.close(record.seq, Some(record.body))?;
-                check(&mut audit, matcher.last(), record.seq)?;
-                report.events += 1;
-                matcher.open(event, event.time(), |e, out| {
-                    engine.step(e, out);
-                });
-            }
-            Body::ReservationDecision(logged) => {
-                report.decisions += 1;
-                matcher.decision(record.seq, logged, record.body)?;
-                count(&mut report, &mut counts, &logged);
-            }
-            Body::TiersEvent(_) | Body::TiersDecision(_) => {
-                return Err(VerifyError::WrongModel {
-                    seq: record.seq,
-                    found: "tiers",
-                    header: "the reservation kernel",
-                });
-            }
-            Body::SlaEvent(_) | Body::SlaDecision(_) => {
-                return Err(VerifyError::WrongModel {
-                    seq: record.seq,
-                    found: "sla",
-                    header: "the reservation kernel",
-                });
-            }
-            Body::Event(_) | Body::Decision(_) => {
-                return Err(VerifyError::WrongModel {
-                    seq: record.seq,
-                    found: "service-level",
-                    header: "the reservation kernel",
-                });
+/// What a reservation log's decisions counted (its accepts, rejects and ends are
+/// [`Report::accepted`], [`Report::rejected`] and [`Report::completed`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReservationCounts {
+    pub offers: u64,
+    pub replans: u64,
+    pub fixes: u64,
+    pub starts: u64,
+    /// Ends before the end of the reservation (a reported early finish).
+    pub early: u64,
+    /// Jobs that overran their estimate and were cut at the end of their reservation.
+    pub cut: u64,
+}
+
+impl LogModel for Reservation {
+    const NAME: &'static str = "reservation";
+    const LABEL: &'static str = "reservation";
+    type Event = Event;
+    type Decision = Decision;
+
+    fn event(body: &Body) -> Option<Event> {
+        if let Body::ReservationEvent(event) = body { Some(*event) } else { None }
+    }
+
+    fn decision(body: &Body) -> Option<Decision> {
+        if let Body::ReservationDecision(decision) = body { Some(*decision) } else { None }
+    }
+
+    fn wrap_decision(decision: Decision) -> Body {
+        Body::ReservationDecision(decision)
+    }
+
+    fn time(event: &Event) -> Option<Tick> {
+        event.time()
+    }
+}
+
+impl Verified for Reservation {
+    type Header = ReservationHeader;
+    type Engine = ReservationEngine;
+    type Audit = ReservationAudit;
+    type Counts = ReservationCounts;
+
+    fn header(header: &Header) -> Option<&ReservationHeader> {
+        header.reservation()
+    }
+
+    fn engine(header: &ReservationHeader) -> Result<ReservationEngine, VerifyError> {
+        Ok(ReservationEngine::from_header(header)?)
+    }
+
+    fn step(engine: &mut ReservationEngine, event: Event, out: &mut Vec<Decision>) {
+        engine.step(event, out);
+    }
+
+    fn audit(header: &ReservationHeader) -> ReservationAudit {
+        ReservationAudit::new(header.config.nodes)
+    }
+
+    fn check(
+        audit: &mut ReservationAudit,
+        event: &Event,
+        decisions: &[Decision],
+        seq: u64,
+    ) -> Result<(), VerifyError> {
+        audit.step(event, decisions).map_err(|error| VerifyError::Reservation { seq, error })
+    }
+
+    fn count(tally: &mut Tally, counts: &mut ReservationCounts, decision: &Decision) {
+        match *decision {
+            Decision::Accept { .. } => tally.accepted += 1,
+            Decision::Reject { .. } => tally.rejected += 1,
+            Decision::Offer { .. } => counts.offers += 1,
+            Decision::Replan { .. } => counts.replans += 1,
+            Decision::Fix { .. } => counts.fixes += 1,
+            Decision::Start { .. } => counts.starts += 1,
+            Decision::End { early, cut, .. } => {
+                tally.completed += 1;
+                counts.early += u64::from(early);
+                counts.cut += u64::from(cut);
             }
         }
     }
-    matcher.close(report.records, None)?;
-    check(&mut audit, matcher.last(), report.records)?;
-    audit.finish().map_err(|error| VerifyError::Reservation { seq: report.records, error })?;
-    report.reservations = Some(counts);
-    Ok(report)
-}
 
-fn check(
-    audit: &mut ReservationAudit,
-    last: Option<(&Event, &[Decision])>,
-    seq: u64,
-) -> Result<(), VerifyError> {
-    let Some((event, decisions)) = last else { return Ok(()) };
-    audit.step(event, decisions).map_err(|error| VerifyError::Reservation { seq, error })
-}
-
-fn count(report: &mut Report, counts: &mut ReservationCounts, decision: &Decision) {
-    match *decision {
-        Decision::Accept { .. } => report.accepted += 1,
-        Decision::Reject { .. } => report.rejected += 1,
-        Decision::Offer { .. } => counts.offers += 1,
-        Decision::Replan { .. } => counts.replans += 1,
-        Decision::Fix { .. } => counts.fixes += 1,
-        Decision::Start { .. } => counts.starts += 1,
-        Decision::End { early, cut, .. } => {
-            report.completed += 1;
-            counts.early += u64::from(early);
-            counts.cut += u64::from(cut);
-        }
+    fn finish(
+        audit: ReservationAudit,
+        counts: ReservationCounts,
+        records: u64,
+    ) -> Result<ModelCounts, VerifyError> {
+        audit.finish().map_err(|error| VerifyError::Reservation { seq: records, error })?;
+        Ok(ModelCounts::Reservation(counts))
     }
+}
+
+/// `replay verify`'s words for a reservation log.
+pub(super) fn summary(r: &Report, c: &ReservationCounts, log: &str) -> String {
+    format!(
+        "{log}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} offers, \
+         {} replans, {} fixes, {} started, {} ended ({} early, {} cut)\nevery decision re-made by the \
+         reservation kernel; every executed reservation lay inside its window, and no instant had more \
+         nodes in use than the pool\n",
+        r.records,
+        r.events,
+        r.decisions,
+        r.accepted,
+        r.rejected,
+        c.offers,
+        c.replans,
+        c.fixes,
+        c.starts,
+        r.completed,
+        c.early,
+        c.cut
+    )
 }

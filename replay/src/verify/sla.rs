@@ -1,57 +1,106 @@
 //! Verification of an SLA log: the SLA kernel rebuilt from the header re-makes every
 //! decision, and [`SlaAudit`] holds them to their promises without it.
 
-use std::io::Read;
-
+use kernel::Tick;
 use kernel::log::Body;
-use kernel::sla::{Decision, Event};
+use kernel::sla::{Decision, Event, RejectReason};
 
-use super::{Matcher, Report, VerifyError};
+use super::{ModelCounts, Report, Tally, Verified, VerifyError};
+use crate::contract::{LogModel, Sla};
 use crate::engine::sla::SlaEngine;
-use crate::format::{LogReader, SlaHeader};
-use crate::model::sla::SlaAudit;
+use crate::format::{Header, SlaHeader};
+use crate::model::sla::{SlaAudit, SlaCounts};
 
-/// Verifies an SLA log whose header holds `header`.
-pub(super) fn verify<R: Read>(mut reader: LogReader<R>, header: &SlaHeader) -> Result<Report, VerifyError> {
-    let mut engine = SlaEngine::from_header(header)?;
-    let mut audit = SlaAudit::new(header);
-    let mut report = Report::default();
-    let mut matcher = Matcher::new(Body::SlaDecision);
-    while let Some(record) = reader.next_record()? {
-        report.records += 1;
-        match record.body {
-            Body::SlaEvent(event) => {
-                matcher.close(record.seq, Some(record.body))?;
-                check(&mut audit, matcher.last(), record.seq)?;
-                report.events += 1;
-                matcher.open(event, Some(event.time()), |e, out| {
-                    engine.step(e, out);
-                });
-            }
-            Body::SlaDecision(logged) => {
-                report.decisions += 1;
-                matcher.decision(record.seq, logged, record.body)?;
-                match logged {
-                    Decision::Accept { .. } => report.accepted += 1,
-                    Decision::Reject { .. } => report.rejected += 1,
-                }
-            }
-            _ => {
-                return Err(VerifyError::WrongModel {
-                    seq: record.seq,
-                    found: "non-sla",
-                    header: "the sla kernel",
-                });
-            }
-        }
+impl LogModel for Sla {
+    const NAME: &'static str = "sla";
+    const LABEL: &'static str = "sla";
+    type Event = Event;
+    type Decision = Decision;
+
+    fn event(body: &Body) -> Option<Event> {
+        if let Body::SlaEvent(event) = body { Some(*event) } else { None }
     }
-    matcher.close(report.records, None)?;
-    check(&mut audit, matcher.last(), report.records)?;
-    report.sla = Some(audit.finish().counts);
-    Ok(report)
+
+    fn decision(body: &Body) -> Option<Decision> {
+        if let Body::SlaDecision(decision) = body { Some(*decision) } else { None }
+    }
+
+    fn wrap_decision(decision: Decision) -> Body {
+        Body::SlaDecision(decision)
+    }
+
+    fn time(event: &Event) -> Option<Tick> {
+        Some(event.time())
+    }
 }
 
-fn check(audit: &mut SlaAudit, last: Option<(&Event, &[Decision])>, seq: u64) -> Result<(), VerifyError> {
-    let Some((event, decisions)) = last else { return Ok(()) };
-    audit.step(event, decisions).map_err(|error| VerifyError::Sla { seq, error })
+impl Verified for Sla {
+    type Header = SlaHeader;
+    type Engine = SlaEngine;
+    type Audit = SlaAudit;
+    /// The SLA audit counts everything itself.
+    type Counts = ();
+
+    fn header(header: &Header) -> Option<&SlaHeader> {
+        header.sla()
+    }
+
+    fn engine(header: &SlaHeader) -> Result<SlaEngine, VerifyError> {
+        Ok(SlaEngine::from_header(header)?)
+    }
+
+    fn step(engine: &mut SlaEngine, event: Event, out: &mut Vec<Decision>) {
+        engine.step(event, out);
+    }
+
+    fn audit(header: &SlaHeader) -> SlaAudit {
+        SlaAudit::new(header)
+    }
+
+    fn check(
+        audit: &mut SlaAudit,
+        event: &Event,
+        decisions: &[Decision],
+        seq: u64,
+    ) -> Result<(), VerifyError> {
+        audit.step(event, decisions).map_err(|error| VerifyError::Sla { seq, error })
+    }
+
+    fn count(tally: &mut Tally, (): &mut (), decision: &Decision) {
+        match decision {
+            Decision::Accept { .. } => tally.accepted += 1,
+            Decision::Reject { .. } => tally.rejected += 1,
+        }
+    }
+
+    fn finish(audit: SlaAudit, (): (), _records: u64) -> Result<ModelCounts, VerifyError> {
+        Ok(ModelCounts::Sla(audit.finish().counts))
+    }
+}
+
+/// `replay verify`'s words for an SLA log.
+pub(super) fn summary(r: &Report, c: &SlaCounts, log: &str) -> String {
+    let reasons: Vec<String> = RejectReason::ALL
+        .iter()
+        .filter(|&&reason| c.rejected_for(reason) > 0)
+        .map(|&reason| format!("{} {reason}", c.rejected_for(reason)))
+        .collect();
+    let reasons = if reasons.is_empty() { String::new() } else { format!(" ({})", reasons.join(", ")) };
+    format!(
+        "{log}: verified {} records ({} events, {} decisions): {} requests in {} job sets, {} plans; {} \
+         accepted ({} node-ticks), {} rejected{reasons}; {} left pending\nevery decision re-made by the \
+         sla kernel; every accepted job inside its window at its first free start TS + k*dt, no slot \
+         over the machine's nodes, every rejection's reason and the fitting order recomputed from the \
+         records\n",
+        r.records,
+        r.events,
+        r.decisions,
+        c.requests,
+        c.sets,
+        c.plans,
+        c.accepted,
+        c.node_ticks,
+        c.rejected_total(),
+        c.pending_at_end,
+    )
 }

@@ -1,60 +1,106 @@
 //! Verification of a tiers log: the tiers kernel rebuilt from the header re-makes
 //! every decision, and [`TiersAudit`] holds them to their promises.
 
-use std::io::Read;
-
+use kernel::Tick;
 use kernel::log::Body;
 use kernel::tiers::{Decision, Event};
 
-use super::{Matcher, Report, VerifyError};
+use super::{ModelCounts, Report, Tally, Verified, VerifyError};
+use crate::contract::{LogModel, Tiers};
 use crate::engine::tiers::TiersEngine;
-use crate::format::{LogReader, TiersHeader};
-use crate::model::tiers::TiersAudit;
+use crate::format::{Header, TiersHeader};
+use crate::model::tiers::{TiersAudit, TiersCounts};
 
-/// Verifies a tiers log whose header holds `header`.
-pub(super) fn verify<R: Read>(mut reader: LogReader<R>, header: &TiersHeader) -> Result<Report, VerifyError> {
-    let mut engine = TiersEngine::from_header(header)?;
-    let mut audit = TiersAudit::new(header.config, &header.resources);
-    let mut report = Report::default();
-    let mut matcher = Matcher::new(Body::TiersDecision);
-    while let Some(record) = reader.next_record()? {
-        report.records += 1;
-        match record.body {
-            Body::TiersEvent(event) => {
-                matcher.close(record.seq, Some(record.body))?;
-                check(&mut audit, matcher.last(), record.seq)?;
-                report.events += 1;
-                matcher.open(event, event.time(), |e, out| {
-                    engine.step(e, out);
-                });
-            }
-            Body::TiersDecision(logged) => {
-                report.decisions += 1;
-                matcher.decision(record.seq, logged, record.body)?;
-                match logged {
-                    Decision::Accept { .. } => report.accepted += 1,
-                    Decision::Reject { .. } => report.rejected += 1,
-                    Decision::End { .. } => report.completed += 1,
-                    _ => {}
-                }
-            }
-            _ => {
-                return Err(VerifyError::WrongModel {
-                    seq: record.seq,
-                    found: "non-tiers",
-                    header: "the tiers kernel",
-                });
-            }
-        }
+impl LogModel for Tiers {
+    const NAME: &'static str = "tiers";
+    const LABEL: &'static str = "tiers";
+    type Event = Event;
+    type Decision = Decision;
+
+    fn event(body: &Body) -> Option<Event> {
+        if let Body::TiersEvent(event) = body { Some(*event) } else { None }
     }
-    matcher.close(report.records, None)?;
-    check(&mut audit, matcher.last(), report.records)?;
-    let counts = audit.finish().map_err(|error| VerifyError::Tiers { seq: report.records, error })?;
-    report.tiers = Some(counts);
-    Ok(report)
+
+    fn decision(body: &Body) -> Option<Decision> {
+        if let Body::TiersDecision(decision) = body { Some(*decision) } else { None }
+    }
+
+    fn wrap_decision(decision: Decision) -> Body {
+        Body::TiersDecision(decision)
+    }
+
+    fn time(event: &Event) -> Option<Tick> {
+        event.time()
+    }
 }
 
-fn check(audit: &mut TiersAudit, last: Option<(&Event, &[Decision])>, seq: u64) -> Result<(), VerifyError> {
-    let Some((event, decisions)) = last else { return Ok(()) };
-    audit.step(event, decisions).map_err(|error| VerifyError::Tiers { seq, error })
+impl Verified for Tiers {
+    type Header = TiersHeader;
+    type Engine = TiersEngine;
+    type Audit = TiersAudit;
+    /// The tiers audit recomputes every count itself.
+    type Counts = ();
+
+    fn header(header: &Header) -> Option<&TiersHeader> {
+        header.tiers()
+    }
+
+    fn engine(header: &TiersHeader) -> Result<TiersEngine, VerifyError> {
+        Ok(TiersEngine::from_header(header)?)
+    }
+
+    fn step(engine: &mut TiersEngine, event: Event, out: &mut Vec<Decision>) {
+        engine.step(event, out);
+    }
+
+    fn audit(header: &TiersHeader) -> TiersAudit {
+        TiersAudit::new(header.config, &header.resources)
+    }
+
+    fn check(
+        audit: &mut TiersAudit,
+        event: &Event,
+        decisions: &[Decision],
+        seq: u64,
+    ) -> Result<(), VerifyError> {
+        audit.step(event, decisions).map_err(|error| VerifyError::Tiers { seq, error })
+    }
+
+    fn count(tally: &mut Tally, (): &mut (), decision: &Decision) {
+        match decision {
+            Decision::Accept { .. } => tally.accepted += 1,
+            Decision::Reject { .. } => tally.rejected += 1,
+            Decision::End { .. } => tally.completed += 1,
+            _ => {}
+        }
+    }
+
+    fn finish(audit: TiersAudit, (): (), records: u64) -> Result<ModelCounts, VerifyError> {
+        let counts = audit.finish().map_err(|error| VerifyError::Tiers { seq: records, error })?;
+        Ok(ModelCounts::Tiers(counts))
+    }
+}
+
+/// `replay verify`'s words for a tiers log.
+pub(super) fn summary(r: &Report, c: &TiersCounts, log: &str) -> String {
+    let [min, q1, median, q3, max] = c.bronze_wait;
+    format!(
+        "{log}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} ended, {} moved, \
+         {} re-placed, {} lost; violated: {} Gold, {} Silver; {} Bronze dropped; Bronze wait s: min {min} \
+         q1 {q1} median {median} q3 {q3} max {max}\nevery decision re-made by the tiers kernel; every \
+         placement and move inside its window and on a resource its tier allows, no resource over its \
+         nodes, every violation recomputed from the records\n",
+        r.records,
+        r.events,
+        r.decisions,
+        r.accepted,
+        r.rejected,
+        r.completed,
+        c.moves,
+        c.replaced,
+        c.lost,
+        c.violated_gold,
+        c.violated_silver,
+        c.bronze_dropped,
+    )
 }

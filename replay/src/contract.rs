@@ -1,0 +1,77 @@
+//! What a model is, for the log and the tools that read it: one trait, implemented
+//! once per model, and the one place where the models are registered.
+//!
+//! A log records one model's events and decisions (the header's [`Model`] says
+//! which). [`LogModel`] says how that model's records sit in [`Body`], and
+//! [`crate::verify::Verified`] adds what re-makes and audits them. `verify` is written
+//! once over these traits; a model only implements them (in `verify/NAME.rs`) and
+//! adds one arm to [`with_model!`](crate::with_model).
+
+use std::fmt::Debug;
+
+use kernel::Tick;
+use kernel::log::Body;
+
+use crate::format::Model;
+
+/// How one model's records sit in the log.
+pub trait LogModel {
+    /// The model's one name, as its folder is called in every layer.
+    const NAME: &'static str;
+    /// The model's name in sentences (`service-level`, `reservation`, ...).
+    const LABEL: &'static str;
+    /// What went into the model's kernel.
+    type Event: Copy + Debug;
+    /// What came out of it.
+    type Decision: Copy + PartialEq + Debug;
+
+    /// The record as one of this model's events, if it is one.
+    fn event(body: &Body) -> Option<Self::Event>;
+    /// The record as one of this model's decisions, if it is one.
+    fn decision(body: &Body) -> Option<Self::Decision>;
+    /// A decision as the log writes it.
+    fn wrap_decision(decision: Self::Decision) -> Body;
+    /// The time of an event, where it carries one: the time its decisions are made at.
+    fn time(event: &Self::Event) -> Option<Tick>;
+}
+
+/// The service-level model (Lezama 2012): EDD queues, greedy acceptance.
+#[derive(Debug)]
+pub struct ServiceLevel;
+
+/// Flexible advance reservations (Netto, Bubendorfer and Buyya).
+#[derive(Debug)]
+pub struct Reservation;
+
+/// Gold, Silver and Bronze over reliable and volunteer resources (Tomás et al.).
+#[derive(Debug)]
+pub struct Tiers;
+
+/// SLA priority heuristics on a parallel machine (Yarmolenko and Sakellariou).
+#[derive(Debug)]
+pub struct Sla;
+
+/// The model a record belongs to, by its [`LogModel::LABEL`]: every `Body` variant
+/// is some model's event or decision.
+pub const fn body_label(body: &Body) -> &'static str {
+    match body {
+        Body::Event(_) | Body::Decision(_) => ServiceLevel::LABEL,
+        Body::ReservationEvent(_) | Body::ReservationDecision(_) => Reservation::LABEL,
+        Body::TiersEvent(_) | Body::TiersDecision(_) => Tiers::LABEL,
+        Body::SlaEvent(_) | Body::SlaDecision(_) => Sla::LABEL,
+    }
+}
+
+/// Runs `$run::<M>($args)` with `M` the [`LogModel`] of `$model` (a
+/// [`Model`](crate::format::Model)): the one list of the models a binary knows.
+#[macro_export]
+macro_rules! with_model {
+    ($model:expr, $run:ident ( $($arg:expr),* $(,)? )) => {
+        match $model {
+            $crate::format::Model::ServiceLevel => $run::<$crate::contract::ServiceLevel>($($arg),*),
+            $crate::format::Model::Reservation(_) => $run::<$crate::contract::Reservation>($($arg),*),
+            $crate::format::Model::Tiers(_) => $run::<$crate::contract::Tiers>($($arg),*),
+            $crate::format::Model::Sla(_) => $run::<$crate::contract::Sla>($($arg),*),
+        }
+    };
+}

@@ -1,0 +1,106 @@
+//! Verification of a service-level log: the engine rebuilt from the header re-makes
+//! every decision, and [`TraceChecker`] holds them to their promises.
+
+use kernel::Tick;
+use kernel::log::Body;
+use kernel::service_level::{Decision, Event};
+
+use super::{ModelCounts, Report, Tally, Verified, VerifyError};
+use crate::contract::{LogModel, ServiceLevel};
+use crate::engine::Engine;
+use crate::format::Header;
+use crate::model::TraceChecker;
+
+/// What a service-level log counts beyond every model's tallies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ServiceLevelCounts {
+    /// Accepts that displaced a job which had already run (the thesis' interruptions).
+    pub preemptions: u64,
+}
+
+impl LogModel for ServiceLevel {
+    const NAME: &'static str = "service_level";
+    const LABEL: &'static str = "service-level";
+    type Event = Event;
+    type Decision = Decision;
+
+    fn event(body: &Body) -> Option<Event> {
+        if let Body::Event(event) = body { Some(*event) } else { None }
+    }
+
+    fn decision(body: &Body) -> Option<Decision> {
+        if let Body::Decision(decision) = body { Some(*decision) } else { None }
+    }
+
+    fn wrap_decision(decision: Decision) -> Body {
+        Body::Decision(decision)
+    }
+
+    fn time(event: &Event) -> Option<Tick> {
+        event.time()
+    }
+}
+
+impl Verified for ServiceLevel {
+    /// The service-level fields are the header's own (`machines`, `levels`, ...).
+    type Header = Header;
+    type Engine = Engine;
+    type Audit = TraceChecker;
+    type Counts = ServiceLevelCounts;
+
+    fn header(header: &Header) -> Option<&Header> {
+        Some(header)
+    }
+
+    fn engine(header: &Header) -> Result<Engine, VerifyError> {
+        Ok(Engine::from_header(header)?)
+    }
+
+    fn step(engine: &mut Engine, event: Event, out: &mut Vec<Decision>) {
+        engine.step(event, out);
+    }
+
+    fn audit(header: &Header) -> TraceChecker {
+        TraceChecker::with_levels(header.machines, header.levels.clone())
+    }
+
+    fn check(
+        audit: &mut TraceChecker,
+        event: &Event,
+        decisions: &[Decision],
+        seq: u64,
+    ) -> Result<(), VerifyError> {
+        audit.step(event, decisions).map_err(|error| VerifyError::Promise { seq, error })
+    }
+
+    fn count(tally: &mut Tally, counts: &mut ServiceLevelCounts, decision: &Decision) {
+        match decision {
+            Decision::Accept { preempted, .. } => {
+                tally.accepted += 1;
+                counts.preemptions += u64::from(preempted.is_some());
+            }
+            Decision::Reject { .. } => tally.rejected += 1,
+            Decision::Complete { .. } => tally.completed += 1,
+            Decision::Start { .. } | Decision::Preempt { .. } => {}
+        }
+    }
+
+    fn finish(
+        audit: TraceChecker,
+        counts: ServiceLevelCounts,
+        records: u64,
+    ) -> Result<ModelCounts, VerifyError> {
+        audit.finish().map_err(|error| VerifyError::Promise { seq: records, error })?;
+        Ok(ModelCounts::ServiceLevel(counts))
+    }
+}
+
+/// `replay verify`'s words for a service-level log.
+pub(super) fn summary(r: &Report, c: &ServiceLevelCounts, log: &str) -> String {
+    format!(
+        "{log}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} completed, \
+         {} interruptions\nevery decision re-made by the kernel; every accepted job ran for exactly its \
+         processing time and met its deadline\n",
+        r.records, r.events, r.decisions, r.accepted, r.rejected, r.completed, c.preemptions
+    )
+}
