@@ -26,7 +26,7 @@ pub const LEVEL_STREAM: u64 = 1;
 
 /// The most levels a run may use: the compiled kernel's level table, one number for
 /// the options, the engine and the header check.
-pub use replay::engine::MAX_LEVELS;
+pub use replay::engine::service_level::MAX_LEVELS;
 
 /// The largest slack factor accepted, in thousandths (`sf` = one million).
 pub const SLACK_MAX_MILLI: u32 = 1_000_000_000;

@@ -1,7 +1,7 @@
 //! The world around the admission kernel: it reads Standard Workload Format traces
 //! (or generates a seeded synthetic workload), assigns service levels, cuts the
 //! input into independent windows, feeds the kernel one event at a time through
-//! [`replay::engine::Engine`], writes the decision log with
+//! [`replay::engine::service_level::Engine`], writes the decision log with
 //! [`replay::format::LogWriter`], and measures the thesis' metrics (Lezama 2012,
 //! Table 1 and eqs. 3-7). Sweeps run the thesis' whole experiment grid in parallel.
 //!

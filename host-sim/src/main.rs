@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use replay::engine::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_CAPACITIES};
+use replay::engine::service_level::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_CAPACITIES};
 
 use host_sim::config;
 use host_sim::error::{CliError, LevelError};

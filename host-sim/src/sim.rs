@@ -9,7 +9,7 @@
 use std::io::Write;
 
 use indicatif::ProgressBar;
-use replay::engine::{DEFAULT_QUEUE_CAPACITY, Engine};
+use replay::engine::service_level::{DEFAULT_QUEUE_CAPACITY, Engine};
 use replay::format::{FormatError, Header, LogWriter};
 use serde::Serialize;
 
@@ -29,7 +29,7 @@ const PROGRESS_STEP: usize = 4096;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunConfig {
     pub machines: u16,
-    /// One of [`replay::engine::QUEUE_CAPACITIES`].
+    /// One of [`replay::engine::service_level::QUEUE_CAPACITIES`].
     pub queue_capacity: u32,
     pub policy: Policy,
     pub levels: Vec<Level>,
@@ -332,7 +332,7 @@ mod tests {
     /// unoptimised build: the construction thread must have room for it.
     #[test]
     fn the_largest_engine_builds_from_any_thread() {
-        let config = RunConfig::new(replay::engine::MAX_MACHINES, single(2000));
+        let config = RunConfig::new(replay::engine::service_level::MAX_MACHINES, single(2000));
         assert_eq!(config.queue_capacity, DEFAULT_QUEUE_CAPACITY);
         let jobs: Vec<Job> =
             (1..=100).map(|id| Job { id, release: u64::from(id), p: 50, procs: 1 }).collect();

@@ -1,7 +1,7 @@
 //! What a model is, for the log and the tools that read it: one trait, implemented
 //! once per model, and the one place where the models are registered.
 //!
-//! A log records one model's events and decisions (the header's [`Model`] says
+//! A log records one model's events and decisions (the header's [`Model`](crate::format::Model) says
 //! which). [`LogModel`] says how that model's records sit in [`Body`], and
 //! [`crate::verify::Verified`] adds what re-makes and audits them. `verify` is written
 //! once over these traits; a model only implements them (in `verify/NAME.rs`) and
@@ -11,8 +11,6 @@ use std::fmt::Debug;
 
 use kernel::Tick;
 use kernel::log::Body;
-
-use crate::format::Model;
 
 /// How one model's records sit in the log.
 pub trait LogModel {

@@ -1,32 +1,15 @@
-//! A kernel sized at run time: the machine count and queue capacity come from a
-//! command line or a log header, and pick one of a fixed table of compiled sizes.
-//!
-//! The queue capacity changes decisions (a full queue rejects), so it must match a
-//! compiled size exactly. The machine capacity does not (only the machines in use
-//! are ever looked at), so the smallest compiled size that holds them is used.
-//!
-//! [`reservation`] holds the reservation kernel's one compiled size.
+//! The engines: each model's kernel at the sizes the host compiles, rebuilt from a
+//! log header or a command line, one submodule per model ([`service_level`],
+//! [`reservation`], [`tiers`], [`sla`]), and what they share: [`EngineError`] and the
+//! big-stack thread that builds a kernel by value.
 
-use kernel::service_level::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
-
-use crate::format::Header;
+use crate::engine::service_level::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};
 
 pub mod reservation;
+pub mod service_level;
 pub mod sla;
 pub mod tiers;
 
-/// Queue capacities that are compiled in; a run must name one of them.
-pub const QUEUE_CAPACITIES: &[u32] = &[16, 64, 256, 1024];
-/// Deep enough that no shared trace fills a queue in the thesis' grid: the deepest
-/// queue seen there is 102 (HPC2N, one machine, sf 20, weekly windows), and every run
-/// reports its own deepest queue.
-pub const DEFAULT_QUEUE_CAPACITY: u32 = 256;
-/// Machine capacities that are compiled in.
-const MACHINE_CAPACITIES: &[u16] = &[1, 4, 16, 64];
-/// The most machines a run may use.
-pub const MAX_MACHINES: u16 = 64;
-/// The most service levels a run may use.
-pub const MAX_LEVELS: usize = 32;
 /// Stack of the thread that builds a kernel. The largest kernel (64 machines of 1,024
 /// entries, 1.5 MiB) is built by value before it is boxed, and an unoptimised build
 /// keeps several copies on the stack; only the pages touched are committed.
@@ -59,115 +42,6 @@ pub enum EngineError {
     Sla(kernel::sla::ConfigError),
 }
 
-/// What the engine needs of a kernel, whatever its sizes.
-trait DynKernel: Send {
-    fn step(&mut self, event: Event, sink: &mut dyn FnMut(Decision)) -> Outcome;
-    fn queue_len(&self, machine: u16) -> usize;
-    fn state_bytes(&self) -> usize;
-}
-
-impl<const M: usize, const Q: usize> DynKernel for Kernel<M, Q, MAX_LEVELS> {
-    fn step(&mut self, event: Event, sink: &mut dyn FnMut(Decision)) -> Outcome {
-        Kernel::step(self, event, sink)
-    }
-
-    fn queue_len(&self, machine: u16) -> usize {
-        self.machines().get(usize::from(machine)).map_or(0, |m| m.queue().len())
-    }
-
-    fn state_bytes(&self) -> usize {
-        std::mem::size_of::<Self>()
-    }
-}
-
-/// A kernel of a compiled size behind a trait object.
-pub struct Engine {
-    inner: Box<dyn DynKernel>,
-    machine_capacity: u16,
-    queue_capacity: u32,
-}
-
-impl std::fmt::Debug for Engine {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine")
-            .field("machine_capacity", &self.machine_capacity)
-            .field("queue_capacity", &self.queue_capacity)
-            .finish()
-    }
-}
-
-fn build<const M: usize, const Q: usize>(
-    config: Config<MAX_LEVELS>,
-) -> Result<Box<dyn DynKernel>, EngineError> {
-    Ok(Box::new(Kernel::<M, Q, MAX_LEVELS>::new(config).map_err(EngineError::Config)?))
-}
-
-/// Expands to a match over every (machine capacity, queue capacity) pair.
-macro_rules! dispatch {
-    ($m:expr, $q:expr, $config:expr; $($mc:literal),+; $qs:tt) => {
-        match $m {
-            $( $mc => dispatch!(@q $mc, $q, $config; $qs), )+
-            _ => Err(EngineError::Machines($m)),
-        }
-    };
-    (@q $mc:literal, $q:expr, $config:expr; [$($qc:literal),+]) => {
-        match $q {
-            $( $qc => build::<$mc, $qc>($config), )+
-            other => Err(EngineError::QueueCapacity(other)),
-        }
-    };
-}
-
-impl Engine {
-    pub fn new(
-        machines: u16,
-        queue_capacity: u32,
-        policy: Policy,
-        levels: &[Level],
-    ) -> Result<Self, EngineError> {
-        if machines > MAX_MACHINES {
-            return Err(EngineError::Machines(machines));
-        }
-        if !QUEUE_CAPACITIES.contains(&queue_capacity) {
-            return Err(EngineError::QueueCapacity(queue_capacity));
-        }
-        let levels = heapless::Vec::from_slice(levels).map_err(|_| EngineError::Levels(levels.len()))?;
-        let config = Config { machines, policy, levels };
-        let machine_capacity = MACHINE_CAPACITIES
-            .iter()
-            .copied()
-            .find(|&c| c >= machines)
-            .ok_or(EngineError::Machines(machines))?;
-        let inner = on_big_stack(
-            move || dispatch!(machine_capacity, queue_capacity, config; 1, 4, 16, 64; [16, 64, 256, 1024]),
-        )??;
-        Ok(Self { inner, machine_capacity, queue_capacity })
-    }
-
-    /// The engine a log was written with.
-    pub fn from_header(header: &Header) -> Result<Self, EngineError> {
-        Self::new(header.machines, header.queue_capacity, header.policy, &header.levels)
-    }
-
-    /// Handles one event and appends the decisions it caused to `out`.
-    pub fn step(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome {
-        self.inner.step(event, &mut |d| out.push(d))
-    }
-
-    pub fn queue_len(&self, machine: u16) -> usize {
-        self.inner.queue_len(machine)
-    }
-
-    /// `size_of` the kernel behind the engine.
-    pub fn state_bytes(&self) -> usize {
-        self.inner.state_bytes()
-    }
-
-    pub fn queue_capacity(&self) -> u32 {
-        self.queue_capacity
-    }
-}
-
 /// Runs `f` on a thread with a [`STACK_BYTES`] stack, so that building a kernel by
 /// value works from any caller's thread.
 pub(crate) fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, EngineError> {
@@ -179,46 +53,4 @@ pub(crate) fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, E
             .map_err(EngineError::Thread)?;
         Ok(handle.join().unwrap_or_else(|payload| std::panic::resume_unwind(payload)))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn refuses_unknown_sizes_by_name() {
-        let levels = [Level::whole(2, 19)];
-        let err = Engine::new(4, 100, Policy::FirstFit, &levels).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "queue capacity 100 is not compiled in; choose one of [16, 64, 256, 1024]"
-        );
-        let err = Engine::new(65, 16, Policy::FirstFit, &levels).unwrap_err();
-        assert_eq!(err.to_string(), "65 machines asked for; at most 64 are supported");
-    }
-
-    #[test]
-    fn the_largest_kernel_builds_from_a_small_stack() {
-        let levels = [Level::whole(2, 19)];
-        let small = std::thread::Builder::new().stack_size(256 << 10);
-        let built = small.spawn(move || {
-            Engine::new(MAX_MACHINES, 1024, Policy::FirstFit, &levels).map(|e| e.state_bytes())
-        });
-        assert!(built.unwrap().join().unwrap().unwrap() > 1 << 20);
-    }
-
-    #[test]
-    fn picks_the_smallest_machine_capacity() {
-        let levels = [Level::whole(2, 19)];
-        let engine = Engine::new(5, 16, Policy::FirstFit, &levels).unwrap();
-        assert_eq!(engine.machine_capacity, 16);
-        let mut out = Vec::new();
-        let outcome = engine_step(engine, &mut out);
-        assert_eq!(outcome, Outcome::Accepted { machine: 0 });
-        assert_eq!(out.len(), 2);
-    }
-
-    fn engine_step(mut engine: Engine, out: &mut Vec<Decision>) -> Outcome {
-        engine.step(Event::Submit { t: 0, job: 1, p: 5, level: 0 }, out)
-    }
 }

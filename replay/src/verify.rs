@@ -2,7 +2,7 @@
 //! engine is rebuilt from the header and must make every logged decision again, in
 //! order; and, without the kernel, the model's audit holds the logged schedule to its
 //! promises. What a model supplies for this is [`Verified`] (beside
-//! [`LogModel`](crate::contract::LogModel)), in `verify/NAME.rs`:
+//! [`crate::contract::LogModel`]), in `verify/NAME.rs`:
 //!
 //! - `service_level`: [`TraceChecker`](crate::model::TraceChecker): each accepted job
 //!   runs for exactly its processing time, one job at a time per machine, and

@@ -4,7 +4,7 @@
 use kernel::Tick;
 use kernel::log::Body;
 use kernel::service_level::{Decision, Event, Level, Policy};
-use replay::engine::Engine;
+use replay::engine::service_level::Engine;
 use replay::format::{Header, LogReader, LogWriter, Model};
 use replay::verify::{VerifyError, verify};
 

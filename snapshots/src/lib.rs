@@ -94,7 +94,8 @@ use host_sim::metrics::{MetricContext, Tally};
 use kernel::log::Body;
 use kernel::service_level::{Decision, Event, Level, Policy};
 use kernel::{JobId, Tick};
-use replay::engine::{Engine, EngineError};
+use replay::engine::EngineError;
+use replay::engine::service_level::Engine;
 use replay::export::describe;
 use replay::format::{FormatError, Header, LogWriter, Model};
 

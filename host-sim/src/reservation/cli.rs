@@ -16,7 +16,7 @@ use crate::swf::{self, SwfOptions};
 use crate::window::parse_duration;
 use crate::workload::Workload;
 use kernel::service_level::Policy;
-use replay::engine::DEFAULT_QUEUE_CAPACITY;
+use replay::engine::service_level::DEFAULT_QUEUE_CAPACITY;
 use replay::format::{Header, Model};
 
 /// Options shared by `reserve` and `reserve-sweep`.

@@ -9,7 +9,7 @@
 use kernel::service_level::SLACK_ONE_MILLI;
 
 use super::{Header, Model, ReservationHeader, Setting, SlaHeader, TiersHeader};
-use crate::engine::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};
+use crate::engine::service_level::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};
 
 /// The input hash: a CRC-64 as lower-case hex.
 pub const INPUT_HASH_DIGITS: usize = 16;

@@ -7,7 +7,7 @@ use kernel::service_level::{Decision, Event};
 
 use super::{ModelCounts, Report, Tally, Verified, VerifyError};
 use crate::contract::{LogModel, ServiceLevel};
-use crate::engine::Engine;
+use crate::engine::service_level::Engine;
 use crate::format::Header;
 use crate::model::TraceChecker;
 
