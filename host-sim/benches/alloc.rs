@@ -9,8 +9,8 @@
 mod support;
 
 use divan::{AllocProfiler, Bencher};
-use host_sim::levels::single;
-use host_sim::sim::{self, RunConfig};
+use host_sim::service_level::levels::single;
+use host_sim::service_level::sim::{self, RunConfig};
 use host_sim::workload::Job;
 use replay::format::LogWriter;
 

@@ -12,7 +12,7 @@ mod support;
 use std::hint::black_box;
 use std::time::Duration;
 
-use host_sim::levels::{single, thesis_set};
+use host_sim::service_level::levels::{single, thesis_set};
 use kernel::service_level::{Event, Kernel, Level};
 use serde_json::{Map, Value, json};
 

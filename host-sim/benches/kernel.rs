@@ -9,7 +9,7 @@ mod support;
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
-use host_sim::levels::{single, thesis_set};
+use host_sim::service_level::levels::{single, thesis_set};
 use kernel::service_level::Level;
 
 use support::{TRACES, events, kernel, kernel_with, replay, submits};

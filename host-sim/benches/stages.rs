@@ -10,8 +10,8 @@ mod support;
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
-use host_sim::levels::single;
-use host_sim::sim::{self, RunConfig};
+use host_sim::service_level::levels::single;
+use host_sim::service_level::sim::{self, RunConfig};
 use host_sim::swf::{self, SwfOptions};
 use replay::format::LogWriter;
 

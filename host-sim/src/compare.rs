@@ -42,10 +42,10 @@ use kernel::JobId;
 use kernel::log::Body;
 use kernel::reservation::{Decision as ResvDecision, Event as ResvEvent};
 
-use crate::levels;
 use crate::plot::{BarChart, BarGroup};
 use crate::reservation::{self, Experiment, Input};
-use crate::sim::{self, RunConfig};
+use crate::service_level::levels;
+use crate::service_level::sim::{self, RunConfig};
 use crate::workload::Workload;
 
 /// One model's row.
@@ -70,7 +70,7 @@ pub struct Row {
 #[derive(Debug, thiserror::Error)]
 pub enum CompareError {
     #[error("service levels: {0}")]
-    ServiceLevel(#[from] crate::error::SimError),
+    ServiceLevel(#[from] crate::service_level::sim::SimError),
     #[error("reservations: {0}")]
     Reservation(#[from] reservation::ReserveError),
     #[error("tiers: {0}")]

@@ -10,14 +10,16 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use replay::engine::service_level::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_CAPACITIES};
 
 use host_sim::config;
-use host_sim::error::{CliError, LevelError};
-use host_sim::levels::{self, parse_milli};
+use host_sim::error::CliError;
 use host_sim::progress;
-use host_sim::report::{self, RunSummary};
-use host_sim::sim::RunConfig;
-use host_sim::sweep::{self, Mode, SweepConfig, SweepDocument};
+use host_sim::service_level::levels;
+use host_sim::service_level::levels::LevelError;
+use host_sim::service_level::report::{self, RunSummary};
+use host_sim::service_level::sim::RunConfig;
+use host_sim::service_level::sweep::{self, Mode, SweepConfig, SweepDocument};
 use host_sim::swf::{self, SwfOptions};
 use host_sim::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
+use host_sim::units::parse_milli;
 use host_sim::window::parse_window;
 use host_sim::workload::Workload;
 
@@ -364,7 +366,7 @@ fn print_defaults(definition: &clap::Command, args: &ConfigArgs) -> Result<(), C
     }
     let text = config::defaults(definition, &args.command)
         .ok_or_else(|| CliError::Usage(format!("--command: `{}` is not a subcommand", args.command)))?;
-    host_sim::report::write_stdout(&text)
+    host_sim::output::write_stdout(&text)
         .map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
 }
 
@@ -422,7 +424,7 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
         seed: args.input.seed,
         window_ticks: parse_window(&args.window)?,
         alpha_milli: parse_alpha(&args.input.alpha)?,
-        policy: host_sim::policy::parse(&args.policy)
+        policy: host_sim::service_level::policy::parse(&args.policy)
             .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
         ..RunConfig::new(args.machines, levels::build(&slacks, prices.as_deref())?)
     })
@@ -435,8 +437,13 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
     }
     let workload = load_windows(&args.input, config.window_ticks)?;
     let progress = progress::bar(workload.jobs.len() as u64, "jobs");
-    let result =
-        host_sim::record::run(&config, &workload, args.log.as_deref(), args.jobs_out.as_deref(), &progress);
+    let result = host_sim::service_level::record::run(
+        &config,
+        &workload,
+        args.log.as_deref(),
+        args.jobs_out.as_deref(),
+        &progress,
+    );
     progress.finish_and_clear();
     let report = result?;
     let log = args.log.as_ref().map(|p| p.display().to_string());
@@ -449,7 +456,7 @@ fn run(args: &RunArgs) -> Result<(), CliError> {
 
 /// `run --seeds`: the workload is read once (a trace) or generated per seed.
 fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliError> {
-    use host_sim::replicate;
+    use host_sim::service_level::replicate;
     let seeds = replicate::parse_seeds(seeds).map_err(|e| CliError::Usage(format!("--seeds: {e}")))?;
     let trace = if args.input.trace.is_empty() {
         None
@@ -517,7 +524,7 @@ fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
             Some(list) => parse_machine_counts(list)?,
             None => sweep::default_machine_counts(),
         },
-        policies: host_sim::policy::parse_list(&args.policy)
+        policies: host_sim::service_level::policy::parse_list(&args.policy)
             .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
         queue_capacity: args.input.queue_capacity,
         seed: args.input.seed,
@@ -551,7 +558,7 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
 }
 
 fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
-    use host_sim::criteria;
+    use host_sim::service_level::criteria;
     let counts = match args.machine_counts.trim() {
         "all" => Vec::new(),
         list => parse_machine_counts(list)?,

@@ -7,11 +7,22 @@
 //! start. Windows that hold no job are not simulated, but counted.
 
 use std::ops::Range;
+use thiserror::Error;
 
 use kernel::Tick;
 
-use crate::error::DurationError;
 use crate::workload::Job;
+
+/// Parsing a duration such as `7d` or `3600`.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum DurationError {
+    #[error("\"{0}\" is not a duration: use a whole number with an optional unit s, m, h, d or w (e.g. 7d)")]
+    Syntax(String),
+    #[error("\"{0}\" is zero: a window must be at least one second long")]
+    Zero(String),
+    #[error("\"{0}\" is too long to count in seconds")]
+    Overflow(String),
+}
 
 /// Seconds per unit suffix.
 const UNITS: [(char, u64); 5] = [('s', 1), ('m', 60), ('h', 3600), ('d', 86_400), ('w', 604_800)];

@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
-use host_sim::sim::{self, RunConfig};
+use host_sim::service_level::sim::{self, RunConfig};
 use host_sim::swf::{self, SwfOptions};
 use host_sim::workload::{Excluded, Workload};
-use host_sim::{levels, window};
+use host_sim::{service_level::levels, window};
 use replay::format::{LogReader, LogWriter};
 
 fn nasa() -> Option<Workload> {

@@ -90,7 +90,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use host_sim::metrics::{MetricContext, Tally};
+use host_sim::service_level::metrics::{MetricContext, Tally};
 use kernel::log::Body;
 use kernel::service_level::{Decision, Event, Level, Policy};
 use kernel::{JobId, Tick};
@@ -237,10 +237,10 @@ fn directive(scenario: &mut Scenario, words: &[&str]) -> Result<(), String> {
             if !scenario.events.is_empty() {
                 return Err("levels must come before the first event".into());
             }
-            let slack_milli = host_sim::levels::parse_slack(sf).map_err(|e| e.to_string())?;
+            let slack_milli = host_sim::service_level::levels::parse_slack(sf).map_err(|e| e.to_string())?;
             let price = match words.get(3) {
                 Some(_) => narrow(number(3, "a price")?, "price")?,
-                None => host_sim::levels::default_price(slack_milli),
+                None => host_sim::service_level::levels::default_price(slack_milli),
             };
             scenario.levels.push(Level { slack_milli, price_per_tick: price });
         }
@@ -267,7 +267,7 @@ fn directive(scenario: &mut Scenario, words: &[&str]) -> Result<(), String> {
 /// each with a level drawn by the same seeded draw host-sim uses.
 pub fn synthetic(jobs: u32, seed: u64, machines: u16, levels: Vec<Level>) -> Scenario {
     let workload = host_sim::synthetic::generate(&host_sim::synthetic::SyntheticParams::new(jobs, seed));
-    let mut draw = host_sim::levels::LevelDraw::new(seed, levels.len());
+    let mut draw = host_sim::service_level::levels::LevelDraw::new(seed, levels.len());
     let mut events: Vec<Event> = workload
         .jobs
         .iter()
@@ -290,7 +290,7 @@ pub fn synthetic(jobs: u32, seed: u64, machines: u16, levels: Vec<Level>) -> Sce
 /// The seeded synthetic scenario the snapshots and committed logs hold: 40 jobs of
 /// seed 7 on two machines with levels sf 1, 2 and 3.
 pub fn synthetic_sample() -> Scenario {
-    synthetic(40, 7, 2, host_sim::levels::thesis_set(3))
+    synthetic(40, 7, 2, host_sim::service_level::levels::thesis_set(3))
 }
 
 /// What a scenario produced: every record, and the rendering the snapshot holds.
@@ -413,7 +413,7 @@ impl Metrics {
             machines: scenario.machines,
             u_max: scenario.levels.iter().map(|l| l.price_per_tick).max().unwrap_or(0),
             alpha_milli: 1000,
-            greedy_bound: host_sim::levels::greedy_bound(&scenario.levels),
+            greedy_bound: host_sim::service_level::levels::greedy_bound(&scenario.levels),
         };
         let mut out = String::new();
         for (index, tally) in self.windows.iter().enumerate().filter(|(_, t)| t.submitted > 0) {

@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use host_sim::levels::LevelDraw;
+use host_sim::service_level::levels::LevelDraw;
 use host_sim::swf::{SwfOptions, Trace, read};
 use kernel::Tick;
 use kernel::service_level::{Config, Event, Kernel, Level, Outcome, Policy, RejectReason};

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::Outcome;
 use super::metrics::WindowStats;
-use crate::levels::format_milli;
+use crate::units::format_milli;
 
 /// The paper's FIFO utilisation on SDSC SP2 (section 4.2): load, mean and sd in percent.
 pub const PAPER_FIFO: [(u64, f64, f64); 3] = [(1000, 46.8, 3.3), (1250, 50.9, 3.5), (1500, 54.7, 3.7)];

@@ -27,7 +27,7 @@ use kernel::reservation::{Criterion, Fixing};
 
 use super::mapping::{Estimates, Flex};
 use super::{Experiment, Input, Outcome, ReserveError, simulate};
-use crate::levels::format_milli;
+use crate::units::format_milli;
 
 pub const LOADS_MILLI: [u64; 3] = [1000, 1250, 1500];
 pub const CRITERIA: [Criterion; 5] = [

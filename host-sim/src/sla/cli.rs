@@ -248,9 +248,9 @@ pub fn run(args: &SlaArgs) -> Result<(), SlaError> {
     }
 }
 
-/// Standard output through [`report::write_stdout`](crate::report::write_stdout).
+/// Standard output through [`report::write_stdout`](crate::output::write_stdout).
 fn write_stdout(text: &str) -> Result<(), SlaError> {
-    crate::report::write_stdout(text)
+    crate::output::write_stdout(text)
         .map_err(|source| SlaError::Io { path: "standard output".to_owned(), source })
 }
 

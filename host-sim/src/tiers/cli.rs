@@ -10,9 +10,9 @@ use super::faults::{self, DEFAULT_FAULTS, Faults};
 use super::metrics::Summary;
 use super::testbed::{self, Mix};
 use super::{Scenario, TiersError, sweep};
-use crate::levels::parse_milli;
 use crate::progress;
 use crate::swf::{self, SwfOptions};
+use crate::units::parse_milli;
 use crate::workload::INPUT_CRC;
 use replay::format::Header;
 
@@ -204,9 +204,9 @@ pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
     }
 }
 
-/// Standard output through [`report::write_stdout`](crate::report::write_stdout).
+/// Standard output through [`report::write_stdout`](crate::output::write_stdout).
 fn write_stdout(text: &str) -> Result<(), TiersError> {
-    crate::report::write_stdout(text)
+    crate::output::write_stdout(text)
         .map_err(|source| TiersError::Io { path: "standard output".to_owned(), source })
 }
 

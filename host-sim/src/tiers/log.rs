@@ -6,7 +6,7 @@
 use std::io::BufWriter;
 use std::path::Path;
 
-use crate::levels::format_milli;
+use crate::units::format_milli;
 use crate::workload::HOST_VERSION;
 use kernel::log::Body;
 use replay::format::{FormatError, Header, LogWriter, Model};

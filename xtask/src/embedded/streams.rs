@@ -17,7 +17,7 @@
 use std::path::Path;
 
 use host_sim::reservation::{Experiment, Input, simulate_recorded};
-use host_sim::sim::{self, Recorder, RunConfig};
+use host_sim::service_level::sim::{self, Recorder, RunConfig};
 use host_sim::swf::{self, SwfOptions};
 use kernel::log::{Body, RECORD_MAX_BYTES, Record};
 use kernel::reservation::{self, ReservationKernel};
@@ -87,7 +87,7 @@ impl Recorder for Events {
 pub fn service(trace: &Path) -> Result<Stream<ServiceConfig>, String> {
     let read = swf::read(trace, SwfOptions::default()).map_err(|e| e.to_string())?;
     let jobs = read.workload.jobs.get(..SERVICE_JOBS).unwrap_or(&read.workload.jobs);
-    let levels = host_sim::levels::build(SERVICE_SLACKS, None).map_err(|e| e.to_string())?;
+    let levels = host_sim::service_level::levels::build(SERVICE_SLACKS, None).map_err(|e| e.to_string())?;
     let mut run_config = RunConfig::new(4, levels.clone());
     run_config.policy = Policy::FirstFit;
     let mut events = Events(Vec::new());

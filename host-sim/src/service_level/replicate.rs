@@ -18,9 +18,10 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::error::{CliError, LevelError};
-use crate::metrics::{METRIC_KEYS, Metrics};
-use crate::sim::{self, RunConfig, RunReport};
+use crate::error::CliError;
+use crate::service_level::levels::LevelError;
+use crate::service_level::metrics::{METRIC_KEYS, Metrics};
+use crate::service_level::sim::{self, RunConfig, RunReport};
 use crate::workload::Workload;
 
 /// Student's t, two-sided 95% (the 0.975 quantile), by degrees of freedom: `(df, t)`.
@@ -206,7 +207,7 @@ pub fn write_table<W: std::io::Write>(r: &Replications, mut out: W) -> std::io::
         .zip(r.ci95_low.to_array().into_iter().zip(r.ci95_high.to_array()))
         .zip(r.window_sd_mean.to_array());
     for (key, (((m, s), (lo, hi)), w)) in METRIC_KEYS.iter().zip(rows) {
-        let n = crate::report::num;
+        let n = crate::service_level::report::num;
         writeln!(out, "{key:>14} {:>18} {:>16} {:>18} {:>18} {:>18}", n(m), n(s), n(lo), n(hi), n(w))?;
     }
     Ok(())

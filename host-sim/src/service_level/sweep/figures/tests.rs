@@ -6,7 +6,7 @@ use indicatif::ProgressBar;
 
 use super::*;
 use crate::plot::tests::{check_figure, texts};
-use crate::sweep::{SweepConfig, run};
+use crate::service_level::sweep::{SweepConfig, run};
 use crate::synthetic::{SyntheticParams, generate};
 
 fn small_sweep() -> Vec<Row> {

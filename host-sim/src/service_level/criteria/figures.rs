@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Group, ModeAnalysis, group_index, parameter, thesis};
 use crate::plot::{BarChart, BarGroup, PlotError, write_svg};
-use crate::sweep::Mode;
+use crate::service_level::sweep::Mode;
 
 fn mode_title(mode: Mode) -> &'static str {
     match mode {

@@ -16,10 +16,32 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use thiserror::Error;
 
 use kernel::service_level::{Level, LevelId, SLACK_ONE_MILLI};
 
-use crate::error::LevelError;
+use crate::units::parse_milli;
+
+/// Parsing service levels, prices and other numeric options.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum LevelError {
+    #[error("slack factor \"{0}\" is not a number with at most three decimals (e.g. 2 or 1.5)")]
+    SlackSyntax(String),
+    #[error("slack factor \"{0}\" is below 1: a deadline cannot come before the work is done")]
+    SlackBelowOne(String),
+    #[error("slack factor \"{0}\" is too large")]
+    SlackTooLarge(String),
+    #[error("price \"{0}\" is not a whole number from 1 to 4294967295")]
+    Price(String),
+    #[error("{prices} prices given for {levels} levels: give one price per level")]
+    PriceCount { prices: usize, levels: usize },
+    #[error("{0} service levels given: at least 1 and at most {max} are supported", max = MAX_LEVELS)]
+    LevelCount(usize),
+    #[error("\"{0}\" is not a number with at most three decimals (e.g. 1 or 0.25)")]
+    Decimal(String),
+    #[error("\"{text}\" in a list is not a whole number from {min} to {max}")]
+    Whole { text: String, min: u64, max: u64 },
+}
 
 /// The ChaCha8 stream the level draw uses.
 pub const LEVEL_STREAM: u64 = 1;
@@ -30,27 +52,6 @@ pub use replay::engine::service_level::MAX_LEVELS;
 
 /// The largest slack factor accepted, in thousandths (`sf` = one million).
 pub const SLACK_MAX_MILLI: u32 = 1_000_000_000;
-
-/// Parses a decimal with at most three decimals into thousandths.
-pub fn parse_milli(text: &str) -> Option<u64> {
-    let text = text.trim();
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if whole.is_empty() || !all_digits(whole) || !all_digits(fraction) || fraction.len() > 3 {
-        return None;
-    }
-    if text.ends_with('.') {
-        return None;
-    }
-    let whole = whole.parse::<u64>().ok()?;
-    let mut milli = whole.checked_mul(1000)?;
-    let mut scale = 100;
-    for digit in fraction.bytes() {
-        milli = milli.checked_add(u64::from(digit - b'0') * scale)?;
-        scale /= 10;
-    }
-    Some(milli)
-}
 
 /// Parses one slack factor (`2`, `1.5`) into thousandths, at least 1.
 pub fn parse_slack(text: &str) -> Result<u32, LevelError> {
@@ -157,15 +158,6 @@ pub fn greedy_bound(levels: &[Level]) -> f64 {
     }
     let f_min = f64::from(f_min) / f64::from(SLACK_ONE_MILLI);
     f64::from(u_min) / f64::from(u_max) * (1.0 - 1.0 / f_min)
-}
-
-/// A slack factor in thousandths, written back as a short decimal (`1500 -> 1.5`).
-pub fn format_milli(milli: u64) -> String {
-    let (whole, fraction) = (milli / 1000, milli % 1000);
-    if fraction == 0 {
-        return whole.to_string();
-    }
-    format!("{whole}.{fraction:03}").trim_end_matches('0').to_owned()
 }
 
 #[cfg(test)]

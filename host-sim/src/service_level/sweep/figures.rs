@@ -8,14 +8,14 @@
 //! titles prefixed by the policy).
 //!
 //! The greedy guarantee on the `c_V` figures is the row's `greedy_bound`
-//! ([`crate::levels::greedy_bound`]): `1 - 1/sf` for one level, `(u_min/u_max)(1 -
+//! ([`crate::service_level::levels::greedy_bound`]): `1 - 1/sf` for one level, `(u_min/u_max)(1 -
 //! 1/f_min)` for the set `1..k`.
 
 use std::path::{Path, PathBuf};
 
 use super::{Mode, Row};
-use crate::metrics::Metrics;
 use crate::plot::{LineChart, PlotError, Series, file_stem, write_svg};
+use crate::service_level::metrics::Metrics;
 
 /// One metric's figure: key, title, y-axis label with unit, and how to read it.
 #[derive(Debug)]

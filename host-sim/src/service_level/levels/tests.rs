@@ -1,6 +1,7 @@
 //! Slack and price parsing, default prices, the level draw and the greedy bound.
 
 use super::*;
+use crate::units::format_milli;
 
 #[test]
 fn slacks_are_thousandths() {

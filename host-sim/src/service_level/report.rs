@@ -7,19 +7,11 @@ use serde::Serialize;
 
 use kernel::service_level::Level;
 
-use crate::levels::format_milli;
-use crate::metrics::{METRIC_KEYS, Metrics};
-use crate::sim::{RunConfig, RunReport};
-use crate::sweep::Row;
+use crate::service_level::metrics::{METRIC_KEYS, Metrics};
+use crate::service_level::sim::{RunConfig, RunReport};
+use crate::service_level::sweep::Row;
+use crate::units::format_milli;
 use crate::workload::{Excluded, Workload};
-
-/// Writes `text` to standard output and flushes it. An error, a closed pipe among
-/// them, is returned, never a panic as `print!` would; each subcommand maps it into
-/// its own error, which `main` turns into a quiet exit for a closed pipe.
-pub fn write_stdout(text: &str) -> io::Result<()> {
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes()).and_then(|()| out.flush())
-}
 
 /// One level as the summary shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]

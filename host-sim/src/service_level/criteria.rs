@@ -34,7 +34,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::sweep::Mode;
+use crate::service_level::sweep::Mode;
 
 pub mod figures;
 pub mod thesis;

@@ -3,7 +3,7 @@
 //! machine count, the general statement of the group is given.
 
 use super::Group;
-use crate::sweep::Mode;
+use crate::service_level::sweep::Mode;
 
 /// The thesis' figure number for a mode and group (Figures 44 to 49).
 pub fn figure(mode: Mode, group: Group) -> u32 {

@@ -16,7 +16,7 @@
 //! | `g` | `sum u_j p_j` over accepted `- alpha * sum p_j` over submitted |
 //! | `cv_u` | `sum u_j p_j / (u_max * sum p_j over submitted)` (eq. 6) |
 //! | `cv_l` | `sum u_j p_j / (u_max * min(sum p_j over submitted, d_max * m))` (eq. 7) |
-//! | `greedy_bound` | the theorems' guarantee, see [`crate::levels::greedy_bound`] |
+//! | `greedy_bound` | the theorems' guarantee, see [`crate::service_level::levels::greedy_bound`] |
 //!
 //! `d_max` is the largest deadline of the submitted jobs. Sums are kept in integers
 //! (`u64`/`u128`) and turned into floats only at the end, except the bounded

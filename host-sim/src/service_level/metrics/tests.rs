@@ -4,7 +4,7 @@ use kernel::service_level::{Decision, Event, Level};
 use replay::format::FormatError;
 
 use super::*;
-use crate::sim::{self, Recorder, RunConfig};
+use crate::service_level::sim::{self, Recorder, RunConfig};
 use crate::workload::Job;
 
 fn jobs(list: &[(u32, Tick, Tick)]) -> Vec<Job> {

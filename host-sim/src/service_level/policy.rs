@@ -2,7 +2,10 @@
 
 use kernel::service_level::Policy;
 
-use crate::error::LevelError;
+/// A name that is not a policy's.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("policy \"{0}\" is not one of {names}", names = names())]
+pub struct UnknownPolicy(pub String);
 
 /// Every policy's name, comma-separated, for help texts and error messages.
 pub fn names() -> String {
@@ -11,12 +14,12 @@ pub fn names() -> String {
 
 /// One policy by name (`first-fit`, `best-fit`, `worst-fit`, `least-loaded`,
 /// `round-robin`).
-pub fn parse(text: &str) -> Result<Policy, LevelError> {
-    Policy::from_name(text.trim()).ok_or_else(|| LevelError::Policy(text.trim().to_owned()))
+pub fn parse(text: &str) -> Result<Policy, UnknownPolicy> {
+    Policy::from_name(text.trim()).ok_or_else(|| UnknownPolicy(text.trim().to_owned()))
 }
 
 /// A comma-separated list of policies, in the order given, without repeats.
-pub fn parse_list(text: &str) -> Result<Vec<Policy>, LevelError> {
+pub fn parse_list(text: &str) -> Result<Vec<Policy>, UnknownPolicy> {
     let mut policies = Vec::new();
     for name in text.split(',') {
         let policy = parse(name)?;

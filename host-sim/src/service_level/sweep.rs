@@ -15,16 +15,48 @@ use std::path::Path;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::io;
+use thiserror::Error;
 
 use kernel::service_level::{Policy, SLACK_ONE_MILLI};
 
-use crate::error::{SimError, SweepError};
-use crate::levels::{format_milli, single, thesis_set};
-use crate::metrics::{METRIC_KEYS, Metrics};
-use crate::sim::{self, RunConfig};
+use crate::service_level::levels::{single, thesis_set};
+use crate::service_level::metrics::{METRIC_KEYS, Metrics};
+use crate::service_level::sim::SimError;
+use crate::service_level::sim::{self, RunConfig};
+use crate::units::format_milli;
 use crate::workload::{Job, Workload};
 
 pub mod figures;
+
+/// Writing sweep results.
+#[derive(Debug, Error)]
+pub enum SweepError {
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{path}: cannot write CSV: {source}")]
+    Csv {
+        path: String,
+        #[source]
+        source: csv::Error,
+    },
+    #[error("{path}: cannot write JSON: {source}")]
+    Json {
+        path: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("multi-level sweeps need whole level counts k; \"{0}\" is not one")]
+    FractionalK(String),
+    #[error("the sweep grid is empty: give at least one mode, slack and machine count")]
+    EmptyGrid,
+}
 
 /// One service level with slack `sf`, or the thesis' set `1..k`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -12,15 +12,37 @@ use indicatif::ProgressBar;
 use replay::engine::service_level::{DEFAULT_QUEUE_CAPACITY, Engine};
 use replay::format::{FormatError, Header, LogWriter};
 use serde::Serialize;
+use thiserror::Error;
 
 use kernel::Tick;
 use kernel::service_level::{Decision, Event, Level, LevelId, Outcome, Policy, RejectReason};
 
-use crate::error::SimError;
-use crate::levels::{LevelDraw, format_milli, greedy_bound};
-use crate::metrics::{LevelMetrics, LevelTally, MetricContext, Metrics, Tally, spread};
+use crate::service_level::levels::{LevelDraw, greedy_bound};
+use crate::service_level::metrics::{LevelMetrics, LevelTally, MetricContext, Metrics, Tally, spread};
+use crate::units::format_milli;
 use crate::window::{self, Window};
 use crate::workload::{Job, JobIdMap, Workload};
+
+/// The run loop: building the engine, feeding it, writing the log.
+#[derive(Debug, Error)]
+pub enum SimError {
+    #[error("cannot build the kernel: {0}")]
+    Engine(#[from] replay::engine::EngineError),
+    #[error("writing the decision log: {0}")]
+    Log(#[from] replay::format::FormatError),
+    #[error(
+        "jobs are not in release order: job {job} (position {position}) is released before the job ahead of it"
+    )]
+    Unsorted { job: u32, position: usize },
+    #[error("job number {0} appears twice in the workload")]
+    DuplicateJob(u32),
+    #[error("window {window}: the kernel refused to advance time ({reason})")]
+    Refused { window: u64, reason: kernel::service_level::RejectReason },
+    #[error("window {window}: {accepted} jobs accepted but {completed} completed after the drain")]
+    Unfinished { window: u64, accepted: u64, completed: u64 },
+    #[error("window {window}: job {job} completed but was never accepted")]
+    UnknownCompletion { window: u64, job: u32 },
+}
 
 /// Jobs between two progress updates.
 const PROGRESS_STEP: usize = 4096;
@@ -326,7 +348,7 @@ impl Runner<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::levels::single;
+    use crate::service_level::levels::single;
 
     /// The largest engine, built from an ordinary (small-stack) test thread in an
     /// unoptimised build: the construction thread must have room for it.

@@ -13,8 +13,9 @@ use replay::format::{FormatError, LogWriter};
 use replay::jobs::{CSV_HEADER, JobTable};
 use replay::staged;
 
-use crate::error::{CliError, SimError};
-use crate::sim::{self, Recorder, RunConfig, RunReport};
+use crate::error::CliError;
+use crate::service_level::sim::SimError;
+use crate::service_level::sim::{self, Recorder, RunConfig, RunReport};
 use crate::workload::Workload;
 
 /// Writes each job's row (see [`replay::jobs`]) as soon as it is final.

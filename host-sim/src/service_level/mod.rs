@@ -1,0 +1,27 @@
+//! The service-level model (Lezama 2012, after Schwiegelshohn and Tchernykh) around
+//! [`replay::engine::service_level::Engine`]: service levels assigned to jobs, the
+//! run loop over windows, the thesis' metrics (Table 1 and eqs. 3-7), its sweep grid
+//! and its criteria analysis (chapter 7). The subcommands are `run`, `sweep` and
+//! `criteria`.
+//!
+//! - [`levels`]: slack factors, prices, the per-job level draw, the greedy bound.
+//! - [`policy`]: the kernel's machine-choice policies by name (`--policy`).
+//! - [`sim`]: the run loop ([`sim::run`]): submits, a drain and a reset between
+//!   windows, the log, per-level tallies.
+//! - [`metrics`]: PRJ, MBSD, MWT, TPT, MNI, ME, G, `c_V^u`, `c_V^l`.
+//! - [`record`]: a run's decision log and per-job CSV, streamed and staged.
+//! - [`replicate`]: one configuration over many seeds (`--seeds`): mean, sd and a
+//!   Student-t 95% interval across seeds.
+//! - [`report`]: the summary as a table or JSON.
+//! - [`sweep`]: the grid, in parallel, to CSV, JSON and SVG figures.
+//! - [`criteria`]: the thesis' criteria analysis of a sweep's output.
+
+pub mod criteria;
+pub mod levels;
+pub mod metrics;
+pub mod policy;
+pub mod record;
+pub mod replicate;
+pub mod report;
+pub mod sim;
+pub mod sweep;
