@@ -26,9 +26,12 @@ use self::sla::SlaContext;
 use self::tiers::TiersContext;
 use super::varint::{self, Cursor};
 
+pub(super) mod error;
 mod reservation;
 mod sla;
 mod tiers;
+
+pub use self::error::CodecError;
 
 /// No record encodes to more bytes than this. The widest is a reservation `Request`
 /// with every field at its widest: 1 + 4 * 10 (times) + 3 * 5 (job, nodes, shuffle
@@ -80,27 +83,6 @@ const AROUND_EVENT_TIME: u8 = 3;
 /// The tag byte of a record of `kind` with `flags`.
 const fn tag(kind: u8, flags: u8) -> u8 {
     kind | flags << 3
-}
-
-/// Why the bytes of a block are not records a writer could have written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum CodecError {
-    #[error("the block ends inside a record")]
-    End,
-    #[error("a varint is longer than its field allows")]
-    Varint,
-    #[error("a step leads outside its field's range")]
-    Range,
-    #[error("tag byte {0:#04x} is not a record")]
-    Tag(u8),
-    #[error("reservation reject reason {0} is not a reason")]
-    Reason(u8),
-    #[error("an accept leaves out a deadline that its submit does not give")]
-    Deadline,
-    #[error("the block counts {0} records, more than its bytes can hold")]
-    Count(u64),
-    #[error("{0} bytes follow the block's last record")]
-    Trailing(usize),
 }
 
 /// What starts every block's payload.

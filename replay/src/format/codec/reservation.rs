@@ -13,7 +13,8 @@ use kernel::Tick;
 use kernel::reservation::{Decision, Event, RejectReason, Request, RequestKind};
 
 use super::super::varint::{self, Cursor};
-use super::{CodecError, RESET, tag};
+use super::error::CodecError;
+use super::{RESET, tag};
 
 // Record numbers: the tag's flags, `tag >> 3`, of kind 2.
 const REQUEST_STRICT: u8 = 1;

@@ -9,7 +9,7 @@
 use kernel::JobId;
 use kernel::tiers::{Decision, Event, RejectReason, Request, Tier, Violation};
 
-use super::CodecError;
+use super::error::CodecError;
 use crate::format::varint::{self, Cursor};
 
 const SUBMIT: u8 = 0;
