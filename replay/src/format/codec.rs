@@ -3,8 +3,8 @@
 //! is the spec.
 //!
 //! Each model writes its records in a tag space of its own, one module per model:
-//! [`service_level`] (version 2's records, which the [`reservation`] records of
-//! version 3 share, as flagged `Reset` tags), [`tiers`] and [`sla`]. Which space a log
+//! `service_level` (version 2's records, which the `reservation` records of
+//! version 3 share, as flagged `Reset` tags), `tiers` and `sla`. Which space a log
 //! uses is a function of its header alone ([`RecordCodec::for_header`]), and each
 //! space's context starts afresh at every block, so a block decodes on its own.
 
