@@ -15,7 +15,7 @@
 //!
 //! A log whose header has a reservation configuration is verified the same way (in
 //! `verify/reservation.rs`): the reservation kernel re-makes every decision, then
-//! [`ReservationAudit`](crate::model::ReservationAudit) checks windows and the pool's
+//! [`ReservationAudit`](crate::model::reservation::ReservationAudit) checks windows and the pool's
 //! capacity without it.
 
 use std::io::Read;
@@ -27,9 +27,10 @@ use kernel::service_level::{Decision, Event};
 use crate::engine::{Engine, EngineError};
 use crate::export::describe;
 use crate::format::{FormatError, HeaderError, LogReader};
+use crate::model::reservation::ReservationViolation;
+use crate::model::service_level::{TraceChecker, TraceError};
 use crate::model::sla::{SlaCounts, SlaViolation};
 use crate::model::tiers::{TiersCounts, TiersViolation};
-use crate::model::{ReservationViolation, TraceChecker, TraceError};
 
 mod reservation;
 mod sla;

@@ -9,7 +9,7 @@ use kernel::reservation::{Decision, Event};
 use super::{Matcher, Report, ReservationCounts, VerifyError};
 use crate::engine::reservation::ReservationEngine;
 use crate::format::{LogReader, ReservationHeader};
-use crate::model::ReservationAudit;
+use crate::model::reservation::ReservationAudit;
 
 /// Verifies a reservation log whose header holds `header`.
 pub(super) fn verify<R: Read>(
