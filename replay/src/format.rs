@@ -43,7 +43,7 @@ pub mod varint;
 pub mod writer;
 
 pub use check::HeaderError;
-pub use codec::CodecError;
+pub use codec::error::CodecError;
 pub use model::{Model, ReservationHeader, SlaHeader, TiersHeader, policy_format_version};
 pub use reader::LogReader;
 pub use writer::LogWriter;

@@ -5,7 +5,7 @@
 //! Each model writes its records in a tag space of its own, one module per model:
 //! `service_level` (version 2's records, which the `reservation` records of
 //! version 3 share, as flagged `Reset` tags), `tiers` and `sla`. Which space a log
-//! uses is a function of its header alone ([`RecordCodec::for_header`]), and each
+//! uses is a function of its header's model alone ([`RecordCodec::for_log`]), and each
 //! space's context starts afresh at every block, so a block decodes on its own.
 
 use kernel::log::Body;
@@ -14,6 +14,7 @@ use kernel::service_level::Level;
 use self::service_level::ServiceLevelCodec;
 use self::sla::SlaContext;
 use self::tiers::TiersContext;
+use super::model::Model;
 use super::varint::{self, Cursor};
 
 pub(super) mod error;
@@ -90,16 +91,16 @@ impl RecordCodec {
         Self { space: TagSpace::ServiceLevel(ServiceLevelCodec::new(levels)) }
     }
 
-    /// The codec for the records of a log with this header: the tiers tag space for a
-    /// tiers log, the SLA tag space for an SLA log, else [`RecordCodec::new`] with its
-    /// levels.
-    pub fn for_header(header: &super::Header) -> Self {
-        let space = if header.tiers().is_some() {
-            TagSpace::Tiers(TiersContext::default())
-        } else if header.sla().is_some() {
-            TagSpace::Sla(SlaContext::default())
-        } else {
-            return Self::new(&header.levels);
+    /// The codec for the records of a log of `model` whose header holds `levels`: the
+    /// tiers tag space for a tiers log, the SLA tag space for an SLA log, else
+    /// [`RecordCodec::new`] with the levels. It takes the header's two fields rather
+    /// than the header, so that the codec depends on the model alone, not on the
+    /// module that holds the header.
+    pub fn for_log(model: &Model, levels: &[Level]) -> Self {
+        let space = match model {
+            Model::Tiers(_) => TagSpace::Tiers(TiersContext::default()),
+            Model::Sla(_) => TagSpace::Sla(SlaContext::default()),
+            Model::ServiceLevel | Model::Reservation(_) => return Self::new(levels),
         };
         Self { space }
     }
