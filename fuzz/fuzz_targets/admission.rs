@@ -2,13 +2,13 @@
 //! a machine-choice policy the input draws (first fit, best fit, worst fit, least
 //! loaded, round robin), each event compared with the reference model and every decision with the trace checks,
 //! the admission test with brute-force EDF feasibility, and greedy acceptance with
-//! the offline optimum: `replay::model::check_case`, the same checks as
+//! the offline optimum: `replay::model::service_level::check_case`, the same checks as
 //! `replay/tests/properties.rs`, on inputs that libFuzzer steers.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use replay::model::{case_from_bytes, check_case};
+use replay::model::service_level::{case_from_bytes, check_case};
 
 fuzz_target!(|data: &[u8]| {
     let case = case_from_bytes(data);

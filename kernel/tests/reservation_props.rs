@@ -11,8 +11,8 @@
 //! - A rejection leaves the state equal (`==`) to the state before it.
 //! - Every offer, requested at once, is accepted with the offered start.
 //! - Every request gets exactly the answer of a plain reference of Algorithms 1 and 2
-//!   (`reservation_model`): the same start and the same moves, or the same reason and
-//!   the same offers in the same order.
+//!   (`replay::model::reservation::reference`): the same start and the same moves, or
+//!   the same reason and the same offers in the same order.
 //!
 //! To follow one case: `SEED=4 TRACE=1 cargo test -p admission-kernel --test
 //! reservation_props -- --nocapture` prints its events and decisions.
@@ -20,11 +20,10 @@
 mod support;
 
 use support::Rng;
-mod reservation_model;
 
 use std::collections::BTreeMap;
 
-use reservation_model::{Answer, Reference};
+use replay::model::reservation::reference::{Answer, Reference};
 
 use kernel::Tick;
 use kernel::calendar::SlotLength;

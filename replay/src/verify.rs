@@ -4,10 +4,10 @@
 //! promises. What a model supplies for this is [`Verified`] (beside
 //! [`crate::contract::LogModel`]), in `verify/NAME.rs`:
 //!
-//! - `service_level`: [`TraceChecker`](crate::model::TraceChecker): each accepted job
+//! - `service_level`: [`TraceChecker`](crate::model::service_level::TraceChecker): each accepted job
 //!   runs for exactly its processing time, one job at a time per machine, and
 //!   completes by the deadline its level gives;
-//! - `reservation`: [`ReservationAudit`](crate::model::ReservationAudit): windows and
+//! - `reservation`: [`ReservationAudit`](crate::model::reservation::ReservationAudit): windows and
 //!   the pool's capacity;
 //! - `tiers`: [`TiersAudit`](crate::model::tiers::TiersAudit): capacity, windows, tier
 //!   rules and violations;
@@ -23,8 +23,8 @@ use crate::contract::{LogModel, body_label};
 use crate::engine::EngineError;
 use crate::export::describe;
 use crate::format::{FormatError, Header, HeaderError, LogReader};
-use crate::model::ReservationViolation;
-use crate::model::TraceError;
+use crate::model::reservation::ReservationViolation;
+use crate::model::service_level::TraceError;
 use crate::model::sla::{SlaCounts, SlaViolation};
 use crate::model::tiers::{TiersCounts, TiersViolation};
 

@@ -1,7 +1,7 @@
 //! The fuzz targets' checks over a fixed, seeded set of generated cases, so that every
 //! `cargo test` exercises them without libFuzzer.
 //!
-//! Each case is `replay::model::case_from_bytes` of random bytes from a ChaCha8 stream
+//! Each case is `replay::model::service_level::case_from_bytes` of random bytes from a ChaCha8 stream
 //! seeded with the case's own number, so a failure names the one seed that reproduces
 //! it. The totals are asserted too, so that a generator that drifted into producing
 //! only trivial cases fails here instead of passing vacuously.
@@ -9,7 +9,9 @@
 use kernel::service_level::{Decision, Event, Kernel, Policy, RejectReason};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use replay::model::{Case, CaseReport, ReferenceSim, Shape, case_from_bytes, check_case, check_trace};
+use replay::model::service_level::{
+    Case, CaseReport, ReferenceSim, Shape, case_from_bytes, check_case, check_trace,
+};
 
 /// Cases per shape: a few thousand, under a second in a debug build.
 const CASES: u64 = 5000;

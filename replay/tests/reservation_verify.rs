@@ -8,7 +8,7 @@ use kernel::reservation::{Config, Criterion, Decision, Event, Fixing, Request, R
 use kernel::service_level::{Level, Policy};
 use replay::engine::reservation::{self, ReservationEngine};
 use replay::format::{Header, LogReader, LogWriter, Model};
-use replay::model::{ReservationAudit, ReservationViolation};
+use replay::model::reservation::{ReservationAudit, ReservationViolation};
 use replay::verify::ModelCounts;
 use replay::verify::{VerifyError, verify};
 

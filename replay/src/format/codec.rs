@@ -1,34 +1,31 @@
-//! The record encoding (v2, plus the reservation records of v3): a tag byte per
-//! record, then only what the context of the block so far does not already say.
-//! `docs/log-format.md` ("Records", "Reservation records") is the spec.
+//! The record encoding: the block header every block starts with, and the dispatch of
+//! each record to its model's tag space. `docs/log-format.md` ("Blocks", "Records")
+//! is the spec.
 //!
-//! The tag's low three bits are the kind (which event or decision), its high five
-//! bits are small fields and flags. The context holds the last event's time, the
-//! last submit, the machine of the last decision that named one, and per machine
-//! the time of its last decision and the job it last started. From it the codec
-//! predicts what most records repeat (the job an `Accept` answers, its deadline, the
-//! job a `Complete` ends, a decision's machine) and stores only the exceptions, so
-//! every record still round-trips exactly, whatever its values.
-//!
-//! Writer and reader run the same [`RecordCodec`]: the context moves after every
-//! record by one rule (`Context::update`) on both sides, and starts afresh at every
-//! block, so a block decodes on its own given the header's level table.
-//!
-//! The reservation kernel's records (module `reservation`) use tags that v2 left malformed
-//! (a `Reset` with flags), so v2 blocks decode exactly as before.
+//! Each model writes its records in a tag space of its own, one module per model:
+//! `service_level` (version 2's records, which the `reservation` records of
+//! version 3 share, as flagged `Reset` tags), `tiers` and `sla`. Which space a log
+//! uses is a function of its header's model alone ([`RecordCodec::for_log`]), and each
+//! space's context starts afresh at every block, so a block decodes on its own.
 
 use kernel::log::Body;
-use kernel::service_level::{Decision, Event, Level, LevelId, MachineId, RejectReason, SLACK_ONE_MILLI};
-use kernel::{JobId, Tick};
+use kernel::service_level::Level;
 
-use self::reservation::ReservationContext;
+use self::service_level::ServiceLevelCodec;
 use self::sla::SlaContext;
 use self::tiers::TiersContext;
+use super::model::Model;
 use super::varint::{self, Cursor};
 
+pub(super) mod error;
 mod reservation;
+mod service_level;
 mod sla;
+mod tag;
 mod tiers;
+
+pub use self::error::CodecError;
+pub use self::service_level::{TRACKED_MACHINES, deadline};
 
 /// No record encodes to more bytes than this. The widest is a reservation `Request`
 /// with every field at its widest: 1 + 4 * 10 (times) + 3 * 5 (job, nodes, shuffle
@@ -36,72 +33,6 @@ mod tiers;
 pub const RECORD_MAX_BYTES: usize = 56;
 /// A block header is two varints: a `u64` and a `u32`.
 pub const BLOCK_HEADER_MAX_BYTES: usize = 15;
-/// Machines whose last decision time and last started job are kept in the context;
-/// decisions on other machines are encoded against a context of zeros.
-pub const TRACKED_MACHINES: usize = 64;
-
-// Kinds: the tag's low three bits.
-const SUBMIT: u8 = 0;
-const ADVANCE: u8 = 1;
-const RESET: u8 = 2;
-const ACCEPT: u8 = 3;
-const REJECT: u8 = 4;
-const START: u8 = 5;
-const PREEMPT: u8 = 6;
-const COMPLETE: u8 = 7;
-
-// Flags: the tag's high five bits, `tag >> 3`.
-/// Every kind that names a job: the job is not the predicted one, and follows (for
-/// an Accept, the deadline follows too).
-const EXPLICIT_JOB: u8 = 1 << 4;
-/// Submit, bits 0 to 3: the level, or this value when a level byte follows.
-const LEVEL_ESCAPE: u8 = 15;
-/// Accept, bits 0 to 2: the machine, or this value when a varint machine follows.
-const MACHINE_ESCAPE: u8 = 7;
-/// Accept: a preempted job follows.
-const PREEMPTED: u8 = 1 << 3;
-/// Advance: the time is `Tick::MAX` (drain every queue), and nothing follows.
-const DRAIN: u8 = 1;
-/// Start, Preempt, Complete: the machine is not the last decision's, and follows.
-const EXPLICIT_MACHINE: u8 = 1 << 2;
-/// Reject, Start, Preempt, Complete: bits that must be clear.
-const RESERVED: u8 = 1 << 3;
-
-// Start, Preempt, Complete, bits 0 and 1: how the time is given.
-/// The machine's last decision time.
-const AT_MACHINE_TIME: u8 = 0;
-/// The event's time.
-const AT_EVENT_TIME: u8 = 1;
-/// The machine's last decision time plus a varint.
-const AFTER_MACHINE_TIME: u8 = 2;
-/// The event's time moved by a zigzag varint (modulo 2^64).
-const AROUND_EVENT_TIME: u8 = 3;
-
-/// The tag byte of a record of `kind` with `flags`.
-const fn tag(kind: u8, flags: u8) -> u8 {
-    kind | flags << 3
-}
-
-/// Why the bytes of a block are not records a writer could have written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum CodecError {
-    #[error("the block ends inside a record")]
-    End,
-    #[error("a varint is longer than its field allows")]
-    Varint,
-    #[error("a step leads outside its field's range")]
-    Range,
-    #[error("tag byte {0:#04x} is not a record")]
-    Tag(u8),
-    #[error("reservation reject reason {0} is not a reason")]
-    Reason(u8),
-    #[error("an accept leaves out a deadline that its submit does not give")]
-    Deadline,
-    #[error("the block counts {0} records, more than its bytes can hold")]
-    Count(u64),
-    #[error("{0} bytes follow the block's last record")]
-    Trailing(usize),
-}
 
 /// What starts every block's payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,423 +62,90 @@ impl BlockHeader {
     }
 }
 
-/// One machine's part of the context.
-#[derive(Clone, Copy, Debug, Default)]
-struct MachineContext {
-    /// The time of its last Start, Preempt or Complete.
-    time: Tick,
-    /// The job of its last Start.
-    started: JobId,
-}
-
-/// The last submit's fields.
-#[derive(Clone, Copy, Debug, Default)]
-struct LastSubmit {
-    t: Tick,
-    job: JobId,
-    p: Tick,
-    level: LevelId,
-}
-
-/// What the records of a block so far tell about the next one.
+/// The tag space of a log, with its block's context.
+// The service-level context is a kilobyte of per-machine state, the others a few
+// words. A log has one codec, built once and kept in place (as the one struct that
+// held all three contexts was before), so the size costs nothing, and boxing it would
+// add an indirection to every record of the common case.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
-struct Context {
-    /// The time of the last Submit or Advance; 0 after a Reset.
-    now: Tick,
-    submit: LastSubmit,
-    /// The machine of the last Accept, Start, Preempt or Complete.
-    machine: MachineId,
-    machines: [MachineContext; TRACKED_MACHINES],
-    /// The last reservation request; its time is `now`.
-    reservation: ReservationContext,
-}
-
-impl Context {
-    /// The context at the start of a block: all zeros.
-    fn new() -> Self {
-        Self {
-            now: 0,
-            submit: LastSubmit::default(),
-            machine: 0,
-            machines: [MachineContext::default(); TRACKED_MACHINES],
-            reservation: ReservationContext::default(),
-        }
-    }
-
-    fn machine(&self, machine: MachineId) -> MachineContext {
-        self.machines.get(usize::from(machine)).copied().unwrap_or_default()
-    }
-
-    /// Moves the context past `body`; writer and reader call this after every record.
-    fn update(&mut self, body: &Body) {
-        match *body {
-            Body::Event(Event::Submit { t, job, p, level }) => {
-                self.now = t;
-                self.submit = LastSubmit { t, job, p, level };
-            }
-            Body::Event(Event::Advance { t }) => self.now = t,
-            Body::Event(Event::Reset) => {
-                self.now = 0;
-                self.machines = [MachineContext::default(); TRACKED_MACHINES];
-            }
-            Body::Decision(Decision::Accept { machine, .. }) => self.machine = machine,
-            Body::Decision(Decision::Reject { .. }) => {}
-            Body::Decision(Decision::Start { t, job, machine }) => {
-                self.machine = machine;
-                if let Some(m) = self.machines.get_mut(usize::from(machine)) {
-                    *m = MachineContext { time: t, started: job };
-                }
-            }
-            Body::Decision(Decision::Preempt { t, machine, .. } | Decision::Complete { t, machine, .. }) => {
-                self.machine = machine;
-                if let Some(m) = self.machines.get_mut(usize::from(machine)) {
-                    m.time = t;
-                }
-            }
-            Body::ReservationEvent(event) => self.reservation.update(&event, &mut self.now),
-            Body::ReservationDecision(_) => {}
-            // A tiers log keeps its own context (`tiers_context`).
-            Body::TiersEvent(_) | Body::TiersDecision(_) => {}
-            Body::SlaEvent(_) | Body::SlaDecision(_) => {}
-        }
-    }
-
-    /// The job a Start, Preempt or Complete on `machine` is expected to name: for a
-    /// Start the last submitted job (it preempts or starts on an idle machine), for
-    /// a Preempt or Complete the job the machine last started.
-    fn expected_job(&self, kind: u8, machine: MachineId) -> JobId {
-        if kind == START { self.submit.job } else { self.machine(machine).started }
-    }
+enum TagSpace {
+    /// A service-level or reservation log.
+    ServiceLevel(ServiceLevelCodec),
+    /// A tiers log (its header says so): every record uses the tiers tags.
+    Tiers(TiersContext),
+    /// An SLA log: every record uses the SLA tags.
+    Sla(SlaContext),
 }
 
 /// Encodes and decodes records against the context of their block.
 #[derive(Clone, Debug)]
 pub struct RecordCodec {
-    levels: Box<[Level]>,
-    context: Context,
-    /// Set for a tiers log (its header says so): every record uses the tiers tags.
-    tiers: Option<TiersContext>,
-    /// Set for an SLA log: every record uses the SLA tags.
-    sla: Option<SlaContext>,
+    space: TagSpace,
 }
 
 impl RecordCodec {
-    /// A codec for a log whose header holds `levels`, at the start of a block.
+    /// A codec for a service-level or reservation log whose header holds `levels`, at
+    /// the start of a block.
     pub fn new(levels: &[Level]) -> Self {
-        Self { levels: levels.into(), context: Context::new(), tiers: None, sla: None }
+        Self { space: TagSpace::ServiceLevel(ServiceLevelCodec::new(levels)) }
     }
 
-    /// The codec for the records of a log with this header: the tiers tag space for a
-    /// tiers log, else [`RecordCodec::new`] with its levels.
-    pub fn for_header(header: &super::Header) -> Self {
-        let mut codec = Self::new(&header.levels);
-        if header.tiers().is_some() {
-            codec.tiers = Some(TiersContext::default());
-        }
-        if header.sla().is_some() {
-            codec.sla = Some(SlaContext::default());
-        }
-        codec
+    /// The codec for the records of a log of `model` whose header holds `levels`: the
+    /// tiers tag space for a tiers log, the SLA tag space for an SLA log, else
+    /// [`RecordCodec::new`] with the levels. It takes the header's two fields rather
+    /// than the header, so that the codec depends on the model alone, not on the
+    /// module that holds the header.
+    pub fn for_log(model: &Model, levels: &[Level]) -> Self {
+        let space = match model {
+            Model::Tiers(_) => TagSpace::Tiers(TiersContext::default()),
+            Model::Sla(_) => TagSpace::Sla(SlaContext::default()),
+            Model::ServiceLevel | Model::Reservation(_) => return Self::new(levels),
+        };
+        Self { space }
     }
 
     /// Forgets the context: the next record is the first of a block.
     pub fn start_block(&mut self) {
-        self.context = Context::new();
-        if self.tiers.is_some() {
-            self.tiers = Some(TiersContext::default());
+        match &mut self.space {
+            TagSpace::ServiceLevel(codec) => codec.start_block(),
+            TagSpace::Tiers(context) => *context = TiersContext::default(),
+            TagSpace::Sla(context) => *context = SlaContext::default(),
         }
-        if self.sla.is_some() {
-            self.sla = Some(SlaContext::default());
-        }
-    }
-
-    /// The deadline an `Accept` of the last submitted job gets from its level, if any.
-    fn expected_deadline(&self) -> Option<Tick> {
-        let submit = &self.context.submit;
-        let level = self.levels.get(usize::from(submit.level))?;
-        deadline(level, submit.t, submit.p)
     }
 
     /// Appends `body` to `out` (at most [`RECORD_MAX_BYTES`]).
     pub fn encode(&mut self, body: &Body, out: &mut Vec<u8>) {
-        if let Some(context) = self.tiers.as_mut() {
-            match *body {
+        match &mut self.space {
+            TagSpace::ServiceLevel(codec) => codec.encode(body, out),
+            TagSpace::Tiers(context) => match *body {
                 Body::TiersEvent(event) => tiers::put_event(&event, context, out),
                 Body::TiersDecision(decision) => tiers::put_decision(&decision, context, out),
                 // A tiers log holds only tiers records; the verifier refuses others, and
                 // a writer never produces them.
                 _ => out.push(u8::MAX),
-            }
-            return;
-        }
-        if let Some(context) = self.sla.as_mut() {
-            match *body {
+            },
+            TagSpace::Sla(context) => match *body {
                 Body::SlaEvent(event) => sla::put_event(&event, context, out),
                 Body::SlaDecision(decision) => sla::put_decision(&decision, context, out),
                 // Likewise: an SLA log holds only SLA records.
                 _ => out.push(u8::MAX),
-            }
-            return;
+            },
         }
-        match *body {
-            Body::Event(Event::Submit { t, job, p, level }) => self.put_submit(t, job, p, level, out),
-            Body::Event(Event::Advance { t: Tick::MAX }) => out.push(tag(ADVANCE, DRAIN)),
-            Body::Event(Event::Advance { t }) => {
-                out.push(tag(ADVANCE, 0));
-                varint::put(out, varint::step(self.context.now, t));
-            }
-            Body::Event(Event::Reset) => out.push(tag(RESET, 0)),
-            Body::Decision(Decision::Accept { job, machine, deadline, preempted }) => {
-                self.put_accept(job, machine, deadline, preempted, out);
-            }
-            Body::Decision(Decision::Reject { job, reason }) => {
-                let expected = self.context.submit.job;
-                let explicit = if job == expected { 0 } else { EXPLICIT_JOB };
-                out.push(tag(REJECT, reason_bits(reason) | explicit));
-                put_job(explicit, expected, job, out);
-            }
-            Body::Decision(Decision::Start { t, job, machine }) => self.put_run(START, t, job, machine, out),
-            Body::Decision(Decision::Preempt { t, job, machine }) => {
-                self.put_run(PREEMPT, t, job, machine, out);
-            }
-            Body::Decision(Decision::Complete { t, job, machine }) => {
-                self.put_run(COMPLETE, t, job, machine, out);
-            }
-            Body::ReservationEvent(event) => {
-                reservation::put_event(&event, self.context.now, &self.context.reservation, out);
-            }
-            Body::ReservationDecision(decision) => {
-                reservation::put_decision(&decision, self.context.now, &self.context.reservation, out);
-            }
-            // Tiers records only exist in tiers logs (above); elsewhere their tag is
-            // one no reader accepts.
-            Body::TiersEvent(_) | Body::TiersDecision(_) => out.push(u8::MAX),
-            // SLA records only exist in SLA logs (above).
-            Body::SlaEvent(_) | Body::SlaDecision(_) => out.push(u8::MAX),
-        }
-        self.context.update(body);
-    }
-
-    fn put_submit(&self, t: Tick, job: JobId, p: Tick, level: LevelId, out: &mut Vec<u8>) {
-        let expected = self.context.submit.job.wrapping_add(1);
-        let explicit = if job == expected { 0 } else { EXPLICIT_JOB };
-        let level_bits = level.min(LEVEL_ESCAPE);
-        out.push(tag(SUBMIT, level_bits | explicit));
-        varint::put(out, varint::step(self.context.now, t));
-        put_job(explicit, expected, job, out);
-        varint::put(out, p);
-        if level_bits == LEVEL_ESCAPE {
-            out.push(level);
-        }
-    }
-
-    fn put_accept(
-        &self,
-        job: JobId,
-        machine: MachineId,
-        deadline: Tick,
-        preempted: Option<JobId>,
-        out: &mut Vec<u8>,
-    ) {
-        let expected = self.context.submit.job;
-        let explicit = job != expected || self.expected_deadline() != Some(deadline);
-        let machine_bits = u8::try_from(machine).map_or(MACHINE_ESCAPE, |m| m.min(MACHINE_ESCAPE));
-        let mut flags = machine_bits;
-        if explicit {
-            flags |= EXPLICIT_JOB;
-        }
-        if preempted.is_some() {
-            flags |= PREEMPTED;
-        }
-        out.push(tag(ACCEPT, flags));
-        if machine_bits == MACHINE_ESCAPE {
-            varint::put(out, u64::from(machine));
-        }
-        if explicit {
-            varint::put(out, varint::step32(expected, job));
-            varint::put(out, deadline);
-        }
-        if let Some(preempted) = preempted {
-            varint::put(out, varint::step32(job, preempted));
-        }
-    }
-
-    /// A Start, Preempt or Complete: the machine, the time and the job, each only as
-    /// far as the context does not predict it.
-    fn put_run(&self, kind: u8, t: Tick, job: JobId, machine: MachineId, out: &mut Vec<u8>) {
-        let context = &self.context;
-        let expected = context.expected_job(kind, machine);
-        let (mode, step) = time_mode(t, context.machine(machine).time, context.now);
-        let mut flags = mode;
-        if machine != context.machine {
-            flags |= EXPLICIT_MACHINE;
-        }
-        if job != expected {
-            flags |= EXPLICIT_JOB;
-        }
-        out.push(tag(kind, flags));
-        if flags & EXPLICIT_MACHINE != 0 {
-            varint::put(out, u64::from(machine));
-        }
-        if let Some(step) = step {
-            varint::put(out, step);
-        }
-        put_job(flags & EXPLICIT_JOB, expected, job, out);
     }
 
     /// Decodes the record at `cursor`, which must be the next one of its block.
     pub fn decode(&mut self, cursor: &mut Cursor<'_>) -> Result<Body, CodecError> {
-        if let Some(context) = self.tiers.as_mut() {
-            return Ok(match tiers::get(context, cursor)? {
+        Ok(match &mut self.space {
+            TagSpace::ServiceLevel(codec) => return codec.decode(cursor),
+            TagSpace::Tiers(context) => match tiers::get(context, cursor)? {
                 tiers::Decoded::Event(event) => Body::TiersEvent(event),
                 tiers::Decoded::Decision(decision) => Body::TiersDecision(decision),
-            });
-        }
-        if let Some(context) = self.sla.as_mut() {
-            return Ok(match sla::get(context, cursor)? {
+            },
+            TagSpace::Sla(context) => match sla::get(context, cursor)? {
                 sla::Decoded::Event(event) => Body::SlaEvent(event),
                 sla::Decoded::Decision(decision) => Body::SlaDecision(decision),
-            });
-        }
-        let tag = cursor.byte()?;
-        let flags = tag >> 3;
-        let body = match tag & 7 {
-            SUBMIT => Body::Event(self.get_submit(flags, cursor)?),
-            ADVANCE if flags == DRAIN => Body::Event(Event::Advance { t: Tick::MAX }),
-            ADVANCE if flags == 0 => {
-                Body::Event(Event::Advance { t: varint::add_step(self.context.now, cursor.u64()?) })
-            }
-            RESET if flags == 0 => Body::Event(Event::Reset),
-            RESET if reservation::is_reservation(flags) => {
-                match reservation::get(flags, self.context.now, &self.context.reservation, cursor)? {
-                    reservation::Decoded::Event(event) => Body::ReservationEvent(event),
-                    reservation::Decoded::Decision(decision) => Body::ReservationDecision(decision),
-                }
-            }
-            ACCEPT => Body::Decision(self.get_accept(flags, cursor)?),
-            REJECT if flags & RESERVED == 0 => {
-                let reason = reason_of(flags & 7).ok_or(CodecError::Tag(tag))?;
-                let job = get_job(flags, self.context.submit.job, cursor)?;
-                Body::Decision(Decision::Reject { job, reason })
-            }
-            kind @ (START | PREEMPT | COMPLETE) if flags & RESERVED == 0 => {
-                Body::Decision(self.get_run(kind, flags, cursor)?)
-            }
-            _ => return Err(CodecError::Tag(tag)),
-        };
-        self.context.update(&body);
-        Ok(body)
-    }
-
-    fn get_submit(&self, flags: u8, cursor: &mut Cursor<'_>) -> Result<Event, CodecError> {
-        let t = varint::add_step(self.context.now, cursor.u64()?);
-        let job = get_job(flags, self.context.submit.job.wrapping_add(1), cursor)?;
-        let p = cursor.u64()?;
-        let level = match flags & LEVEL_ESCAPE {
-            LEVEL_ESCAPE => cursor.byte()?,
-            level => level,
-        };
-        Ok(Event::Submit { t, job, p, level })
-    }
-
-    fn get_accept(&self, flags: u8, cursor: &mut Cursor<'_>) -> Result<Decision, CodecError> {
-        let machine = match flags & MACHINE_ESCAPE {
-            MACHINE_ESCAPE => cursor.u16()?,
-            machine => MachineId::from(machine),
-        };
-        let expected = self.context.submit.job;
-        let (job, deadline) = if flags & EXPLICIT_JOB != 0 {
-            (get_job(flags, expected, cursor)?, cursor.u64()?)
-        } else {
-            (expected, self.expected_deadline().ok_or(CodecError::Deadline)?)
-        };
-        let preempted = if flags & PREEMPTED != 0 { Some(get_job(EXPLICIT_JOB, job, cursor)?) } else { None };
-        Ok(Decision::Accept { job, machine, deadline, preempted })
-    }
-
-    fn get_run(&self, kind: u8, flags: u8, cursor: &mut Cursor<'_>) -> Result<Decision, CodecError> {
-        let context = &self.context;
-        let machine = if flags & EXPLICIT_MACHINE != 0 { cursor.u16()? } else { context.machine };
-        let machine_time = context.machine(machine).time;
-        let t = match flags & 3 {
-            AT_MACHINE_TIME => machine_time,
-            AT_EVENT_TIME => context.now,
-            AFTER_MACHINE_TIME => machine_time.checked_add(cursor.u64()?).ok_or(CodecError::Range)?,
-            _ => varint::add_step(context.now, cursor.u64()?),
-        };
-        let job = get_job(flags, context.expected_job(kind, machine), cursor)?;
-        Ok(match kind {
-            START => Decision::Start { t, job, machine },
-            PREEMPT => Decision::Preempt { t, job, machine },
-            _ => Decision::Complete { t, job, machine },
+            },
         })
     }
 }
-
-/// Appends the step from `expected` to `job` when `explicit` holds [`EXPLICIT_JOB`].
-fn put_job(explicit: u8, expected: JobId, job: JobId, out: &mut Vec<u8>) {
-    if explicit & EXPLICIT_JOB != 0 {
-        varint::put(out, varint::step32(expected, job));
-    }
-}
-
-/// The job: `expected`, or a step from it when `flags` holds [`EXPLICIT_JOB`].
-fn get_job(flags: u8, expected: JobId, cursor: &mut Cursor<'_>) -> Result<JobId, CodecError> {
-    if flags & EXPLICIT_JOB == 0 {
-        return Ok(expected);
-    }
-    varint::add_step32(expected, cursor.u64()?).ok_or(CodecError::Range)
-}
-
-/// How a decision's time `t` is best given, against its machine's last decision time
-/// and the event's time: the mode, and the varint that follows, if any. Ties go to
-/// the earlier mode, so the choice is a function of the three times alone.
-fn time_mode(t: Tick, machine_time: Tick, now: Tick) -> (u8, Option<u64>) {
-    if t == machine_time {
-        return (AT_MACHINE_TIME, None);
-    }
-    if t == now {
-        return (AT_EVENT_TIME, None);
-    }
-    let around = varint::step(now, t);
-    match t.checked_sub(machine_time) {
-        Some(after) if varint::len(after) <= varint::len(around) => (AFTER_MACHINE_TIME, Some(after)),
-        _ => (AROUND_EVENT_TIME, Some(around)),
-    }
-}
-
-/// `release + ceil(sf * p)`: the value of [`Level::deadline`], without its `u128`
-/// division whenever the product fits in a `u64` (a test holds the two equal).
-pub fn deadline(level: &Level, release: Tick, p: Tick) -> Option<Tick> {
-    match u64::from(level.slack_milli).checked_mul(p) {
-        Some(scaled) => release.checked_add(scaled.div_ceil(u64::from(SLACK_ONE_MILLI))),
-        None => level.deadline(release, p),
-    }
-}
-
-/// A reason's three bits: its discriminant in the log format.
-const fn reason_bits(reason: RejectReason) -> u8 {
-    match reason {
-        RejectReason::NoFeasibleMachine => 0,
-        RejectReason::QueueFull => 1,
-        RejectReason::ZeroProcessingTime => 2,
-        RejectReason::UnknownLevel => 3,
-        RejectReason::TimeWentBackwards => 4,
-        RejectReason::Overflow => 5,
-    }
-}
-
-const fn reason_of(bits: u8) -> Option<RejectReason> {
-    Some(match bits {
-        0 => RejectReason::NoFeasibleMachine,
-        1 => RejectReason::QueueFull,
-        2 => RejectReason::ZeroProcessingTime,
-        3 => RejectReason::UnknownLevel,
-        4 => RejectReason::TimeWentBackwards,
-        5 => RejectReason::Overflow,
-        _ => return None,
-    })
-}
-
-#[cfg(test)]
-mod tests;

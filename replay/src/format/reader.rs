@@ -90,7 +90,7 @@ impl<R: Read> LogReader<R> {
         if reader.header.format_version != found {
             return Err(reader.corrupt(offset, "the header's version is not the one after the magic"));
         }
-        reader.codec = RecordCodec::for_header(&reader.header);
+        reader.codec = RecordCodec::for_log(&reader.header.model, &reader.header.levels);
         reader.block.clear();
         Ok(reader)
     }

@@ -6,7 +6,7 @@
 //! differences are zigzagged first (`0, -1, 1, -2, ...` become `0, 1, 2, 3, ...`) so
 //! that small steps either way take one byte.
 
-use super::codec::CodecError;
+use super::codec::error::CodecError;
 
 /// Appends `value` as a varint.
 #[inline]

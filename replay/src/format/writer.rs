@@ -55,7 +55,7 @@ impl<W: Write> LogWriter<W> {
         write_frame(&mut out, KIND_HEADER, &[&payload])?;
         Ok(Self {
             out,
-            codec: RecordCodec::for_header(header),
+            codec: RecordCodec::for_log(&header.model, &header.levels),
             block: Vec::with_capacity(BLOCK_TARGET_BYTES + RECORD_MAX_BYTES),
             head: Vec::with_capacity(BLOCK_HEADER_MAX_BYTES),
             block_first: 0,

@@ -9,7 +9,7 @@ use super::{ModelCounts, Report, Tally, Verified, VerifyError};
 use crate::contract::{LogModel, Reservation};
 use crate::engine::reservation::ReservationEngine;
 use crate::format::{Header, ReservationHeader};
-use crate::model::ReservationAudit;
+use crate::model::reservation::ReservationAudit;
 
 /// What a reservation log's decisions counted (its accepts, rejects and ends are
 /// [`Report::accepted`], [`Report::rejected`] and [`Report::completed`]).

@@ -9,7 +9,7 @@ use super::{ModelCounts, Report, Tally, Verified, VerifyError};
 use crate::contract::{LogModel, ServiceLevel};
 use crate::engine::service_level::Engine;
 use crate::format::Header;
-use crate::model::TraceChecker;
+use crate::model::service_level::TraceChecker;
 
 /// What a service-level log counts beyond every model's tallies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

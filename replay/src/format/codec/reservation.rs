@@ -13,7 +13,8 @@ use kernel::Tick;
 use kernel::reservation::{Decision, Event, RejectReason, Request, RequestKind};
 
 use super::super::varint::{self, Cursor};
-use super::{CodecError, RESET, tag};
+use super::error::CodecError;
+use super::tag::{RESET, tag};
 
 // Record numbers: the tag's flags, `tag >> 3`, of kind 2.
 const REQUEST_STRICT: u8 = 1;
@@ -143,35 +144,9 @@ pub(super) fn get(
     context: &ReservationContext,
     cursor: &mut Cursor<'_>,
 ) -> Result<Decoded, CodecError> {
-    let job = |cursor: &mut Cursor<'_>, base: JobId| {
-        varint::add_step32(base, cursor.u64()?).ok_or(CodecError::Range)
-    };
-    let time =
-        |cursor: &mut Cursor<'_>, base: Tick| Ok::<_, CodecError>(varint::add_step(base, cursor.u64()?));
     Ok(match number {
         REQUEST_STRICT | REQUEST_RELAXED | REQUEST_FLEXIBLE => {
-            let kind = match number {
-                REQUEST_STRICT => RequestKind::Strict,
-                REQUEST_RELAXED => RequestKind::RelaxedStart,
-                _ => RequestKind::Flexible,
-            };
-            let t = time(cursor, now)?;
-            let job = job(cursor, context.job.wrapping_add(1))?;
-            let nodes = cursor.u32()?;
-            let estimate = cursor.u64()?;
-            let ready = time(cursor, t)?;
-            let deadline = time(cursor, ready.wrapping_add(estimate))?;
-            let shuffle_key = cursor.u32()?;
-            Decoded::Event(Event::Request(Request {
-                t,
-                job,
-                nodes,
-                estimate,
-                ready,
-                deadline,
-                kind,
-                shuffle_key,
-            }))
+            Decoded::Event(Event::Request(get_request(number, now, context, cursor)?))
         }
         ADVANCE => Decoded::Event(Event::Advance { t: time(cursor, now)? }),
         FINISH => {
@@ -179,41 +154,83 @@ pub(super) fn get(
             Decoded::Event(Event::Finish { t, job: job(cursor, context.job)? })
         }
         RESET_ALL => Decoded::Event(Event::Reset),
+        // `is_reservation` let through only the numbers in use, and the rest are
+        // decisions.
+        _ => Decoded::Decision(get_decision(number, now, context, cursor)?),
+    })
+}
+
+/// The fields of a request whose record number (its kind) is `number`.
+fn get_request(
+    number: u8,
+    now: Tick,
+    context: &ReservationContext,
+    cursor: &mut Cursor<'_>,
+) -> Result<Request, CodecError> {
+    let kind = match number {
+        REQUEST_STRICT => RequestKind::Strict,
+        REQUEST_RELAXED => RequestKind::RelaxedStart,
+        _ => RequestKind::Flexible,
+    };
+    let t = time(cursor, now)?;
+    let job = job(cursor, context.job.wrapping_add(1))?;
+    let nodes = cursor.u32()?;
+    let estimate = cursor.u64()?;
+    let ready = time(cursor, t)?;
+    let deadline = time(cursor, ready.wrapping_add(estimate))?;
+    let shuffle_key = cursor.u32()?;
+    Ok(Request { t, job, nodes, estimate, ready, deadline, kind, shuffle_key })
+}
+
+/// The fields of the decision numbered `number`.
+fn get_decision(
+    number: u8,
+    now: Tick,
+    context: &ReservationContext,
+    cursor: &mut Cursor<'_>,
+) -> Result<Decision, CodecError> {
+    Ok(match number {
         ACCEPT | REPLAN => {
             let job = job(cursor, context.job)?;
             let start = time(cursor, now)?;
-            Decoded::Decision(if number == ACCEPT {
-                Decision::Accept { job, start }
-            } else {
-                Decision::Replan { job, start }
-            })
+            if number == ACCEPT { Decision::Accept { job, start } } else { Decision::Replan { job, start } }
         }
         REJECT => {
             let job = job(cursor, context.job)?;
             let byte = cursor.byte()?;
             let reason = reason_of(byte).ok_or(CodecError::Reason(byte))?;
-            Decoded::Decision(Decision::Reject { job, reason })
+            Decision::Reject { job, reason }
         }
         OFFER => {
             let job = job(cursor, context.job)?;
             let ready = time(cursor, now)?;
             let deadline = time(cursor, ready.wrapping_add(context.estimate))?;
             let start = time(cursor, ready)?;
-            Decoded::Decision(Decision::Offer { job, ready, deadline, start })
+            Decision::Offer { job, ready, deadline, start }
         }
         _ => {
             let t = time(cursor, now)?;
             let job = job(cursor, context.job)?;
-            Decoded::Decision(match number {
+            match number {
                 FIX => Decision::Fix { t, job },
                 START => Decision::Start { t, job },
                 _ => {
                     let bits = number - END;
                     Decision::End { t, job, early: bits & 1 != 0, cut: bits & 2 != 0 }
                 }
-            })
+            }
         }
     })
+}
+
+/// A job: a step from `base`.
+fn job(cursor: &mut Cursor<'_>, base: JobId) -> Result<JobId, CodecError> {
+    varint::add_step32(base, cursor.u64()?).ok_or(CodecError::Range)
+}
+
+/// A time: a zigzag step from `base`, modulo 2^64.
+fn time(cursor: &mut Cursor<'_>, base: Tick) -> Result<Tick, CodecError> {
+    Ok(varint::add_step(base, cursor.u64()?))
 }
 
 /// A reason's byte: its discriminant in the log format (as in the kernel's postcard).

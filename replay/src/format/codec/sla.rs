@@ -12,7 +12,7 @@
 use kernel::JobId;
 use kernel::sla::{Decision, Event, RejectReason, Request};
 
-use super::CodecError;
+use super::error::CodecError;
 use crate::format::varint::{self, Cursor};
 
 const SUBMIT: u8 = 0;

@@ -9,7 +9,7 @@
 use kernel::JobId;
 use kernel::tiers::{Decision, Event, RejectReason, Request, Tier, Violation};
 
-use super::CodecError;
+use super::error::CodecError;
 use crate::format::varint::{self, Cursor};
 
 const SUBMIT: u8 = 0;
@@ -147,74 +147,98 @@ pub(super) enum Decoded {
 /// Decodes one record and moves the context past it.
 pub(super) fn get(c: &mut TiersContext, cursor: &mut Cursor<'_>) -> Result<Decoded, CodecError> {
     let tag = cursor.byte()?;
-    let t =
-        |cursor: &mut Cursor<'_>| -> Result<u64, CodecError> { Ok(varint::add_step(c.now, cursor.u64()?)) };
-    let step32 = |base: JobId, cursor: &mut Cursor<'_>| {
-        varint::add_step32(base, cursor.u64()?).ok_or(CodecError::Range)
-    };
-    let flag = |cursor: &mut Cursor<'_>| match cursor.byte()? {
-        0 => Ok(false),
-        1 => Ok(true),
-        _ => Err(CodecError::Tag(tag)),
-    };
-    let decoded = match tag {
-        SUBMIT => {
-            let at = t(cursor)?;
-            let job = step32(c.last_job.wrapping_add(1), cursor)?;
-            let tier = tier_of(cursor.byte()?).ok_or(CodecError::Tag(tag))?;
-            let work = cursor.u64()?;
-            let ready = varint::add_step(at, cursor.u64()?);
-            let deadline = varint::add_step(ready, cursor.u64()?);
-            Decoded::Event(Event::Submit(Request { t: at, job, tier, work, ready, deadline }))
-        }
-        ADVANCE => Decoded::Event(Event::Advance { t: t(cursor)? }),
-        FINISH => Decoded::Event(Event::Finish { t: t(cursor)?, job: cursor.u32()? }),
-        LEAVE => Decoded::Event(Event::Leave { t: t(cursor)?, resource: cursor.byte()? }),
-        RETURN => Decoded::Event(Event::Return { t: t(cursor)?, resource: cursor.byte()? }),
-        RESET => Decoded::Event(Event::Reset),
-        ACCEPT => {
-            let job = step32(c.last_job, cursor)?;
-            Decoded::Decision(Decision::Accept { job, resource: cursor.byte()?, start: t(cursor)? })
-        }
-        REJECT => {
-            let job = step32(c.last_job, cursor)?;
-            let byte = cursor.byte()?;
-            Decoded::Decision(Decision::Reject {
-                job,
-                reason: reason_of(byte).ok_or(CodecError::Reason(byte))?,
-            })
-        }
-        MOVE => {
-            let job = cursor.u32()?;
-            let resource = cursor.byte()?;
-            let start = t(cursor)?;
-            let for_job = step32(c.last_job, cursor)?;
-            Decoded::Decision(Decision::Move { job, resource, start, for_job })
-        }
-        START => Decoded::Decision(Decision::Start { t: t(cursor)?, job: cursor.u32()? }),
-        END => Decoded::Decision(Decision::End { t: t(cursor)?, job: cursor.u32()?, late: flag(cursor)? }),
-        LOST => {
-            Decoded::Decision(Decision::Lost { t: t(cursor)?, job: cursor.u32()?, running: flag(cursor)? })
-        }
-        REPLACE => {
-            let job = cursor.u32()?;
-            Decoded::Decision(Decision::Replace { job, resource: cursor.byte()?, start: t(cursor)? })
-        }
-        VIOLATE => {
-            let (at, job) = (t(cursor)?, cursor.u32()?);
-            let why = match cursor.byte()? {
-                0 => Violation::Late,
-                1 => Violation::Lost,
-                _ => return Err(CodecError::Tag(tag)),
-            };
-            Decoded::Decision(Decision::Violate { t: at, job, why })
-        }
-        _ => return Err(CodecError::Tag(tag)),
+    // Events and decisions have tags on either side of `ACCEPT`; each half refuses the
+    // tags of its side that name no record.
+    let decoded = if tag < ACCEPT {
+        Decoded::Event(get_event(tag, c, cursor)?)
+    } else {
+        Decoded::Decision(get_decision(tag, c, cursor)?)
     };
     if let Decoded::Event(event) = &decoded {
         c.update_event(event);
     }
     Ok(decoded)
+}
+
+/// The fields of the event whose tag is `tag`.
+fn get_event(tag: u8, c: &TiersContext, cursor: &mut Cursor<'_>) -> Result<Event, CodecError> {
+    Ok(match tag {
+        SUBMIT => {
+            let at = get_time(c, cursor)?;
+            let job = get_job(c.last_job.wrapping_add(1), cursor)?;
+            let tier = tier_of(cursor.byte()?).ok_or(CodecError::Tag(tag))?;
+            let work = cursor.u64()?;
+            let ready = varint::add_step(at, cursor.u64()?);
+            let deadline = varint::add_step(ready, cursor.u64()?);
+            Event::Submit(Request { t: at, job, tier, work, ready, deadline })
+        }
+        ADVANCE => Event::Advance { t: get_time(c, cursor)? },
+        FINISH => Event::Finish { t: get_time(c, cursor)?, job: cursor.u32()? },
+        LEAVE => Event::Leave { t: get_time(c, cursor)?, resource: cursor.byte()? },
+        RETURN => Event::Return { t: get_time(c, cursor)?, resource: cursor.byte()? },
+        RESET => Event::Reset,
+        _ => return Err(CodecError::Tag(tag)),
+    })
+}
+
+/// The fields of the decision whose tag is `tag`.
+fn get_decision(tag: u8, c: &TiersContext, cursor: &mut Cursor<'_>) -> Result<Decision, CodecError> {
+    Ok(match tag {
+        ACCEPT => {
+            let job = get_job(c.last_job, cursor)?;
+            Decision::Accept { job, resource: cursor.byte()?, start: get_time(c, cursor)? }
+        }
+        REJECT => {
+            let job = get_job(c.last_job, cursor)?;
+            let byte = cursor.byte()?;
+            Decision::Reject { job, reason: reason_of(byte).ok_or(CodecError::Reason(byte))? }
+        }
+        MOVE => {
+            let job = cursor.u32()?;
+            let resource = cursor.byte()?;
+            let start = get_time(c, cursor)?;
+            let for_job = get_job(c.last_job, cursor)?;
+            Decision::Move { job, resource, start, for_job }
+        }
+        START => Decision::Start { t: get_time(c, cursor)?, job: cursor.u32()? },
+        END => Decision::End { t: get_time(c, cursor)?, job: cursor.u32()?, late: get_flag(tag, cursor)? },
+        LOST => {
+            Decision::Lost { t: get_time(c, cursor)?, job: cursor.u32()?, running: get_flag(tag, cursor)? }
+        }
+        REPLACE => {
+            let job = cursor.u32()?;
+            Decision::Replace { job, resource: cursor.byte()?, start: get_time(c, cursor)? }
+        }
+        VIOLATE => {
+            let (at, job) = (get_time(c, cursor)?, cursor.u32()?);
+            let why = match cursor.byte()? {
+                0 => Violation::Late,
+                1 => Violation::Lost,
+                _ => return Err(CodecError::Tag(tag)),
+            };
+            Decision::Violate { t: at, job, why }
+        }
+        _ => return Err(CodecError::Tag(tag)),
+    })
+}
+
+/// A time: a zigzag step from the context's `now`.
+fn get_time(c: &TiersContext, cursor: &mut Cursor<'_>) -> Result<u64, CodecError> {
+    Ok(varint::add_step(c.now, cursor.u64()?))
+}
+
+/// A job: a step from `base`.
+fn get_job(base: JobId, cursor: &mut Cursor<'_>) -> Result<JobId, CodecError> {
+    varint::add_step32(base, cursor.u64()?).ok_or(CodecError::Range)
+}
+
+/// A flag byte, 0 or 1; any other value makes the record's `tag` malformed.
+fn get_flag(tag: u8, cursor: &mut Cursor<'_>) -> Result<bool, CodecError> {
+    match cursor.byte()? {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(CodecError::Tag(tag)),
+    }
 }
 
 const fn tier_byte(tier: Tier) -> u8 {

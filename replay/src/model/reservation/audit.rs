@@ -120,15 +120,7 @@ impl ReservationAudit {
                     return Err(unexpected(job, "accepted while already waiting or running"));
                 }
                 let (ready, deadline) = window(&request);
-                let held = Held {
-                    nodes: request.nodes,
-                    estimate: request.estimate,
-                    ready,
-                    deadline,
-                    start,
-                    fixed: false,
-                };
-                inside(job, &held, start)?;
+                let held = held_inside(job, &request, ready, deadline, start)?;
                 self.waiting.insert(job, held);
             }
             Decision::Reject { job, .. } => {
@@ -136,15 +128,7 @@ impl ReservationAudit {
             }
             Decision::Offer { job, ready, deadline, start } => {
                 let request = answers(job).ok_or(unexpected(job, "offered, but not the job requested"))?;
-                let held = Held {
-                    nodes: request.nodes,
-                    estimate: request.estimate,
-                    ready,
-                    deadline,
-                    start,
-                    fixed: false,
-                };
-                inside(job, &held, start)?;
+                held_inside(job, &request, ready, deadline, start)?;
             }
             Decision::Replan { job, start } => {
                 let held = self.waiting.get_mut(&job).ok_or(unexpected(job, "re-planned but not waiting"))?;
@@ -216,6 +200,15 @@ impl ReservationAudit {
 
 fn unexpected(job: JobId, what: &'static str) -> ReservationViolation {
     ReservationViolation::Unexpected { job, what }
+}
+
+/// `request`'s nodes and estimate held from `start` in the window `[ready, deadline]`
+/// (not fixed), once checked to lie inside that window.
+fn held_inside(job: JobId, request: &Request, ready: Tick, deadline: Tick, start: Tick) -> Result<Held> {
+    let held =
+        Held { nodes: request.nodes, estimate: request.estimate, ready, deadline, start, fixed: false };
+    inside(job, &held, start)?;
+    Ok(held)
 }
 
 /// `[start, start + Te)` inside `held`'s window.

@@ -17,8 +17,10 @@
 
 use std::collections::HashMap;
 
-use kernel::tiers::{Config, Decision, Event, Group, Policy, Resource, Tier, Violation};
+use kernel::tiers::{Config, Decision, Event, Group, Request, Resource, Tier, Violation};
 use kernel::{JobId, Tick};
+
+mod decision;
 
 /// A broken promise.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -104,85 +106,16 @@ impl TiersAudit {
         self
     }
 
-    fn admission_allows(&self, tier: Tier, group: Group) -> bool {
-        self.config.policy == Policy::NoQos
-            || matches!(
-                (tier, group),
-                (Tier::Gold, Group::High) | (Tier::Silver, _) | (Tier::Bronze, Group::Low)
-            )
-    }
-
-    fn move_allows(&self, tier: Tier, from: Group, to: Group) -> bool {
-        self.config.policy == Policy::NoQos
-            || matches!(
-                (tier, from, to),
-                (Tier::Silver, Group::High, _) | (Tier::Silver | Tier::Bronze, Group::Low, Group::Low)
-            )
-    }
-
     /// Checks one event with its decisions.
     pub fn step(&mut self, event: &Event, decisions: &[Decision]) -> Result<(), TiersViolation> {
         // A reset has no time: it brings the clock back to 0.
         let now = event.time().unwrap_or(0);
         if let Event::Submit(r) = event {
-            let (ready, deadline) = if r.tier == Tier::Bronze {
-                (r.t, r.t.saturating_add(self.config.bronze_deadline))
-            } else {
-                (r.ready, r.deadline)
-            };
-            let job = Job {
-                tier: r.tier,
-                submitted: r.t,
-                work: r.work,
-                ready,
-                deadline,
-                resource: usize::MAX,
-                planned: 0,
-                first_start: None,
-                running: false,
-                ended: None,
-                dropped: false,
-                violated: false,
-            };
-            self.jobs.entry(r.job).or_insert(job);
+            self.submit(r);
         }
-        let mut returning = None;
-        match *event {
-            Event::Return { resource, .. } => {
-                if let Some(a) = self.available.get_mut(usize::from(resource)).filter(|a| !**a) {
-                    *a = true;
-                    returning = Some(usize::from(resource));
-                }
-            }
-            Event::Reset => {
-                let promise = self.gold_promise;
-                *self = Self::new(self.config, &self.resources);
-                self.gold_promise = promise;
-            }
-            _ => {}
-        }
-        // A leave takes effect after the starts and violations that bringing time to
-        // it made (the kernel's order), that is, before the first other decision.
-        // Only a present low-confidence resource can leave; other leaves are refused.
-        let mut pending_leave = match *event {
-            Event::Leave { resource, .. } => Some(usize::from(resource)).filter(|&r| {
-                self.resources.get(r).is_some_and(|x| x.group == Group::Low)
-                    && self.available.get(r).copied().unwrap_or(false)
-            }),
-            _ => None,
-        };
-        let leaving = pending_leave;
-        for d in decisions {
-            let advancing =
-                matches!(d, Decision::Start { .. } | Decision::Violate { why: Violation::Late, .. });
-            if !advancing && let Some(r) = pending_leave.take() {
-                self.leave(r);
-            }
-            self.decision(event, now, d)?;
-        }
-        if let Some(r) = pending_leave {
-            self.leave(r);
-        }
+        let returning = self.return_or_reset(event);
+        let leaving = self.accepted_leave(event);
+        self.decisions(event, now, leaving, decisions)?;
         if let Some(left) = leaving
             && let Some((&job, _)) =
                 self.jobs.iter().find(|(_, j)| j.resource == left && j.ended.is_none() && !j.dropped)
@@ -202,6 +135,89 @@ impl TiersAudit {
         Ok(())
     }
 
+    /// Records a submitted job (the first submit of an identifier): a Bronze job's
+    /// window runs from its submission to the configuration's internal deadline.
+    fn submit(&mut self, r: &Request) {
+        let (ready, deadline) = if r.tier == Tier::Bronze {
+            (r.t, r.t.saturating_add(self.config.bronze_deadline))
+        } else {
+            (r.ready, r.deadline)
+        };
+        let job = Job {
+            tier: r.tier,
+            submitted: r.t,
+            work: r.work,
+            ready,
+            deadline,
+            resource: usize::MAX,
+            planned: 0,
+            first_start: None,
+            running: false,
+            ended: None,
+            dropped: false,
+            violated: false,
+        };
+        self.jobs.entry(r.job).or_insert(job);
+    }
+
+    /// Brings back a resource that returns while absent (and says which), or starts
+    /// the audit afresh at a reset.
+    fn return_or_reset(&mut self, event: &Event) -> Option<usize> {
+        let mut returning = None;
+        match *event {
+            Event::Return { resource, .. } => {
+                if let Some(a) = self.available.get_mut(usize::from(resource)).filter(|a| !**a) {
+                    *a = true;
+                    returning = Some(usize::from(resource));
+                }
+            }
+            Event::Reset => {
+                let promise = self.gold_promise;
+                *self = Self::new(self.config, &self.resources);
+                self.gold_promise = promise;
+            }
+            _ => {}
+        }
+        returning
+    }
+
+    /// The resource a leave takes away. Only a present low-confidence resource can
+    /// leave; other leaves are refused.
+    fn accepted_leave(&self, event: &Event) -> Option<usize> {
+        match *event {
+            Event::Leave { resource, .. } => Some(usize::from(resource)).filter(|&r| {
+                self.resources.get(r).is_some_and(|x| x.group == Group::Low)
+                    && self.available.get(r).copied().unwrap_or(false)
+            }),
+            _ => None,
+        }
+    }
+
+    /// Checks the event's decisions in order. The leave `leaving` takes effect after
+    /// the starts and violations that bringing time to it made (the kernel's order),
+    /// that is, before the first other decision.
+    fn decisions(
+        &mut self,
+        event: &Event,
+        now: Tick,
+        leaving: Option<usize>,
+        decisions: &[Decision],
+    ) -> Result<(), TiersViolation> {
+        let mut pending_leave = leaving;
+        for d in decisions {
+            let advancing =
+                matches!(d, Decision::Start { .. } | Decision::Violate { why: Violation::Late, .. });
+            if !advancing && let Some(r) = pending_leave.take() {
+                self.leave(r);
+            }
+            self.decision(event, now, d)?;
+        }
+        if let Some(r) = pending_leave {
+            self.leave(r);
+        }
+        Ok(())
+    }
+
     fn leave(&mut self, r: usize) {
         if let Some(a) = self.available.get_mut(r) {
             *a = false;
@@ -209,163 +225,6 @@ impl TiersAudit {
         if let Some(c) = self.running.get_mut(r) {
             *c = 0;
         }
-    }
-
-    fn placed(
-        &self,
-        job: JobId,
-        j: &Job,
-        resource: u8,
-        start: Tick,
-        now: Tick,
-    ) -> Result<(), TiersViolation> {
-        let r = self.resources.get(usize::from(resource)).ok_or_else(|| bad(job, "placed on no resource"))?;
-        if !self.available.get(usize::from(resource)).copied().unwrap_or(false) {
-            return Err(bad(job, "placed on an absent resource"));
-        }
-        if start < j.ready.max(now) || start.saturating_add(estimate(r, j.work)) > j.deadline {
-            return Err(bad(
-                job,
-                &format!("placed at {start} outside its window [{}, {}]", j.ready, j.deadline),
-            ));
-        }
-        Ok(())
-    }
-
-    fn decision(&mut self, event: &Event, now: Tick, d: &Decision) -> Result<(), TiersViolation> {
-        let job_id = match *d {
-            Decision::Accept { job, .. }
-            | Decision::Reject { job, .. }
-            | Decision::Move { job, .. }
-            | Decision::Start { job, .. }
-            | Decision::End { job, .. }
-            | Decision::Lost { job, .. }
-            | Decision::Replace { job, .. }
-            | Decision::Violate { job, .. } => job,
-        };
-        if let Decision::Reject { .. } = d {
-            self.counts.rejected += 1;
-            return Ok(());
-        }
-        let mut j = self.jobs.get(&job_id).cloned().ok_or_else(|| bad(job_id, "never submitted"))?;
-        let group_of = |r: usize| self.resources.get(r).map(|x| x.group);
-        match *d {
-            Decision::Accept { resource, start, .. } => {
-                self.placed(job_id, &j, resource, start, now)?;
-                let group = group_of(usize::from(resource)).ok_or_else(|| bad(job_id, "no resource"))?;
-                if !self.admission_allows(j.tier, group) {
-                    return Err(bad(
-                        job_id,
-                        &format!("a {} job accepted on a {} resource", j.tier.name(), group.name()),
-                    ));
-                }
-                (j.resource, j.planned) = (usize::from(resource), start);
-                self.counts.accepted += 1;
-            }
-            Decision::Move { resource, start, .. } | Decision::Replace { resource, start, .. } => {
-                let moving = matches!(d, Decision::Move { .. });
-                if moving && (self.config.policy != Policy::QosRes || j.tier == Tier::Gold || j.running) {
-                    return Err(bad(job_id, "moved against the rules (policy, Gold or started)"));
-                }
-                if !moving && self.config.policy != Policy::QosRes && j.tier != Tier::Bronze {
-                    return Err(bad(job_id, "re-placed without rescheduling"));
-                }
-                self.placed(job_id, &j, resource, start, now)?;
-                let from = group_of(j.resource).ok_or_else(|| bad(job_id, "moved before it was placed"))?;
-                let to = group_of(usize::from(resource)).ok_or_else(|| bad(job_id, "no resource"))?;
-                if !self.move_allows(j.tier, from, to) {
-                    return Err(bad(
-                        job_id,
-                        &format!("a {} job moved from {} to {}", j.tier.name(), from.name(), to.name()),
-                    ));
-                }
-                (j.resource, j.planned, j.running) = (usize::from(resource), start, false);
-                if moving { self.counts.moves += 1 } else { self.counts.replaced += 1 }
-            }
-            Decision::Start { t, .. } => {
-                let r = j.resource;
-                let nodes = self.resources.get(r).map_or(0, |x| x.nodes);
-                let busy = self.running.get_mut(r).ok_or_else(|| bad(job_id, "started unplaced"))?;
-                if j.running || t < j.planned || *busy >= nodes || !self.available[r] {
-                    return Err(bad(
-                        job_id,
-                        &format!("started at {t}: planned {}, {busy} of {nodes} nodes busy", j.planned),
-                    ));
-                }
-                *busy += 1;
-                j.running = true;
-                if j.first_start.is_none() {
-                    j.first_start = Some(t);
-                    if j.tier == Tier::Bronze {
-                        self.bronze_waits.push(t - j.submitted);
-                    }
-                }
-            }
-            Decision::End { t, late, .. } => {
-                if !j.running {
-                    return Err(bad(job_id, "ended without running"));
-                }
-                if late != (j.tier.has_deadline() && t > j.deadline) {
-                    return Err(bad(job_id, "ended with a wrong late flag"));
-                }
-                if late && !j.violated {
-                    return Err(bad(job_id, "ended late without a violation"));
-                }
-                if let Some(c) = self.running.get_mut(j.resource) {
-                    *c = c.saturating_sub(1);
-                }
-                (j.running, j.ended) = (false, Some(t));
-            }
-            Decision::Lost { running, .. } => {
-                let left = match *event {
-                    Event::Leave { resource, .. } => usize::from(resource),
-                    _ => return Err(bad(job_id, "lost without a leave")),
-                };
-                if j.resource != left || running != j.running {
-                    return Err(bad(job_id, "lost from another resource or in another state"));
-                }
-                j.running = false;
-                self.counts.lost += 1;
-            }
-            Decision::Violate { t, why, .. } => {
-                match why {
-                    Violation::Late => {
-                        if !j.tier.has_deadline()
-                            || j.violated
-                            || t != j.deadline
-                            || now <= t
-                            || j.ended.is_some()
-                        {
-                            return Err(bad(job_id, "violated late without passing its deadline unfinished"));
-                        }
-                    }
-                    Violation::Lost => {
-                        if !matches!(event, Event::Leave { .. }) {
-                            return Err(bad(job_id, "dropped without a leave"));
-                        }
-                        j.dropped = true;
-                        j.resource = usize::MAX;
-                        if j.tier == Tier::Bronze {
-                            self.counts.bronze_dropped += 1;
-                        }
-                    }
-                }
-                if j.tier.has_deadline() && !j.violated {
-                    if j.tier == Tier::Gold && self.config.policy != Policy::NoQos && self.gold_promise {
-                        return Err(bad(job_id, "a Gold job violated under a tiered policy"));
-                    }
-                    if j.tier == Tier::Gold {
-                        self.counts.violated_gold += 1
-                    } else {
-                        self.counts.violated_silver += 1
-                    }
-                }
-                j.violated = j.violated || j.tier.has_deadline();
-            }
-            Decision::Reject { .. } => {}
-        }
-        self.jobs.insert(job_id, j);
-        Ok(())
     }
 
     /// At the end of the log: every Gold or Silver job that was not done by its

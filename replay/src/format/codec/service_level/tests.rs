@@ -2,6 +2,7 @@
 //! prediction paths and their escapes.
 
 use super::*;
+use crate::format::codec::RECORD_MAX_BYTES;
 
 fn levels() -> Vec<Level> {
     vec![Level::whole(2, 19), Level { slack_milli: 1500, price_per_tick: 1 }]
@@ -9,14 +10,14 @@ fn levels() -> Vec<Level> {
 
 /// Encodes `bodies` as one block and decodes them back; returns the bytes.
 fn round_trip(bodies: &[Body]) -> Vec<u8> {
-    let mut writer = RecordCodec::new(&levels());
+    let mut writer = ServiceLevelCodec::new(&levels());
     let mut bytes = Vec::new();
     for body in bodies {
         let before = bytes.len();
         writer.encode(body, &mut bytes);
         assert!(bytes.len() - before <= RECORD_MAX_BYTES, "{body:?}: {} bytes", bytes.len() - before);
     }
-    let mut reader = RecordCodec::new(&levels());
+    let mut reader = ServiceLevelCodec::new(&levels());
     let mut cursor = Cursor::new(&bytes, 0);
     for body in bodies {
         assert_eq!(reader.decode(&mut cursor).as_ref(), Ok(body));
@@ -109,7 +110,7 @@ fn predicted_fields_take_no_bytes() {
 
 #[test]
 fn bad_tags_and_short_records_are_refused() {
-    let decode = |bytes: &[u8]| RecordCodec::new(&levels()).decode(&mut Cursor::new(bytes, 0));
+    let decode = |bytes: &[u8]| ServiceLevelCodec::new(&levels()).decode(&mut Cursor::new(bytes, 0));
     // A Reset with flags 1 to 16 is a reservation record (v3); 17 and up are not.
     assert_eq!(decode(&[tag(RESET, 1)]), Err(CodecError::End));
     assert_eq!(decode(&[tag(RESET, 17)]), Err(CodecError::Tag(tag(RESET, 17))));
@@ -120,11 +121,11 @@ fn bad_tags_and_short_records_are_refused() {
     assert_eq!(decode(&[]), Err(CodecError::End));
     // The context's submit is job 0 at t = 0 with p = 0 on level 0: deadline 0.
     assert_eq!(decode(&[tag(ACCEPT, 0)]), Ok(accept(0, 0, 0, None)));
-    let mut no_levels = RecordCodec::new(&[]);
+    let mut no_levels = ServiceLevelCodec::new(&[]);
     assert_eq!(no_levels.decode(&mut Cursor::new(&[tag(ACCEPT, 0)], 0)), Err(CodecError::Deadline));
     let overflow =
         [tag(COMPLETE, AFTER_MACHINE_TIME), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1];
-    let mut codec = RecordCodec::new(&levels());
+    let mut codec = ServiceLevelCodec::new(&levels());
     codec.context.machines[0].time = 1;
     assert_eq!(codec.decode(&mut Cursor::new(&overflow, 0)), Err(CodecError::Range));
 }
@@ -216,10 +217,10 @@ fn reservation_records_round_trip_at_their_edges() {
 fn unused_reservation_tags_and_reasons_are_malformed() {
     for number in 17..32u8 {
         let byte = tag(RESET, number);
-        let mut reader = RecordCodec::new(&levels());
+        let mut reader = ServiceLevelCodec::new(&levels());
         assert_eq!(reader.decode(&mut Cursor::new(&[byte, 0, 0, 0], 0)), Err(CodecError::Tag(byte)));
     }
-    let mut reader = RecordCodec::new(&levels());
+    let mut reader = ServiceLevelCodec::new(&levels());
     assert_eq!(reader.decode(&mut Cursor::new(&[tag(RESET, 8), 0, 12], 0)), Err(CodecError::Reason(12)));
 }
 

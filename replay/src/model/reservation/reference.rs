@@ -2,6 +2,10 @@
 //! the rules and not from the kernel: absolute slots in a `Vec` instead of a ring,
 //! first fit by trying every tick of the window instead of slot boundaries, and a
 //! fresh plan per `fixqueue` round instead of taking placements back.
+//!
+//! One copy serves every comparison: the kernel's property tests
+//! (`kernel/tests/reservation_props.rs`, through the kernel's dev-dependency on
+//! `replay`) and the `reservation` fuzz target.
 
 use kernel::Tick;
 use kernel::calendar::SlotLength;
@@ -49,6 +53,7 @@ impl Answer {
 }
 
 /// The rules and the kernel state they are applied to.
+#[derive(Clone, Debug)]
 pub struct Reference {
     m: u32,
     slot: SlotLength,

@@ -24,97 +24,15 @@
 //! uniqueness check), counts the machines that are not work-conserving instead of
 //! looking at every machine after every event, and allocates nothing per event.
 
-use std::collections::HashMap;
-use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use kernel::service_level::{Decision, Event, Level, MachineId};
 use kernel::{JobId, Tick};
 
-/// What was wrong with a trace.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Violation {
-    /// A submit got no `Accept`/`Reject`, or more than one, or one for another job.
-    Verdicts { expected: Option<JobId>, found: Vec<JobId> },
-    /// An `Accept` for a job identifier that was already accepted.
-    DuplicateJob(JobId),
-    /// A decision names a machine that is not in use.
-    UnknownMachine(MachineId),
-    /// A decision's time is outside the span of the event that caused it, or before an
-    /// earlier decision on the same machine.
-    TimeOutOfOrder { t: Tick, earliest: Tick, latest: Tick },
-    /// A `Start` for a job that is not accepted on that machine, or already complete.
-    StartOfUnknownJob(JobId),
-    /// A `Start` on a machine that is already running `running`.
-    TwoJobsRunning { running: JobId },
-    /// A `Preempt` or `Complete` for a job that is not the one running.
-    NotRunning(JobId),
-    /// Processing at a `Complete` differs from `p`, or reaches `p` at a `Preempt`.
-    WorkMismatch { job: JobId, processed: u128, p: Tick },
-    /// A job completed after its deadline.
-    DeadlineMissed { job: JobId, completed: Tick, deadline: Tick },
-    /// An `Accept` promised another deadline than the job's level gives.
-    WrongDeadline { job: JobId, promised: Tick, expected: Option<Tick> },
-    /// After an event, a machine is idle with unfinished jobs, or busy with none.
-    NotWorkConserving { machine: MachineId, running: Option<JobId>, unfinished: usize },
-    /// Accepted jobs were still unfinished at a `Reset` or at the end of the trace.
-    Unfinished(Vec<JobId>),
-}
+use self::ids::{IdSet, JobMap};
 
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Verdicts { expected, found } => {
-                write!(f, "verdicts for jobs {found:?}, expected exactly one for {expected:?}")
-            }
-            Self::DuplicateJob(job) => write!(f, "job {job} accepted twice"),
-            Self::UnknownMachine(m) => write!(f, "machine {m} is not in use"),
-            Self::TimeOutOfOrder { t, earliest, latest } => {
-                write!(f, "decision at {t} outside [{earliest}, {latest}]")
-            }
-            Self::StartOfUnknownJob(job) => {
-                write!(f, "start of job {job}, not an unfinished job of that machine")
-            }
-            Self::TwoJobsRunning { running } => write!(f, "start while job {running} is running"),
-            Self::NotRunning(job) => write!(f, "job {job} stops but is not running"),
-            Self::WorkMismatch { job, processed, p } => write!(f, "job {job} got {processed} ticks of {p}"),
-            Self::DeadlineMissed { job, completed, deadline } => {
-                write!(f, "job {job} completed at {completed} after its deadline {deadline}")
-            }
-            Self::NotWorkConserving { machine, running, unfinished } => {
-                write!(f, "machine {machine} runs {running:?} with {unfinished} unfinished jobs")
-            }
-            Self::WrongDeadline { job, promised, expected } => {
-                write!(f, "job {job} accepted with deadline {promised}, its level gives {expected:?}")
-            }
-            Self::Unfinished(jobs) => write!(f, "accepted jobs {jobs:?} never completed"),
-        }
-    }
-}
+mod ids;
+mod violation;
 
-/// A [`Violation`] and where it was found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TraceError {
-    /// The index of the event (`None`: at the end of the trace).
-    pub step: Option<usize>,
-    pub decision: Option<Decision>,
-    pub violation: Violation,
-}
-
-impl fmt::Display for TraceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.step {
-            Some(step) => write!(f, "event {step}")?,
-            None => write!(f, "end of trace")?,
-        }
-        if let Some(decision) = &self.decision {
-            write!(f, ", {decision:?}")?;
-        }
-        write!(f, ": {}", self.violation)
-    }
-}
-
-impl std::error::Error for TraceError {}
+pub use self::violation::{TraceError, Violation};
 
 /// The submit an event carried.
 #[derive(Clone, Copy, Debug)]
@@ -132,56 +50,6 @@ struct JobState {
     p: Tick,
     deadline: Tick,
     processed: u128,
-}
-
-/// Fibonacci hashing of a job identifier: one multiplication, no random state (the
-/// maps are never iterated in an order that matters: [`TraceChecker::unfinished`]
-/// sorts).
-#[derive(Clone, Copy, Debug, Default)]
-struct JobHasher(u64);
-
-impl Hasher for JobHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(u64::from(byte));
-        }
-    }
-
-    fn write_u32(&mut self, value: u32) {
-        self.write_u64(u64::from(value));
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-type JobMap<V> = HashMap<JobId, V, BuildHasherDefault<JobHasher>>;
-
-/// Identifiers per page of [`IdSet`].
-const IDS_PER_PAGE: u32 = 4096;
-
-/// A set of job identifiers: one bit each, in pages of 4,096 allocated when first
-/// touched. Trace job numbers are dense, so a whole trace takes a few kilobytes.
-#[derive(Clone, Debug, Default)]
-struct IdSet {
-    pages: JobMap<Box<[u64; (IDS_PER_PAGE / 64) as usize]>>,
-}
-
-impl IdSet {
-    /// Adds `id`; `false` if it was already there.
-    fn insert(&mut self, id: JobId) -> bool {
-        let page = self.pages.entry(id / IDS_PER_PAGE).or_insert_with(|| Box::new([0; 64]));
-        let bit = id % IDS_PER_PAGE;
-        let (word, mask) = ((bit / 64) as usize, 1u64 << (bit % 64));
-        let fresh = page[word] & mask == 0;
-        page[word] |= mask;
-        fresh
-    }
 }
 
 /// What one machine is doing.

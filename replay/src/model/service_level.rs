@@ -1,0 +1,30 @@
+//! The service-level model's independent reference and checks: the oracle of the
+//! property tests (`replay/tests/properties.rs`), of the `admission` fuzz target and,
+//! through [`TraceChecker`], of `replay verify`.
+//!
+//! - [`sim`]: [`ReferenceSim`], the rules restated over `Vec` queues; it produces the
+//!   full decision stream the kernel must produce for the same events, under any
+//!   [`kernel::service_level::Policy`] (slack left and remaining work recomputed from
+//!   the queues).
+//! - [`feasibility`]: [`edf_feasible`] (can a set of jobs, all available now, meet its
+//!   deadlines on one machine?) and [`optimal_accepted_work`] (the best any scheduler,
+//!   knowing the future, could accept on one machine; brute force on at most ten jobs).
+//! - [`trace`]: [`TraceChecker`], which reads events and the kernel's decisions and
+//!   checks them without any model of admission: deadlines met, every `Start` closed,
+//!   work adding up to `p`, one job at a time per machine, no machine idle with work.
+//! - [`cases`]: [`case_from_bytes`], one decoder from arbitrary bytes to a small
+//!   scenario, fed by libFuzzer in `fuzz/` and by a seeded generator in the tests.
+//! - [`harness`]: [`check_case`], which runs a scenario through a small kernel and
+//!   applies every check above.
+
+pub mod cases;
+pub mod feasibility;
+pub mod harness;
+pub mod sim;
+pub mod trace;
+
+pub use cases::{Case, Shape, case_from_bytes};
+pub use feasibility::{MAX_OPTIMAL_JOBS, edf_feasible, optimal_accepted_work};
+pub use harness::{CaseReport, Failure, check_case};
+pub use sim::{ModelJob, ModelStep, ReferenceSim};
+pub use trace::{TraceChecker, TraceError, Violation, check_trace};
