@@ -10,10 +10,12 @@
 //! notice, except that the traces are required when `CI=true`.
 
 mod bench;
+mod cmd;
 mod crosscheck;
 mod embedded;
 mod panic_check;
 mod steps;
+mod toolchain;
 
 use std::process::ExitCode;
 
