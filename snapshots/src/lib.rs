@@ -139,6 +139,19 @@ pub(crate) trait ModelScenario {
     fn header(&self) -> Header;
 }
 
+/// `body` with `binding` bound to the model's own scenario, whichever model it is:
+/// the one place that lists the four.
+macro_rules! each_model {
+    ($model:expr, $binding:ident => $body:expr) => {
+        match $model {
+            Model::ServiceLevel($binding) => $body,
+            Model::Reservation($binding) => $body,
+            Model::Tiers($binding) => $body,
+            Model::Sla($binding) => $body,
+        }
+    };
+}
+
 impl Model {
     /// The model a scenario's first directive names, or `None` if it names none.
     fn named(words: &[&str]) -> Option<Self> {
@@ -151,21 +164,11 @@ impl Model {
     }
 
     fn scenario(&self) -> &dyn ModelScenario {
-        match self {
-            Self::ServiceLevel(s) => s,
-            Self::Reservation(s) => s,
-            Self::Tiers(s) => s,
-            Self::Sla(s) => s,
-        }
+        each_model!(self, scenario => scenario)
     }
 
     fn scenario_mut(&mut self) -> &mut dyn ModelScenario {
-        match self {
-            Self::ServiceLevel(s) => s,
-            Self::Reservation(s) => s,
-            Self::Tiers(s) => s,
-            Self::Sla(s) => s,
-        }
+        each_model!(self, scenario => scenario)
     }
 }
 
@@ -213,6 +216,13 @@ fn number(words: &[&str], i: usize, what: &str) -> Result<u64, String> {
     let directive = words.first().copied().unwrap_or_default();
     let word = words.get(i).ok_or_else(|| format!("`{directive}` needs {what}"))?;
     word.parse().map_err(|_| format!("{what}: `{word}` is not a whole number"))
+}
+
+/// The time and job of a `finish T JOB` directive (the job is read first, so its
+/// error is the one named when both words are wrong).
+fn job_end(words: &[&str]) -> Result<(kernel::Tick, kernel::JobId), String> {
+    let job = narrow(number(words, 2, "a job id")?, "job")?;
+    Ok((number(words, 1, "a time")?, job))
 }
 
 /// `value` as a `u32`, or an error naming `what`.

@@ -9,7 +9,7 @@ use kernel::{JobId, Tick};
 use replay::engine::reservation::ReservationEngine;
 use replay::format::{Header, Model};
 
-use super::{ModelScenario, Outcome, ScenarioError, listing, narrow};
+use super::{ModelScenario, Outcome, ScenarioError, job_end, listing, narrow};
 
 /// A reservation scenario: the kernel's configuration and the events.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,10 +58,7 @@ impl ModelScenario for ReservationScenario {
                     shuffle_key,
                 }));
             }
-            ["finish", _, _] => {
-                let job = narrow(number(2, "a job id")?, "job")?;
-                self.events.push(Event::Finish { t: number(1, "a time")?, job });
-            }
+            ["finish", _, _] => self.events.push(job_end(words).map(|(t, job)| Event::Finish { t, job })?),
             ["advance", _] => self.events.push(Event::Advance { t: number(1, "a time")? }),
             ["drain"] => self.events.push(Event::Advance { t: Tick::MAX }),
             ["reset"] => self.events.push(Event::Reset),

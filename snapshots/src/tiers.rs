@@ -8,7 +8,7 @@ use kernel::tiers::{Config, Decision, Event, Group, Policy, Request, Resource, T
 use replay::engine::tiers::TiersEngine;
 use replay::format::{Header, Model};
 
-use super::{ModelScenario, Outcome, ScenarioError, listing, narrow};
+use super::{ModelScenario, Outcome, ScenarioError, job_end, listing, narrow};
 
 /// A tiers scenario: the kernel's configuration, its resources and the events.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,10 +81,7 @@ impl ModelScenario for TiersScenario {
                     deadline,
                 }));
             }
-            ["finish", _, _] => {
-                let job = narrow(number(2, "a job id")?, "job")?;
-                self.events.push(Event::Finish { t: number(1, "a time")?, job });
-            }
+            ["finish", _, _] => self.events.push(job_end(words).map(|(t, job)| Event::Finish { t, job })?),
             ["advance", _] => self.events.push(Event::Advance { t: number(1, "a time")? }),
             ["leave", _, _] => {
                 self.events.push(Event::Leave { t: number(1, "a time")?, resource: resource(2)? })

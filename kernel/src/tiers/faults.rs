@@ -9,12 +9,12 @@ use crate::panic_free;
 use crate::types::Tick;
 
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
-    pub(super) fn leave<S: FnMut(Decision) + ?Sized>(
-        &mut self,
-        t: Tick,
-        resource: u8,
-        sink: &mut S,
-    ) -> Outcome {
+    /// `Leave`: a present low-confidence resource goes, and every job on it, running
+    /// or waiting, is lost ([`Self::lose`]).
+    pub(super) fn leave<S>(&mut self, t: Tick, resource: u8, sink: &mut S) -> Outcome
+    where
+        S: FnMut(Decision) + ?Sized,
+    {
         let r = usize::from(resource);
         let Some(group) = self.resources.get(r).map(|x| x.group) else {
             return Outcome::Refused(RejectReason::UnknownResource);
@@ -56,12 +56,11 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         }
     }
 
-    pub(super) fn back<S: FnMut(Decision) + ?Sized>(
-        &mut self,
-        t: Tick,
-        resource: u8,
-        sink: &mut S,
-    ) -> Outcome {
+    /// `Return`: a resource that left is present again, and due jobs may start on it.
+    pub(super) fn back<S>(&mut self, t: Tick, resource: u8, sink: &mut S) -> Outcome
+    where
+        S: FnMut(Decision) + ?Sized,
+    {
         let r = usize::from(resource);
         if r >= self.resources.len() {
             return Outcome::Refused(RejectReason::UnknownResource);
