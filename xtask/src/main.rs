@@ -41,7 +41,12 @@ enum Command {
     },
     /// The size and shape rules: file and function lengths, every model in every layer,
     /// no import cycles (see xtask/src/tidy/mod.rs).
-    Tidy,
+    Tidy {
+        /// Also list every run of six or more lines of code repeated outside tests (a
+        /// report: it fails nothing).
+        #[arg(long)]
+        repeats: bool,
+    },
     /// Only the fuzz targets, each for a while.
     Fuzz {
         #[arg(long, default_value_t = 60)]
@@ -91,7 +96,7 @@ fn main() -> ExitCode {
     let closing_line = !matches!(cli.command, Command::Bench { .. });
     let result = match cli.command {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
-        Command::Tidy => tidy::tidy(),
+        Command::Tidy { repeats } => tidy::tidy(repeats),
         Command::Fuzz { seconds } => steps::fuzz(seconds),
         Command::Crosscheck { policy, level_sets } => crosscheck::crosscheck(&policy, &level_sets),
         Command::Embedded { tamper } => embedded::embedded(tamper),

@@ -16,11 +16,15 @@
 //! [`exceptions::IN_PROGRESS`] (work under way on another branch). An exception that
 //! excuses nothing fails, so the list stays true; an in-progress entry that excuses
 //! nothing is only reported, to be deleted when its branch lands.
+//!
+//! With `--repeats` it also lists the runs of code repeated outside tests (see
+//! [`repeats`]), as a report that fails nothing.
 
 mod cycles;
 mod exceptions;
 mod files;
 mod registry;
+mod repeats;
 mod report;
 mod scan;
 
@@ -33,7 +37,7 @@ pub(crate) const FILE_LINES_MAX: usize = 400;
 /// The most lines a non-test function may have: one screen, read at once.
 pub(crate) const FN_LINES_MAX: usize = 70;
 
-pub fn tidy() -> Result {
+pub fn tidy(show_repeats: bool) -> Result {
     let root = root();
     let sources = files::read_all(&root)?;
     let mut findings = Vec::new();
@@ -54,6 +58,15 @@ pub fn tidy() -> Result {
         }
     }
     counts.crates = cycles::check(&sources, &tests, &mut findings);
+    if show_repeats {
+        let runs = repeats::find(&sources, &tests);
+        runs.iter().for_each(|run| println!("{run}"));
+        println!(
+            "==> tidy: {} runs of {} or more lines of code repeated (a report)",
+            runs.len(),
+            repeats::RUN_LINES
+        );
+    }
     let summary = format!(
         "{} files ({} test files skipped), {} functions, {} models x {} layers, imports of {} crates",
         counts.files,

@@ -1,13 +1,14 @@
 //! The rules on small texts: a function of 71 lines fails and one of 70 passes, a
 //! `#[cfg(test)]` module is skipped, a file of 401 lines fails and one of 400 passes,
-//! test paths are recognised, and use trees and cycles are read as meant.
+//! test paths are recognised, use trees and cycles are read as meant, and repeated
+//! runs are found from six lines.
 
 use std::collections::BTreeSet;
 
 use super::files::Source;
 use super::report::Finding;
 use super::scan::{self, Function};
-use super::{FILE_LINES_MAX, FN_LINES_MAX, cycles, file_too_long, sizes};
+use super::{FILE_LINES_MAX, FN_LINES_MAX, cycles, file_too_long, repeats, sizes};
 
 /// A function `name` of `lines` lines in all (its `fn` line and closing brace
 /// included), indented by `indent` spaces.
@@ -130,4 +131,17 @@ fn one_way_imports_re_exports_and_test_code_are_no_cycle() {
         ),
     ];
     assert_eq!(cycles_of(&sources), Vec::<String>::new());
+}
+
+#[test]
+fn a_run_of_six_lines_is_reported_and_one_of_five_is_not() {
+    let body = |n: usize| (0..n).map(|i| format!("    let value_{i} = compute({i});\n")).collect::<String>();
+    // Only the body is shared: each function's name and last call are its own.
+    let file = |name: &str, n: usize| format!("fn {name}() {{\n{}    finish_{name}();\n}}\n", body(n));
+    let found = |n: usize| {
+        let sources = [source("c/src/a.rs", &file("a", n)), source("c/src/b.rs", &file("b", n))];
+        repeats::find(&sources, &BTreeSet::new())
+    };
+    assert_eq!(found(5), Vec::<String>::new());
+    assert_eq!(found(6), ["c/src/b.rs:2-7 repeats c/src/a.rs:2-7 (6 lines of code)"]);
 }
