@@ -61,12 +61,8 @@ fn module_tree(root: &str, text: &BTreeMap<&str, &str>, tests: &BTreeSet<String>
 fn declared_modules(source: &str) -> Vec<String> {
     let lines: Vec<&str> = source.lines().collect();
     let skipped = scan::test_lines(&lines);
-    let declared = lines.iter().zip(skipped).filter(|(_, test)| !test).filter_map(|(line, _)| {
-        let l = line.trim();
-        let l = l.strip_prefix("pub(crate) ").or_else(|| l.strip_prefix("pub ")).unwrap_or(l);
-        l.strip_prefix("mod ")?.strip_suffix(';').map(str::to_owned)
-    });
-    declared.collect()
+    let kept = lines.iter().zip(skipped).filter(|(_, test)| !test);
+    kept.filter_map(|(line, _)| scan::mod_file(line).map(str::to_owned)).collect()
 }
 
 /// For each file, the files of its crate it names paths into.

@@ -117,6 +117,18 @@ pub(super) fn functions(text: &str) -> Vec<Function> {
     found
 }
 
+/// The name in `line` if it declares a module in its own file: `mod NAME;`, with any
+/// visibility.
+pub(super) fn mod_file(line: &str) -> Option<&str> {
+    let l = line.trim();
+    let l = match l.strip_prefix("pub") {
+        Some(rest) if rest.starts_with('(') => rest.get(rest.find(')')? + 1..)?.trim_start(),
+        Some(rest) => rest.trim_start(),
+        None => l,
+    };
+    l.strip_prefix("mod ")?.strip_suffix(';')
+}
+
 /// The modules that `text` declares as `#[cfg(test)] mod NAME;` (their files hold
 /// only tests, wherever they live).
 pub(super) fn test_module_files(text: &str) -> Vec<String> {
@@ -127,11 +139,7 @@ pub(super) fn test_module_files(text: &str) -> Vec<String> {
             continue;
         }
         let item = lines.iter().skip(i + 1).find(|l| !l.trim_start().starts_with("#["));
-        let declared = item.map(|l| l.trim()).and_then(|l| {
-            let l = l.strip_prefix("pub(crate) ").or_else(|| l.strip_prefix("pub ")).unwrap_or(l);
-            l.strip_prefix("mod ")?.strip_suffix(';')
-        });
-        names.extend(declared.map(str::to_owned));
+        names.extend(item.and_then(|l| mod_file(l)).map(str::to_owned));
     }
     names
 }

@@ -94,6 +94,8 @@ fn test_files_are_recognised_by_their_place_and_name() {
     assert!(!scan::is_test_path("fuzz/fuzz_targets/tiers.rs"));
     assert!(!scan::is_test_path("host-sim/src/testbed.rs"));
     assert_eq!(scan::test_module_files("#[cfg(test)]\nmod props;\nmod real;\n"), ["props"]);
+    assert_eq!(scan::mod_file("    pub(super) mod inner;"), Some("inner"));
+    assert_eq!(scan::mod_file("pub mod inline {"), None);
     assert_eq!(scan::module_dir("a/src/lib.rs"), "a/src");
     assert_eq!(scan::module_dir("a/src/b.rs"), "a/src/b");
     assert_eq!(scan::module_dir("a/src/b/mod.rs"), "a/src/b");
