@@ -7,9 +7,9 @@ use kernel::log::Body;
 use kernel::reservation::{Config, Criterion, Decision, Event, Fixing, Request, RequestKind};
 use kernel::{JobId, Tick};
 use replay::engine::reservation::ReservationEngine;
-use replay::export::describe;
+use replay::format::{Header, Model};
 
-use super::{Outcome, ScenarioError, narrow};
+use super::{ModelScenario, Outcome, ScenarioError, job_end, listing, narrow};
 
 /// A reservation scenario: the kernel's configuration and the events.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,9 +25,9 @@ impl Default for ReservationScenario {
     }
 }
 
-impl ReservationScenario {
+impl ModelScenario for ReservationScenario {
     /// One directive of a reservation scenario (after `model reservation`).
-    pub(crate) fn directive(&mut self, words: &[&str]) -> Result<(), String> {
+    fn directive(&mut self, words: &[&str]) -> Result<(), String> {
         let number = |i: usize, what: &str| super::number(words, i, what);
         let config_line =
             matches!(words.first(), Some(&("nodes" | "slot" | "criterion" | "fixing" | "offers")));
@@ -58,10 +58,7 @@ impl ReservationScenario {
                     shuffle_key,
                 }));
             }
-            ["finish", _, _] => {
-                let job = narrow(number(2, "a job id")?, "job")?;
-                self.events.push(Event::Finish { t: number(1, "a time")?, job });
-            }
+            ["finish", _, _] => self.events.push(job_end(words).map(|(t, job)| Event::Finish { t, job })?),
             ["advance", _] => self.events.push(Event::Advance { t: number(1, "a time")? }),
             ["drain"] => self.events.push(Event::Advance { t: Tick::MAX }),
             ["reset"] => self.events.push(Event::Reset),
@@ -70,8 +67,13 @@ impl ReservationScenario {
         Ok(())
     }
 
+    /// Every reservation scenario ends with a drain: every reservation starts and ends.
+    fn finish(&mut self) {
+        self.events.push(Event::Advance { t: Tick::MAX });
+    }
+
     /// Runs the scenario and renders the listing and the counts.
-    pub(crate) fn run(&self, file: &str) -> Result<Outcome, ScenarioError> {
+    fn run(&self, file: &str) -> Result<Outcome, ScenarioError> {
         let mut engine = ReservationEngine::new(self.config)
             .map_err(|source| ScenarioError::Engine { file: file.to_owned(), source })?;
         let mut counts = Counts::default();
@@ -85,11 +87,7 @@ impl ReservationScenario {
             counts.event(event);
             decisions.iter().for_each(|d| counts.decision(d));
         }
-        let mut rendering = String::new();
-        for (seq, body) in bodies.iter().enumerate() {
-            let _ = writeln!(rendering, "{seq:>4}  {}", describe(body));
-        }
-        rendering.push('\n');
+        let mut rendering = listing(&bodies);
         let c = &self.config;
         let _ = writeln!(
             rendering,
@@ -102,6 +100,12 @@ impl ReservationScenario {
         );
         rendering.push_str(&counts.render());
         Ok(Outcome { bodies, rendering })
+    }
+
+    fn header(&self) -> Header {
+        let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
+        header.model = Model::Reservation(replay::engine::reservation::header(self.config));
+        header
     }
 }
 

@@ -1,15 +1,17 @@
 //! SLA scenarios (`model sla`): parsing, running through the host's SLA engine, and
 //! the rendering the snapshots hold.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use host_sim::sla::metrics::{Terms, summarise};
+use kernel::JobId;
 use kernel::log::Body;
 use kernel::sla::{Config, Decision, Direction, Event, Heuristic, Order, RejectReason, Request, Term};
 use replay::engine::sla::SlaEngine;
-use replay::export::describe;
+use replay::format::{Header, Model};
 
-use super::{Outcome, ScenarioError, narrow};
+use super::{ModelScenario, Outcome, ScenarioError, listing, narrow};
 
 /// An SLA scenario: the kernel's configuration and the events.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,9 +28,9 @@ impl Default for SlaScenario {
     }
 }
 
-impl SlaScenario {
+impl ModelScenario for SlaScenario {
     /// One directive of an SLA scenario (after `model sla`).
-    pub(crate) fn directive(&mut self, words: &[&str]) -> Result<(), String> {
+    fn directive(&mut self, words: &[&str]) -> Result<(), String> {
         let number = |i: usize, what: &str| super::number(words, i, what);
         let config_line = matches!(words.first(), Some(&("nodes" | "slot" | "step" | "hour" | "order")));
         if config_line && !self.events.is_empty() {
@@ -72,85 +74,136 @@ impl SlaScenario {
     }
 
     /// Runs the scenario and renders the listing and the counts.
-    pub(crate) fn run(&self, file: &str) -> Result<Outcome, ScenarioError> {
+    fn run(&self, file: &str) -> Result<Outcome, ScenarioError> {
         let mut engine = SlaEngine::new(self.config)
             .map_err(|source| ScenarioError::Engine { file: file.to_owned(), source })?;
         let mut bodies = Vec::new();
         let mut decisions = Vec::new();
-        let mut requests = std::collections::HashMap::new();
-        let (mut submitted, mut accepted, mut node_ticks) = (0u64, 0u64, 0u64);
-        let mut rejected = [0u64; 7];
-        // Each job set (the events between resets) for its incomes: every submitted
-        // request's terms, and its start if it was accepted.
-        let mut sets: Vec<PricedSet> = vec![PricedSet::default()];
-        let mut position = std::collections::HashMap::new();
+        let mut counts = Counts::default();
         for event in &self.events {
             decisions.clear();
             engine.step(*event, &mut decisions);
             bodies.push(Body::SlaEvent(*event));
             bodies.extend(decisions.iter().map(|d| Body::SlaDecision(*d)));
-            if let Event::Submit { request, .. } = event {
-                submitted += 1;
-                requests.insert(request.job, *request);
-                if let Some(set) = sets.last_mut() {
-                    position.insert(request.job, set.terms.len());
-                    set.terms.push(Terms {
-                        ts: request.ts,
-                        tf: request.tf,
-                        td: request.td,
-                        ncpu: request.ncpu,
-                    });
-                    set.starts.push(None);
-                }
-            }
-            for d in &decisions {
-                match *d {
-                    Decision::Accept { job, start } => {
-                        accepted += 1;
-                        node_ticks += requests.get(&job).map_or(0, |r| u64::from(r.ncpu) * r.td);
-                        if let (Some(set), Some(&i)) = (sets.last_mut(), position.get(&job))
-                            && let Some(slot) = set.starts.get_mut(i)
-                        {
-                            *slot = Some(start);
-                        }
-                    }
-                    Decision::Reject { reason, .. } => {
-                        let i = RejectReason::ALL.iter().position(|r| *r == reason).unwrap_or(0);
-                        rejected[i] += 1;
-                    }
-                }
-            }
-            if matches!(event, Event::Reset { .. }) && sets.last().is_some_and(|set| !set.terms.is_empty()) {
-                sets.push(PricedSet::default());
-                position.clear();
-            }
+            counts.step(event, &decisions);
         }
-        let mut rendering = String::new();
-        for (seq, body) in bodies.iter().enumerate() {
-            let _ = writeln!(rendering, "{seq:>4}  {}", describe(body));
-        }
-        rendering.push('\n');
+        let mut rendering = listing(&bodies);
         let c = &self.config;
         let _ = writeln!(
             rendering,
             "{} nodes, {}-tick slots, starts every {} ticks, {} ticks an hour, order {}",
             c.nodes, c.slot_ticks, c.step_ticks, c.ticks_per_hour, c.order
         );
+        counts.render(&mut rendering);
+        Ok(Outcome { bodies, rendering })
+    }
+
+    fn header(&self) -> Header {
+        let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
+        header.set_model(Model::Sla(replay::engine::sla::header(self.config)));
+        header
+    }
+}
+
+/// One job set's requests and starts, for its incomes.
+#[derive(Debug, Default)]
+struct PricedSet {
+    terms: Vec<Terms>,
+    starts: Vec<Option<kernel::Tick>>,
+}
+
+/// What an SLA run's summary counts: requests, acceptances and the node-ticks they
+/// hold, rejections by reason, and each job set (the events between resets) for its
+/// incomes: every submitted request's terms, and its start if it was accepted.
+#[derive(Debug)]
+struct Counts {
+    requests: HashMap<JobId, Request>,
+    submitted: u64,
+    accepted: u64,
+    node_ticks: u64,
+    /// Rejections, in the order of `RejectReason::ALL`.
+    rejected: [u64; 7],
+    sets: Vec<PricedSet>,
+    /// Each request's index in the current set.
+    position: HashMap<JobId, usize>,
+}
+
+impl Default for Counts {
+    fn default() -> Self {
+        Self {
+            requests: HashMap::new(),
+            submitted: 0,
+            accepted: 0,
+            node_ticks: 0,
+            rejected: [0; 7],
+            sets: vec![PricedSet::default()],
+            position: HashMap::new(),
+        }
+    }
+}
+
+impl Counts {
+    /// One event and the decisions it drew: a submit joins the current set before
+    /// its decisions count, and a reset closes a set that holds requests after them.
+    fn step(&mut self, event: &Event, decisions: &[Decision]) {
+        if let Event::Submit { request, .. } = event {
+            self.submit(request);
+        }
+        decisions.iter().for_each(|d| self.decision(d));
+        if matches!(event, Event::Reset { .. }) && self.sets.last().is_some_and(|set| !set.terms.is_empty()) {
+            self.sets.push(PricedSet::default());
+            self.position.clear();
+        }
+    }
+
+    fn submit(&mut self, request: &Request) {
+        self.submitted += 1;
+        self.requests.insert(request.job, *request);
+        if let Some(set) = self.sets.last_mut() {
+            self.position.insert(request.job, set.terms.len());
+            set.terms.push(Terms { ts: request.ts, tf: request.tf, td: request.td, ncpu: request.ncpu });
+            set.starts.push(None);
+        }
+    }
+
+    fn decision(&mut self, decision: &Decision) {
+        match *decision {
+            Decision::Accept { job, start } => {
+                self.accepted += 1;
+                self.node_ticks += self.requests.get(&job).map_or(0, |r| u64::from(r.ncpu) * r.td);
+                if let (Some(set), Some(&i)) = (self.sets.last_mut(), self.position.get(&job))
+                    && let Some(slot) = set.starts.get_mut(i)
+                {
+                    *slot = Some(start);
+                }
+            }
+            Decision::Reject { reason, .. } => {
+                let i = RejectReason::ALL.iter().position(|r| *r == reason).unwrap_or(0);
+                self.rejected[i] += 1;
+            }
+        }
+    }
+
+    /// The counts line, then each set's incomes.
+    fn render(&self, rendering: &mut String) {
         let reasons: Vec<String> = RejectReason::ALL
             .iter()
-            .zip(rejected)
+            .zip(self.rejected)
             .filter(|(_, n)| *n > 0)
             .map(|(reason, n)| format!("{n} {reason}"))
             .collect();
         let _ = writeln!(
             rendering,
-            "{submitted} requests: {accepted} accepted ({node_ticks} node-ticks), {} rejected{}",
-            rejected.iter().sum::<u64>(),
+            "{} requests: {} accepted ({} node-ticks), {} rejected{}",
+            self.submitted,
+            self.accepted,
+            self.node_ticks,
+            self.rejected.iter().sum::<u64>(),
             if reasons.is_empty() { String::new() } else { format!(" ({})", reasons.join(", ")) }
         );
         // The incomes of each set (host-sim's pricing, eq. 8): Rigid and ASAP client
         // constraints by SLA, CPU and Fair provider policies.
-        for (i, set) in sets.iter().filter(|set| !set.terms.is_empty()).enumerate() {
+        for (i, set) in self.sets.iter().filter(|set| !set.terms.is_empty()).enumerate() {
             let income = summarise(&set.terms, &set.starts, 1).income;
             let _ = writeln!(
                 rendering,
@@ -163,13 +216,5 @@ impl SlaScenario {
                 income.asap_fair
             );
         }
-        Ok(Outcome { bodies, rendering })
     }
-}
-
-/// One job set's requests and starts, for its incomes.
-#[derive(Debug, Default)]
-struct PricedSet {
-    terms: Vec<Terms>,
-    starts: Vec<Option<kernel::Tick>>,
 }

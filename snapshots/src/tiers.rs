@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 use kernel::log::Body;
 use kernel::tiers::{Config, Decision, Event, Group, Policy, Request, Resource, Tier};
 use replay::engine::tiers::TiersEngine;
-use replay::export::describe;
+use replay::format::{Header, Model};
 
-use super::{Outcome, ScenarioError, narrow};
+use super::{ModelScenario, Outcome, ScenarioError, job_end, listing, narrow};
 
 /// A tiers scenario: the kernel's configuration, its resources and the events.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,9 +25,9 @@ impl Default for TiersScenario {
     }
 }
 
-impl TiersScenario {
+impl ModelScenario for TiersScenario {
     /// One directive of a tiers scenario (after `model tiers`).
-    pub(crate) fn directive(&mut self, words: &[&str]) -> Result<(), String> {
+    fn directive(&mut self, words: &[&str]) -> Result<(), String> {
         let number = |i: usize, what: &str| super::number(words, i, what);
         let resource = |i: usize| -> Result<u8, String> {
             let r = number(i, "a resource index")?;
@@ -81,10 +81,7 @@ impl TiersScenario {
                     deadline,
                 }));
             }
-            ["finish", _, _] => {
-                let job = narrow(number(2, "a job id")?, "job")?;
-                self.events.push(Event::Finish { t: number(1, "a time")?, job });
-            }
+            ["finish", _, _] => self.events.push(job_end(words).map(|(t, job)| Event::Finish { t, job })?),
             ["advance", _] => self.events.push(Event::Advance { t: number(1, "a time")? }),
             ["leave", _, _] => {
                 self.events.push(Event::Leave { t: number(1, "a time")?, resource: resource(2)? })
@@ -99,7 +96,7 @@ impl TiersScenario {
     }
 
     /// Runs the scenario and renders the listing and the counts.
-    pub(crate) fn run(&self, file: &str) -> Result<Outcome, ScenarioError> {
+    fn run(&self, file: &str) -> Result<Outcome, ScenarioError> {
         let mut engine = TiersEngine::new(self.config, &self.resources)
             .map_err(|source| ScenarioError::Engine { file: file.to_owned(), source })?;
         let mut bodies = Vec::new();
@@ -124,11 +121,7 @@ impl TiersScenario {
                 counts[i] += 1;
             }
         }
-        let mut rendering = String::new();
-        for (seq, body) in bodies.iter().enumerate() {
-            let _ = writeln!(rendering, "{seq:>4}  {}", describe(body));
-        }
-        rendering.push('\n');
+        let mut rendering = listing(&bodies);
         let c = &self.config;
         let _ = writeln!(
             rendering,
@@ -150,5 +143,11 @@ impl TiersScenario {
             "{a} accepted, {r} rejected, {m} moved, {s} started, {e} ended, {l} lost, {p} re-placed, {v} violated"
         );
         Ok(Outcome { bodies, rendering })
+    }
+
+    fn header(&self) -> Header {
+        let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
+        header.model = Model::Tiers(replay::engine::tiers::header(self.config, &self.resources));
+        header
     }
 }

@@ -10,7 +10,7 @@
 use std::fs;
 use std::process::{Command, Stdio};
 
-use crate::steps::{Result, cargo, host_sim_bin, replay_bin, run, shared_traces, target_dir};
+use crate::cmd::{Result, cargo, host_sim_bin, replay_bin, run, shared_traces, target_dir};
 
 const MACHINES: [&str; 3] = ["1", "4", "16"];
 /// Every policy, by the name `host-sim --policy` takes.
@@ -33,7 +33,7 @@ pub fn crosscheck(policies: &str, level_sets: &str) -> Result {
     let out = target_dir().join("xtask/crosscheck");
     fs::create_dir_all(&out).map_err(|e| format!("crosscheck: cannot create {}: {e}", out.display()))?;
     let (log, jsonl) = (out.join("run.log"), out.join("run.jsonl"));
-    let script = crate::steps::root().join("tools/crosscheck.py");
+    let script = crate::cmd::root().join("tools/crosscheck.py");
     let total = traces.len() * MACHINES.len() * level_sets.len() * policies.len();
     let mut runs = 0;
     for trace in &traces {

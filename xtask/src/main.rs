@@ -3,6 +3,7 @@
 //! `cargo xtask crosscheck`: every decision against an independent implementation.
 //! `cargo xtask embedded`: the kernels on a Cortex-M4F under QEMU, byte for byte
 //! against the host (see `embedded`).
+//! `cargo xtask tidy`: the size and shape rules (see `tidy`), also a step of `verify`.
 //!
 //! Each step prints a `==>` line; the first failure stops the run with a non-zero
 //! exit and names the step. Steps that need tools this machine may lack (the embedded
@@ -10,10 +11,13 @@
 //! notice, except that the traces are required when `CI=true`.
 
 mod bench;
+mod cmd;
 mod crosscheck;
 mod embedded;
 mod panic_check;
 mod steps;
+mod tidy;
+mod toolchain;
 
 use std::process::ExitCode;
 
@@ -28,12 +32,20 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// fmt, clippy, tests, the embedded build, the panic-free link, the firmware under QEMU,
+    /// fmt, tidy, clippy, tests, the embedded build, the panic-free link, the firmware under QEMU,
     /// committed logs, fuzz smoke runs and the shared traces.
     Verify {
         /// Seconds each fuzz target runs for.
         #[arg(long, default_value_t = 20)]
         fuzz_seconds: u32,
+    },
+    /// The size and shape rules: file and function lengths, every model in every layer,
+    /// no import cycles (see xtask/src/tidy/mod.rs).
+    Tidy {
+        /// Also list every run of six or more lines of code repeated outside tests (a
+        /// report: it fails nothing).
+        #[arg(long)]
+        repeats: bool,
     },
     /// Only the fuzz targets, each for a while.
     Fuzz {
@@ -84,6 +96,7 @@ fn main() -> ExitCode {
     let closing_line = !matches!(cli.command, Command::Bench { .. });
     let result = match cli.command {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
+        Command::Tidy { repeats } => tidy::tidy(repeats),
         Command::Fuzz { seconds } => steps::fuzz(seconds),
         Command::Crosscheck { policy, level_sets } => crosscheck::crosscheck(&policy, &level_sets),
         Command::Embedded { tamper } => embedded::embedded(tamper),

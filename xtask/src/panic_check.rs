@@ -15,8 +15,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::bench::footprint::ensure_target;
-use crate::steps::{EMBEDDED_TARGET, Result, cargo, render, root, target_dir, works};
+use crate::cmd::{Result, cargo, render, root, target_dir, works};
+use crate::toolchain::{EMBEDDED_TARGET, ensure_target};
 
 /// The symbol the `link-check` panic handler calls; it is defined nowhere.
 const MARKER: &str = "KERNEL_PANIC_PATH_IS_REACHABLE";
@@ -25,7 +25,7 @@ const BINARY: &str = "kernel-footprint";
 /// The check, then its negative control. `plant` runs only the planted build and
 /// reports it as the check would (to see the failure).
 pub fn panic_check(plant: bool) -> Result {
-    ensure_target()?;
+    ensure_target("bench: add embedded target")?;
     covered_modules()?;
     if plant {
         println!("==> panic-free link: with a panic planted (--features planted-panic); this must fail");

@@ -1,53 +1,14 @@
 //! The steps of `cargo xtask verify`.
 
-use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub(crate) const EMBEDDED_TARGET: &str = "thumbv7em-none-eabihf";
+use crate::cmd::{Result, cargo, host_sim_bin, replay_bin, root, run, shared_traces, target_dir, works};
+use crate::toolchain::{EMBEDDED_TARGET, ensure_target};
+
 const FUZZ_TARGETS: &[&str] =
     &["admission", "log_reader", "log_roundtrip", "calendar", "reservation", "tiers", "sla"];
-
-pub(crate) type Result<T = ()> = std::result::Result<T, String>;
-
-/// The workspace root: xtask lives one level below it.
-pub(crate) fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-}
-
-/// Cargo's target directory: `CARGO_TARGET_DIR` (relative to the root) or `target/`.
-pub(crate) fn target_dir() -> PathBuf {
-    env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), |dir| root().join(dir))
-}
-
-pub(crate) fn cargo() -> Command {
-    let mut cmd = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cmd.current_dir(root());
-    cmd
-}
-
-/// Runs `cmd`, echoing it; a non-zero exit is an error naming `step`.
-pub(crate) fn run(step: &str, cmd: &mut Command) -> Result {
-    println!("==> {step}: {}", render(cmd));
-    let status = cmd.status().map_err(|e| format!("{step}: cannot start {}: {e}", render(cmd)))?;
-    if status.success() { Ok(()) } else { Err(format!("{step}: `{}` exited with {status}", render(cmd))) }
-}
-
-/// Whether `cmd` runs and exits zero, quietly.
-pub(crate) fn works(cmd: &mut Command) -> bool {
-    cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
-    cmd.status().is_ok_and(|s| s.success())
-}
-
-pub(crate) fn render(cmd: &Command) -> String {
-    let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
-    format!("{} {}", cmd.get_program().to_string_lossy(), args.join(" "))
-}
-
-pub(crate) fn in_ci() -> bool {
-    env::var("CI").is_ok_and(|v| v == "true" || v == "1")
-}
 
 pub fn verify(fuzz_seconds: u32) -> Result {
     run("fmt", cargo().args(["fmt", "--all", "--check"]))?;
@@ -56,6 +17,8 @@ pub fn verify(fuzz_seconds: u32) -> Result {
         "fmt (embedded)",
         cargo().args(["fmt", "--all", "--manifest-path", "embedded/Cargo.toml", "--check"]),
     )?;
+    println!("==> tidy: file and function lengths, models x layers, import cycles");
+    crate::tidy::tidy(false)?;
     run("clippy", cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     // Insta must compare, never write: a changed snapshot fails until it is reviewed.
     run(
@@ -74,12 +37,7 @@ pub fn verify(fuzz_seconds: u32) -> Result {
 
 /// The kernel for a Cortex-M4F, with and without defmt.
 fn embedded() -> Result {
-    let installed = Command::new("rustup").args(["target", "list", "--installed"]).output();
-    let has_target =
-        installed.as_ref().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(EMBEDDED_TARGET));
-    if !has_target {
-        run("add embedded target", Command::new("rustup").args(["target", "add", EMBEDDED_TARGET]))?;
-    }
+    ensure_target("add embedded target")?;
     let kernel = ["build", "--release", "-p", "admission-kernel", "--target", EMBEDDED_TARGET];
     run("kernel for thumbv7em", cargo().args(kernel))?;
     run("kernel for thumbv7em with defmt", cargo().args(kernel).args(["--features", "defmt"]))
@@ -96,14 +54,6 @@ fn qemu() -> Result {
         return Ok(());
     }
     crate::embedded::embedded(false)
-}
-
-pub(crate) fn replay_bin() -> PathBuf {
-    target_dir().join("release/replay")
-}
-
-pub(crate) fn host_sim_bin() -> PathBuf {
-    target_dir().join("release/host-sim")
 }
 
 /// Every log committed under `snapshots/logs/` re-verifies.
@@ -149,25 +99,6 @@ pub fn fuzz(seconds: u32) -> Result {
         run(&format!("fuzz {target}"), &mut cmd)?;
     }
     Ok(())
-}
-
-/// The shared traces, sorted by name; `None` (with a notice) when the folder is
-/// absent, which is an error when `CI=true`.
-pub(crate) fn shared_traces(step: &str) -> Result<Option<Vec<PathBuf>>> {
-    let dir = root().join("../shared/traces");
-    let Ok(entries) = fs::read_dir(&dir) else {
-        if in_ci() {
-            return Err(format!("{step}: {} is missing, and CI=true requires it", dir.display()));
-        }
-        println!("==> {step}: SKIPPED, {} is absent (required when CI=true)", dir.display());
-        return Ok(None);
-    };
-    let mut traces: Vec<PathBuf> = entries
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(".swf.gz") || p.to_string_lossy().ends_with(".swf"))
-        .collect();
-    traces.sort();
-    Ok(Some(traces))
 }
 
 /// A one-level and a multi-level run over every shared trace, a tiers run (`qos-res`,

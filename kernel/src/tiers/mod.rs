@@ -102,9 +102,14 @@
 //! resources, configuration and clock.
 
 pub mod event;
+mod faults;
+mod job;
 mod kernel;
+mod placement;
+mod reschedule;
 pub mod types;
 
 pub use event::{Decision, Event, Outcome, Request, Violation};
-pub use kernel::{Job, TiersKernel, laxity_milli};
+pub use job::{Job, laxity_milli};
+pub use kernel::TiersKernel;
 pub use types::{Config, ConfigError, Group, Policy, RejectReason, Resource, Tier};

@@ -11,7 +11,7 @@ use std::process::Command;
 use flate2::read::MultiGzDecoder;
 
 use super::child::Job;
-use crate::steps::{Result, render, root, works};
+use crate::cmd::{Result, render, root, works};
 
 /// The release measured; 1.1.3 is the last on PyPI.
 const PACKAGE: &str = "accasim==1.1.3";

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::steps::{Result, render};
+use crate::cmd::{Result, render};
 
 /// GNU time, which reports a child's peak resident set size (`%M`, in KiB).
 const GNU_TIME: &str = "/usr/bin/time";

@@ -3,16 +3,17 @@
 //! at `opt-level = "s"` with LTO, unused code removed by the linker, and the `.text`
 //! of the result is read with `llvm-size` (or another `size` that reads ARM ELF).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use crate::steps::{EMBEDDED_TARGET, Result, cargo, render, root, run, works};
+use crate::cmd::{cargo, render, root, run};
+use crate::toolchain::{EMBEDDED_TARGET, ensure_target, size_tool};
 
 const BINARY: &str = "kernel-footprint";
 
 /// `.text` bytes of the footprint program, or why it could not be measured.
 pub fn code_bytes(target: &Path) -> std::result::Result<u64, String> {
-    ensure_target()?;
+    ensure_target("bench: add embedded target")?;
     let manifest = root().join("xtask/footprint/Cargo.toml");
     let mut build = cargo();
     // Its own workspace would use its own target directory: name the shared one.
@@ -28,28 +29,6 @@ pub fn code_bytes(target: &Path) -> std::result::Result<u64, String> {
          `rustup component add llvm-tools`, or `apt-get install binutils-arm-none-eabi`",
     )?;
     text_bytes(&tool, &elf)
-}
-
-pub(crate) fn ensure_target() -> Result {
-    let installed = Command::new("rustup").args(["target", "list", "--installed"]).output();
-    if installed.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l == EMBEDDED_TARGET)) {
-        return Ok(());
-    }
-    run("bench: add embedded target", Command::new("rustup").args(["target", "add", EMBEDDED_TARGET]))
-}
-
-/// The first of: `llvm-size` on the path, the one in the toolchain's `llvm-tools`
-/// component, `arm-none-eabi-size`.
-pub(crate) fn size_tool() -> Option<PathBuf> {
-    let sysroot = Command::new("rustc").args(["--print", "sysroot"]).output().ok();
-    let host = Command::new("rustc").args(["--print", "host-tuple"]).output().ok();
-    let in_toolchain = sysroot.zip(host).map(|(s, h)| {
-        let text = |b: Vec<u8>| String::from_utf8_lossy(&b).trim().to_owned();
-        Path::new(&text(s.stdout)).join("lib/rustlib").join(text(h.stdout)).join("bin/llvm-size")
-    });
-    let candidates =
-        [Some(PathBuf::from("llvm-size")), in_toolchain, Some(PathBuf::from("arm-none-eabi-size"))];
-    candidates.into_iter().flatten().find(|tool| works(Command::new(tool).arg("--version")))
 }
 
 /// The `.text` line of `size -A` (System V format, which GNU and LLVM both print).

@@ -6,9 +6,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::accasim;
 use super::child::{self, Job, timed};
-use super::{Context, MACHINES, NASA, SLACK, accasim, median, progress};
-use crate::steps::Result;
+use super::context::{Context, MACHINES, NASA, SLACK, median, progress};
+use crate::cmd::Result;
 
 /// host-sim and AccaSim on NASA, run by run.
 #[derive(Debug, Default)]

@@ -5,10 +5,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::child::{self, Job, timed};
+use super::context::{Context, median, progress, trace_name};
 use super::report::TraceRow;
 use super::side_by_side::hostsim_jobs;
-use super::{Context, median, progress, trace_name};
-use crate::steps::Result;
+use crate::cmd::Result;
 
 /// host-sim once, `replay verify` once and the grid once on every shared trace.
 pub fn every_trace(ctx: &Context) -> Result<Vec<TraceRow>> {

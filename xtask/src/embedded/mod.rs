@@ -16,6 +16,8 @@
 
 pub mod compare;
 pub mod streams;
+#[cfg(test)]
+mod tests;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -24,8 +26,8 @@ use std::time::{Duration, Instant};
 
 use kernel::log::{Body, Record};
 
-use crate::bench::footprint::{ensure_target, size_tool};
-use crate::steps::{EMBEDDED_TARGET, Result, cargo, render, root, run, shared_traces, target_dir, works};
+use crate::cmd::{Result, cargo, render, root, run, shared_traces, target_dir, works};
+use crate::toolchain::{EMBEDDED_TARGET, ensure_target, size_tool};
 
 pub const QEMU: &str = "qemu-system-arm";
 /// QEMU runs the whole firmware in a few seconds; past this it is stuck.
@@ -132,7 +134,7 @@ fn count_rejections(records: &[Record]) -> usize {
 }
 
 fn build_firmware(dir: &Path, streams_file: &Path) -> Result<PathBuf> {
-    ensure_target()?;
+    ensure_target("bench: add embedded target")?;
     let mut build = cargo();
     build
         .args(["build", "--release", "-p", FIRMWARE, "--target", EMBEDDED_TARGET, "--manifest-path"])

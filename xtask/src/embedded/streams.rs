@@ -19,11 +19,13 @@ use std::path::Path;
 use host_sim::reservation::{Experiment, Input, simulate_recorded};
 use host_sim::service_level::sim::{self, Recorder, RunConfig};
 use host_sim::swf::{self, SwfOptions};
-use kernel::log::{Body, RECORD_MAX_BYTES, Record};
+use kernel::log::{Body, Record};
 use kernel::reservation::{self, ReservationKernel};
 use kernel::service_level::{Config, Decision, Event, Kernel, Level, Policy, RejectReason};
 use replay::format::FormatError;
 use serde::Serialize;
+
+use super::compare::{encode_all, first_difference};
 
 pub const SERVICE_TRACE: &str = "NASA-iPSC-1993-3.1-cln.swf.gz";
 pub const RESERVATION_TRACE: &str = "SDSC-SP2-1998-4.2-cln.swf.gz";
@@ -145,7 +147,7 @@ pub fn reservation(trace: &Path) -> Result<Stream<reservation::Config>, String> 
     // firmware's size must decide it the same way, or the stream means nothing.
     let host_records: Vec<Record> =
         recorded.iter().enumerate().map(|(seq, &body)| Record { seq: seq as u64, body }).collect();
-    if let Some(diff) = super::compare::first_difference(&expected, &host_records) {
+    if let Some(diff) = first_difference(&expected, &host_records) {
         return Err(format!(
             "ReservationKernel<16384, 256, 256, 8> decides the SDSC SP2 prefix differently from \
              host-sim's compiled size ({diff}): choose a shorter prefix"
@@ -183,18 +185,6 @@ pub fn decide_reservation(config: reservation::Config, events: &[Body]) -> Resul
 
 fn push(records: &mut Vec<Record>, body: Body) {
     records.push(Record { seq: records.len() as u64, body });
-}
-
-/// The bytes `kernel::log::encode` writes for `records`, one after another.
-pub fn encode_all(records: &[Record]) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(records.len() * 8);
-    let mut buf = [0u8; RECORD_MAX_BYTES];
-    for record in records {
-        let bytes =
-            kernel::log::encode(record, &mut buf).map_err(|e| format!("record {}: {e}", record.seq))?;
-        out.extend_from_slice(bytes);
-    }
-    Ok(out)
 }
 
 fn numbered(events: &[Body]) -> Vec<Record> {

@@ -1,0 +1,75 @@
+//! Placement in the calendars: the earliest slot-aligned start of a job inside its
+//! window over the available resources of a scope (ties to the lowest index), and
+//! holding and giving back a job's slots.
+
+use super::job::{Job, Place, Scope, Scopes};
+use super::kernel::TiersKernel;
+use super::types::Resource;
+use crate::calendar::Slot;
+use crate::types::Tick;
+
+impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
+    /// The earliest placement of `work` in `[max(now, ready), deadline]` on an
+    /// available resource of the first scope that has one; ties to the lowest index.
+    pub(super) fn place(&self, work: Tick, ready: Tick, deadline: Tick, scopes: Scopes) -> Option<Place> {
+        scopes.into_iter().flatten().find_map(|scope| {
+            let mut best: Option<Place> = None;
+            for (index, resource) in self.resources.iter().enumerate() {
+                let inside = match scope {
+                    Scope::Any => true,
+                    Scope::Only(group) => resource.group == group,
+                };
+                if !inside || !self.available(index) {
+                    continue;
+                }
+                let found = self.place_on(index, resource, work, ready, deadline);
+                if let Some(place) = found.filter(|p| best.is_none_or(|b| p.start < b.start)) {
+                    best = Some(place);
+                }
+            }
+            best
+        })
+    }
+
+    fn place_on(
+        &self,
+        index: usize,
+        resource: &Resource,
+        work: Tick,
+        ready: Tick,
+        deadline: Tick,
+    ) -> Option<Place> {
+        let estimate = resource.estimate(work)?;
+        let latest = deadline.checked_sub(estimate)?;
+        let first = self.slot.slot_at_or_after(ready.max(self.now));
+        let last = self.slot.slot_of(latest);
+        if first > last {
+            return None;
+        }
+        let (_, slots) = self.slot.span(0, estimate);
+        let slot = self.calendars.get(index)?.earliest(first, last, 1, slots).ok()?;
+        Some(Place {
+            resource: u8::try_from(index).ok()?,
+            start: self.slot.start_of(slot)?,
+            estimate,
+            first_slot: slot,
+            slots,
+        })
+    }
+
+    pub(super) fn hold(&mut self, place: &Place) -> Result<(), ()> {
+        let calendar = self.calendars.get_mut(usize::from(place.resource)).ok_or(())?;
+        calendar.reserve(place.first_slot, place.slots, 1).map_err(|_| ())
+    }
+
+    /// Gives back the slots of `job` from `from_slot` on (clipped to the horizon).
+    pub(super) fn release(&mut self, job: &Job, from_slot: Slot) {
+        let Some(calendar) = self.calendars.get_mut(usize::from(job.resource)) else { return };
+        let low = job.first_slot.max(from_slot).max(calendar.base());
+        let high = job.first_slot.saturating_add(job.slots).min(calendar.end());
+        if low < high {
+            // Every slot of a job's run is held until released here, so this succeeds.
+            let _ = calendar.release(low, high.saturating_sub(low), 1);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! Algorithm 1 (`qos-res` only): when a new job finds no room, one waiting job with
+//! enough laxity is moved elsewhere inside its own window, and the new job takes its
+//! slots; every trial placement is undone when no candidate moves.
+
+use heapless::Vec;
+
+use super::event::{Decision, Request};
+use super::job::{Place, Scope, admission_scopes, as_place, job_at, laxity_milli, move_scopes, set_place};
+use super::kernel::TiersKernel;
+use super::types::Tier;
+use crate::panic_free;
+use crate::types::Tick;
+
+impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
+    /// Algorithm 1: make room for the new job by moving one waiting job whose slots lie
+    /// in the new job's window, largest laxity first. On success the candidate has
+    /// moved (a `Move` was emitted) and the new job's slots are held.
+    pub(super) fn reschedule<S: FnMut(Decision) + ?Sized>(
+        &mut self,
+        request: &Request,
+        ready: Tick,
+        deadline: Tick,
+        sink: &mut S,
+    ) -> Option<Place> {
+        let mut candidates: Vec<(u64, u64, u16), J> = Vec::new();
+        let scopes = admission_scopes(self.config.policy, request.tier);
+        let from = ready.max(self.now);
+        for (index, j) in self.jobs.iter().enumerate() {
+            let group = self.resources.get(usize::from(j.resource))?.group;
+            let end = j.start.saturating_add(j.estimate);
+            let eligible = !j.running
+                && j.tier != Tier::Gold
+                && j.tier.rank() <= request.tier.rank()
+                && scopes.iter().flatten().any(|s| *s == Scope::Any || *s == Scope::Only(group))
+                && j.start >= from
+                && end <= deadline;
+            let lax = laxity_milli(j);
+            if eligible && lax > self.config.laxity_threshold_milli {
+                let _ = candidates.push((lax, j.seq, u16::try_from(index).ok()?));
+            }
+        }
+        // Highest laxity first, ties by submission order: distinct keys (a job's `seq`
+        // is unique), so the one sorted order.
+        panic_free::sort_by_key(&mut candidates, |&(lax, seq, _)| (core::cmp::Reverse(lax), seq));
+        candidates
+            .iter()
+            .find_map(|&(_, _, index)| self.try_move(usize::from(index), request, deadline, sink))
+    }
+
+    /// Lines 12-17 of Algorithm 1 for one candidate; undoes everything on failure.
+    fn try_move<S: FnMut(Decision) + ?Sized>(
+        &mut self,
+        index: usize,
+        request: &Request,
+        deadline: Tick,
+        sink: &mut S,
+    ) -> Option<Place> {
+        let old = *self.jobs.get(index)?;
+        let resource = *self.resources.get(usize::from(old.resource))?;
+        let estimate = resource.estimate(request.work)?;
+        let (_, slots) = self.slot.span(0, estimate);
+        if slots > old.slots || old.start.checked_add(estimate)? > deadline {
+            return None;
+        }
+        let new =
+            Place { resource: old.resource, start: old.start, estimate, first_slot: old.first_slot, slots };
+        self.release(&old, old.first_slot);
+        if self.hold(&new).is_err() {
+            let _ = self.hold(&as_place(&old));
+            return None;
+        }
+        let scopes = move_scopes(self.config.policy, old.tier, resource.group);
+        let Some(gap) = self.place(old.work, old.ready, old.deadline, scopes) else {
+            self.release(&job_at(&old, &new), new.first_slot);
+            let _ = self.hold(&as_place(&old));
+            return None;
+        };
+        let _ = self.hold(&gap);
+        let moved = self.jobs.get_mut(index)?;
+        set_place(moved, &gap);
+        moved.moves = moved.moves.saturating_add(1);
+        sink(Decision::Move { job: old.job, resource: gap.resource, start: gap.start, for_job: request.job });
+        Some(new)
+    }
+}
