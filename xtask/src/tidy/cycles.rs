@@ -2,7 +2,9 @@
 //! from `src/lib.rs` or `src/main.rs` through its `mod NAME;` lines; a file depends
 //! on another when its code names a path into it: `crate::a::b`, `super::x`, or one
 //! of its own child modules (`child::f`). A parent's `pub use child::X` is the
-//! child's public face, not a use, and `#[cfg(test)]` code is left out. The files of
+//! child's public face, not a use, and a child naming its parent (or any ancestor)
+//! is how a module's shared items reach its children, not a use that can close a
+//! cycle. `#[cfg(test)]` code is left out. The files of
 //! each strongly connected group of two or more are a cycle, reported with one loop.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -84,8 +86,14 @@ fn edges(modules: &Modules, text: &BTreeMap<&str, &str>) -> BTreeMap<String, BTr
                 }
                 _ => module.iter().chain(&path).cloned().collect(),
             };
-            let target = (0..=absolute.len()).rev().find_map(|n| modules.get(absolute.get(..n)?));
-            if let Some(target) = target.filter(|t| *t != file) {
+            let target = (0..=absolute.len()).rev().find_map(|n| {
+                let prefix = absolute.get(..n)?;
+                modules.get(prefix).map(|file| (prefix, file))
+            });
+            // A module naming one of its ancestors is how a parent's shared items
+            // reach its children; only the other direction can close a cycle.
+            if let Some((_, target)) = target.filter(|(prefix, t)| *t != file && !module.starts_with(prefix))
+            {
                 targets.insert(target.clone());
             }
         }

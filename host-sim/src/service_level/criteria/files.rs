@@ -1,0 +1,137 @@
+//! The files of the criteria analysis: `sweep.csv` read back (first-fit rows only)
+//! and the analysis written as `criteria.csv`.
+
+use std::path::Path;
+
+use super::{ALL_METRICS, Config, Group, ModeAnalysis, ranking};
+use crate::service_level::sweep::Mode;
+
+/// A sweep's output could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CriteriaError {
+    #[error("{path}: {source}")]
+    Csv { path: String, source: csv::Error },
+    #[error("{path}: the header has no column \"{column}\" (is this a `host-sim sweep` output?)")]
+    Column { path: String, column: &'static str },
+    #[error("{path}, line {line}, field {field}: \"{text}\" is not {expected}")]
+    Field { path: String, line: u64, field: &'static str, text: String, expected: &'static str },
+    #[error("{path}: no configuration to analyse")]
+    Empty { path: String },
+    #[error(transparent)]
+    Plot(#[from] crate::plot::PlotError),
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+}
+
+const COLUMNS: [&str; 8] =
+    ["mode", "sf_or_k", "machines", "g_mean", "prj_mean", "mwt_mean", "mbsd_mean", "cv_l_mean"];
+
+/// Reads `DIR/sweep.csv`, the file `host-sim sweep --out DIR` writes. The thesis'
+/// analysis compares parameters under its own rule, so of a sweep over several
+/// policies only the first-fit rows are read (a file without a `policy` column is
+/// all first fit).
+pub fn read_sweep(dir: &Path) -> Result<Vec<Config>, CriteriaError> {
+    let path = dir.join("sweep.csv");
+    let name = path.display().to_string();
+    let csv_error = |source| CriteriaError::Csv { path: name.clone(), source };
+    let mut reader = csv::Reader::from_path(&path).map_err(csv_error)?;
+    let header = reader.headers().map_err(csv_error)?.clone();
+    let mut index = [0; 8];
+    for (slot, column) in index.iter_mut().zip(COLUMNS) {
+        *slot = header
+            .iter()
+            .position(|h| h == column)
+            .ok_or(CriteriaError::Column { path: name.clone(), column })?;
+    }
+    let policy = header.iter().position(|h| h == "policy");
+    let mut configs = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(csv_error)?;
+        if policy
+            .and_then(|i| record.get(i))
+            .is_some_and(|p| p != kernel::service_level::Policy::FirstFit.name())
+        {
+            continue;
+        }
+        configs.push(config_of(&record, &index, &name)?);
+    }
+    if configs.is_empty() {
+        return Err(CriteriaError::Empty { path: name });
+    }
+    Ok(configs)
+}
+
+/// One row of `sweep.csv` as a configuration; `index` holds the columns of [`COLUMNS`].
+fn config_of(record: &csv::StringRecord, index: &[usize; 8], name: &str) -> Result<Config, CriteriaError> {
+    let line = record.position().map_or(0, |p| p.line());
+    let field = |i: usize| record.get(index[i]).unwrap_or("");
+    let number = |i: usize| {
+        field(i).parse::<f64>().map_err(|_| CriteriaError::Field {
+            path: name.to_owned(),
+            line,
+            field: COLUMNS[i],
+            text: field(i).to_owned(),
+            expected: "a number",
+        })
+    };
+    let mode = match field(0) {
+        "single" => Mode::Single,
+        "multi" => Mode::Multi,
+        text => {
+            return Err(CriteriaError::Field {
+                path: name.to_owned(),
+                line,
+                field: "mode",
+                text: text.to_owned(),
+                expected: "single or multi",
+            });
+        }
+    };
+    let machines = field(2).parse::<u16>().map_err(|_| CriteriaError::Field {
+        path: name.to_owned(),
+        line,
+        field: "machines",
+        text: field(2).to_owned(),
+        expected: "a machine count",
+    })?;
+    Ok(Config {
+        mode,
+        sf_or_k: number(1)?,
+        sf_or_k_text: field(1).to_owned(),
+        machines,
+        g: number(3)?,
+        prj: number(4)?,
+        mwt: number(5)?,
+        mbsd: number(6)?,
+        cv_l: number(7)?,
+    })
+}
+
+/// Writes every configuration's degradations, group means and ranks as CSV.
+pub fn write_csv(path: &Path, analyses: &[ModeAnalysis]) -> Result<(), CriteriaError> {
+    let name = path.display().to_string();
+    let csv_error = |source| CriteriaError::Csv { path: name.clone(), source };
+    let mut writer = csv::Writer::from_path(path).map_err(csv_error)?;
+    let mut header = vec!["mode".to_owned(), "sf_or_k".to_owned(), "machines".to_owned()];
+    header.extend(ALL_METRICS.iter().map(|m| format!("{}_degradation", m.key)));
+    header.extend(Group::ALL.iter().map(|g| format!("{}_mean", g.name())));
+    header.extend(Group::ALL.iter().map(|g| format!("{}_rank", g.name())));
+    writer.write_record(&header).map_err(csv_error)?;
+    for analysis in analyses {
+        for d in &analysis.degraded {
+            let mut record = vec![
+                analysis.mode.name().to_owned(),
+                d.config.sf_or_k_text.clone(),
+                d.config.machines.to_string(),
+            ];
+            record.extend(d.metrics.iter().chain(&d.groups).map(|x| format!("{x:.4}")));
+            for group in Group::ALL {
+                let ranked = ranking(&analysis.degraded, d.config.machines, group);
+                let rank = ranked.iter().position(|r| std::ptr::eq(*r, d)).map_or(0, |i| i + 1);
+                record.push(rank.to_string());
+            }
+            writer.write_record(&record).map_err(csv_error)?;
+        }
+    }
+    writer.flush().map_err(|source| CriteriaError::Io { path: name.clone(), source })
+}
