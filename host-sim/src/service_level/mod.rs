@@ -4,6 +4,7 @@
 //! and its criteria analysis (chapter 7). The subcommands are `run`, `sweep` and
 //! `criteria`.
 //!
+//! - [`cli`]: the options of `run`, `sweep` and `criteria`, and each subcommand.
 //! - [`levels`]: slack factors, prices, the per-job level draw, the greedy bound.
 //! - [`policy`]: the kernel's machine-choice policies by name (`--policy`).
 //! - [`sim`]: the run loop ([`sim::run`]): submits, a drain and a reset between
@@ -16,6 +17,7 @@
 //! - [`sweep`]: the grid, in parallel, to CSV, JSON and SVG figures.
 //! - [`criteria`]: the thesis' criteria analysis of a sweep's output.
 
+pub mod cli;
 pub mod criteria;
 pub mod levels;
 pub mod metrics;

@@ -1,0 +1,369 @@
+//! The service-level model's subcommands, `run`, `sweep` and `criteria`: their
+//! options, and each one from its options to its output.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use replay::engine::service_level::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_CAPACITIES};
+
+use crate::error::CliError;
+use crate::progress;
+use crate::service_level::levels::{self, LevelError};
+use crate::service_level::report::{self, RunSummary};
+use crate::service_level::sim::RunConfig;
+use crate::service_level::sweep::{self, Mode, SweepConfig, SweepDocument};
+use crate::swf::{self, SwfOptions};
+use crate::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
+use crate::units::parse_milli;
+use crate::window::parse_window;
+use crate::workload::Workload;
+
+#[derive(Debug, Args)]
+pub struct CriteriaArgs {
+    /// The directory `host-sim sweep --out` wrote (its sweep.csv is read).
+    #[arg(value_name = "SWEEP_DIR")]
+    pub sweep_dir: PathBuf,
+    /// Machine counts analysed (the best of each metric is taken over them); `all` for
+    /// every count in the sweep.
+    #[arg(long, value_name = "LIST", default_value = "1,2,4")]
+    pub machine_counts: String,
+    /// Write criteria.csv and the figures here instead of SWEEP_DIR.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub plots: crate::plot::PlotArgs,
+}
+
+/// Where the jobs come from, and what every run shares.
+#[derive(Clone, Debug, Args)]
+pub struct InputArgs {
+    /// SWF trace, plain or gzipped; without it, the built-in synthetic workload. Give
+    /// it several times to merge traces on their relative submit times (each starts
+    /// at 0; ties by trace order, then line; jobs renumbered 1, 2, ...).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Vec<PathBuf>,
+    /// Count malformed trace lines instead of stopping at the first.
+    #[arg(long)]
+    pub skip_bad_lines: bool,
+    /// Read job lines with more than the 18 standard SWF fields (Alea's 21-field
+    /// variant): the first 18 are read, the rest ignored.
+    #[arg(long)]
+    pub allow_extra_fields: bool,
+    /// Jobs in the synthetic workload.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_JOBS)]
+    pub jobs: u32,
+    /// Seeds the level draw and the synthetic workload.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Jobs each machine's queue can hold: 16, 64, 256 or 1024 (the compiled sizes). A
+    /// job that only a full queue could take is rejected as queue_full.
+    #[arg(long, value_name = "Q", default_value_t = DEFAULT_QUEUE_CAPACITY)]
+    pub queue_capacity: u32,
+    /// Cost per tick of the benefit metric G (up to three decimals).
+    #[arg(long, value_name = "COST", default_value = "1")]
+    pub alpha: String,
+    /// Exit 0 when the input has no usable job (otherwise that is an error).
+    #[arg(long)]
+    pub allow_empty: bool,
+    /// Keep only the jobs of the first N windows of `--window` length (the thesis ran
+    /// 30 one-week windows).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub windows: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Machines, 1 to 64.
+    #[arg(long, value_name = "M", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_MACHINES)))]
+    pub machines: u16,
+    /// One service level with this slack factor (default 2; e.g. 1.5).
+    #[arg(long, value_name = "SF", conflicts_with = "levels")]
+    pub slack: Option<String>,
+    /// Several service levels, e.g. 1,2,3,4,5 (at most 32); each job's level is drawn
+    /// uniformly.
+    #[arg(long, value_name = "SF,SF,...")]
+    pub levels: Option<String>,
+    /// Prices per tick, one per level (default: max(1, ceil(21 - sf))).
+    #[arg(long, value_name = "U,U,...")]
+    pub prices: Option<String>,
+    /// Cut the input into windows of this length, each simulated from an empty system:
+    /// a whole number with a unit s, m, h, d or w (`7d`); a bare number is seconds
+    /// (ticks); `all` for one window.
+    #[arg(long, value_name = "DURATION", default_value = "all")]
+    pub window: String,
+    /// Which feasible machine takes a job: first-fit (the thesis' rule), best-fit (least
+    /// slack left after admission), worst-fit (most slack left), least-loaded (least
+    /// remaining work), round-robin (from the machine after the last that admitted).
+    /// Ties go to the lowest machine index. Written into the log header.
+    #[arg(long, value_name = "POLICY", default_value = "first-fit")]
+    pub policy: String,
+    /// Write the decision log here.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Write one CSV row per job here, as each job's fate is final: window, job,
+    /// level, submit, p, deadline, outcome (accepted or the reject reason), machine,
+    /// start, completion, interruptions (times in ticks from the window's start).
+    #[arg(long, value_name = "FILE.csv")]
+    pub jobs_out: Option<PathBuf>,
+    /// Print the metrics as one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Run the configuration once per seed, in parallel, and report each metric's
+    /// mean, sample standard deviation and Student-t 95% confidence interval across
+    /// seeds beside the across-window spread: `A..B` (both included, `1..30` is 30
+    /// seeds) or a list `1,5,9`. Replaces --seed; no --log or --jobs-out.
+    #[arg(long, value_name = "A..B|LIST", conflicts_with_all = ["log", "jobs_out"])]
+    pub seeds: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Window length: a whole number with a unit s, m, h, d or w; a bare number is
+    /// seconds (ticks); `all` for one window.
+    #[arg(long, value_name = "DURATION", default_value = "7d")]
+    pub window: String,
+    /// sf values (single mode) and k values (multi mode); default 1 to 20.
+    #[arg(long, value_name = "LIST")]
+    pub slacks: Option<String>,
+    /// Machine counts; default 1,2,4,8,16,32,64.
+    #[arg(long, value_name = "LIST")]
+    pub machine_counts: Option<String>,
+    /// Policies compared, one more axis of the grid: any of first-fit, best-fit,
+    /// worst-fit, least-loaded, round-robin, comma-separated (see `run --help`).
+    #[arg(long, value_name = "LIST", default_value = "first-fit")]
+    pub policy: String,
+    /// Modes: single, multi, or both.
+    #[arg(long, value_name = "LIST", default_value = "single,multi")]
+    pub modes: String,
+    /// Write DIR/sweep.csv, DIR/sweep.json and the SVG figures; without it, print a table.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub plots: crate::plot::PlotArgs,
+}
+
+fn check_queue_capacity(capacity: u32) -> Result<(), CliError> {
+    if QUEUE_CAPACITIES.contains(&capacity) {
+        return Ok(());
+    }
+    let supported: Vec<String> = QUEUE_CAPACITIES.iter().map(u32::to_string).collect();
+    Err(CliError::Usage(format!(
+        "--queue-capacity {capacity} is not supported; choose one of {}",
+        supported.join(", ")
+    )))
+}
+
+fn parse_alpha(text: &str) -> Result<u64, CliError> {
+    parse_milli(text).ok_or_else(|| CliError::Level(LevelError::Decimal(text.to_owned())))
+}
+
+/// The workload, cut to the first `--windows` windows of `window_ticks` when asked.
+fn load_windows(input: &InputArgs, window_ticks: Option<u64>) -> Result<Workload, CliError> {
+    let mut workload = load(input)?;
+    if let Some(count) = input.windows {
+        let Some(length) = window_ticks else {
+            return Err(CliError::Usage(
+                "--windows needs --window with a duration (e.g. --window 7d)".into(),
+            ));
+        };
+        workload.keep_windows(length, count);
+    }
+    Ok(workload)
+}
+
+fn load(input: &InputArgs) -> Result<Workload, CliError> {
+    let options =
+        SwfOptions { skip_bad_lines: input.skip_bad_lines, allow_extra_fields: input.allow_extra_fields };
+    let workload = if input.trace.is_empty() {
+        synthetic::generate(&SyntheticParams::new(input.jobs, input.seed))
+    } else {
+        swf::read_merged(&input.trace, options)?
+    };
+    workload.check_not_empty(input.allow_empty)?;
+    Ok(workload)
+}
+
+fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
+    check_queue_capacity(args.input.queue_capacity)?;
+    let slacks = match (&args.slack, &args.levels) {
+        (_, Some(list)) => levels::parse_slack_list(list)?,
+        (Some(sf), None) => vec![levels::parse_slack(sf)?],
+        (None, None) => vec![levels::parse_slack("2")?],
+    };
+    let prices = args.prices.as_deref().map(levels::parse_prices).transpose()?;
+    Ok(RunConfig {
+        queue_capacity: args.input.queue_capacity,
+        seed: args.input.seed,
+        window_ticks: parse_window(&args.window)?,
+        alpha_milli: parse_alpha(&args.input.alpha)?,
+        policy: crate::service_level::policy::parse(&args.policy)
+            .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
+        ..RunConfig::new(args.machines, levels::build(&slacks, prices.as_deref())?)
+    })
+}
+
+/// `host-sim run` (and `host-sim` alone).
+pub fn run(args: &RunArgs) -> Result<(), CliError> {
+    let config = run_config(args)?;
+    if let Some(seeds) = &args.seeds {
+        return replicate(args, &config, seeds);
+    }
+    let workload = load_windows(&args.input, config.window_ticks)?;
+    let progress = progress::bar(workload.jobs.len() as u64, "jobs");
+    let result = crate::service_level::record::run(
+        &config,
+        &workload,
+        args.log.as_deref(),
+        args.jobs_out.as_deref(),
+        &progress,
+    );
+    progress.finish_and_clear();
+    let report = result?;
+    let log = args.log.as_ref().map(|p| p.display().to_string());
+    let summary = RunSummary::new(&workload, &config, &report, log.as_deref());
+    let stdout = std::io::stdout().lock();
+    let written =
+        if args.json { report::write_json(&summary, stdout) } else { report::write_table(&summary, stdout) };
+    written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
+}
+
+/// `run --seeds`: the workload is read once (a trace) or generated per seed.
+fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliError> {
+    use crate::service_level::replicate;
+    let seeds = replicate::parse_seeds(seeds).map_err(|e| CliError::Usage(format!("--seeds: {e}")))?;
+    let trace = if args.input.trace.is_empty() {
+        None
+    } else {
+        Some(load_windows(&args.input, config.window_ticks)?)
+    };
+    let workload_for = |seed: u64| match &trace {
+        Some(workload) => Ok(workload.clone()),
+        None => {
+            let input = InputArgs { seed, trace: Vec::new(), ..args.input.clone() };
+            load_windows(&input, config.window_ticks)
+        }
+    };
+    let progress = progress::bar(0, "runs");
+    let result = replicate::run(config, &seeds, workload_for, &progress);
+    progress.finish_and_clear();
+    let result = result?;
+    let stdout = std::io::stdout().lock();
+    let written = if args.json {
+        let mut out = stdout;
+        serde_json::to_writer_pretty(&mut out, &result)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
+    } else {
+        replicate::write_table(&result, stdout)
+    };
+    written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
+}
+
+fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
+    text.split(',')
+        .map(|m| match m.trim() {
+            "single" => Ok(Mode::Single),
+            "multi" => Ok(Mode::Multi),
+            other => {
+                Err(CliError::Usage(format!("--modes: \"{other}\" is not a mode; use single, multi or both")))
+            }
+        })
+        .collect()
+}
+
+fn parse_machine_counts(text: &str) -> Result<Vec<u16>, CliError> {
+    text.split(',')
+        .map(|m| {
+            m.trim().parse::<u16>().ok().filter(|&m| (1..=MAX_MACHINES).contains(&m)).ok_or_else(|| {
+                CliError::Level(LevelError::Whole {
+                    text: m.to_owned(),
+                    min: 1,
+                    max: u64::from(MAX_MACHINES),
+                })
+            })
+        })
+        .collect()
+}
+
+fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
+    check_queue_capacity(args.input.queue_capacity)?;
+    Ok(SweepConfig {
+        modes: parse_modes(&args.modes)?,
+        slacks_milli: match &args.slacks {
+            Some(list) => levels::parse_slack_list(list)?,
+            None => sweep::default_slacks_milli(),
+        },
+        machine_counts: match &args.machine_counts {
+            Some(list) => parse_machine_counts(list)?,
+            None => sweep::default_machine_counts(),
+        },
+        policies: crate::service_level::policy::parse_list(&args.policy)
+            .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
+        queue_capacity: args.input.queue_capacity,
+        seed: args.input.seed,
+        window_ticks: parse_window(&args.window)?,
+        alpha_milli: parse_alpha(&args.input.alpha)?,
+    })
+}
+
+/// `host-sim sweep`.
+pub fn sweep(args: &SweepArgs) -> Result<(), CliError> {
+    let config = sweep_config(args)?;
+    sweep::grid(&config)?;
+    let workload = load_windows(&args.input, config.window_ticks)?;
+    let progress = progress::bar(0, "runs");
+    let rows = sweep::run(&config, &workload.jobs, &progress);
+    progress.finish_and_clear();
+    let rows = rows?;
+    let document = SweepDocument::new(&workload, &config, &rows);
+    match &args.out {
+        Some(dir) => {
+            sweep::write_files(dir, &document)?;
+            eprintln!("host-sim: wrote {} rows to {}", rows.len(), dir.join("sweep.{csv,json}").display());
+            if args.plots.enabled() {
+                let figures = sweep::figures::write(dir, &rows)?;
+                eprintln!("host-sim: wrote {} figures to {}", figures.len(), dir.join("*.svg").display());
+            }
+            Ok(())
+        }
+        None => report::write_sweep_table(&rows, std::io::stdout().lock())
+            .map_err(|source| CliError::Io { path: "standard output".to_owned(), source }),
+    }
+}
+
+/// `host-sim criteria`.
+pub fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
+    use crate::service_level::criteria;
+    let counts = match args.machine_counts.trim() {
+        "all" => Vec::new(),
+        list => parse_machine_counts(list)?,
+    };
+    let configs = criteria::read_sweep(&args.sweep_dir)?;
+    let analyses = criteria::analyse(&configs, &counts);
+    if analyses.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{}: no configuration on machine counts {}",
+            args.sweep_dir.join("sweep.csv").display(),
+            args.machine_counts
+        )));
+    }
+    std::io::stdout()
+        .lock()
+        .write_all(criteria::report(&analyses).as_bytes())
+        .map_err(|source| CliError::Io { path: "standard output".to_owned(), source })?;
+    let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
+    std::fs::create_dir_all(out)
+        .map_err(|source| CliError::Io { path: out.display().to_string(), source })?;
+    criteria::write_csv(&out.join("criteria.csv"), &analyses)?;
+    if args.plots.enabled() {
+        let figures = criteria::figures::write(out, &analyses)?;
+        eprintln!("host-sim: wrote criteria.csv and {} figures to {}", figures.len(), out.display());
+    }
+    Ok(())
+}
