@@ -8,7 +8,7 @@ use crate::cmd::{Result, cargo, host_sim_bin, replay_bin, root, run, shared_trac
 use crate::toolchain::{EMBEDDED_TARGET, ensure_target};
 
 const FUZZ_TARGETS: &[&str] =
-    &["admission", "log_reader", "log_roundtrip", "calendar", "reservation", "tiers", "sla"];
+    &["service_level", "log_reader", "log_roundtrip", "calendar", "reservation", "tiers", "sla"];
 
 pub fn verify(fuzz_seconds: u32) -> Result {
     run("fmt", cargo().args(["fmt", "--all", "--check"]))?;

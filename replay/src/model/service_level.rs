@@ -1,5 +1,5 @@
 //! The service-level model's independent reference and checks: the oracle of the
-//! property tests (`replay/tests/properties.rs`), of the `admission` fuzz target and,
+//! property tests (`replay/tests/properties.rs`), of the `service_level` fuzz target and,
 //! through [`TraceChecker`], of `replay verify`.
 //!
 //! - [`sim`]: [`ReferenceSim`], the rules restated over `Vec` queues; it produces the
