@@ -3,7 +3,8 @@
 //! rows. `replay gantt LOG --out schedule.svg [--from T --to T] [--machines A..B]
 //! [--window I]`.
 //!
-//! A chart is built in two steps, so that a new model only adds the first:
+//! A chart is built in two steps, so that a new model only adds the first (its
+//! [`Drawn`] collector):
 //!
 //! 1. a model's collector (one submodule per model: [`service_level`],
 //!    [`reservation`], [`tiers`], [`sla`]) streams the log's records and keeps only what falls in the
@@ -27,7 +28,8 @@ use std::ops::Range;
 use kernel::Tick;
 use thiserror::Error;
 
-use crate::format::{FormatError, LogReader, Model};
+use crate::format::{FormatError, LogReader};
+use crate::verify::Verified;
 
 pub mod reservation;
 pub mod service_level;
@@ -136,6 +138,8 @@ pub enum GanttError {
     NoWindow { window: u64, windows: u64 },
     #[error("more than {MAX_BARS} runs fall in the range; draw a narrower one with --from and --to")]
     TooManyBars,
+    #[error("the header is not for the {0} model")]
+    NotModel(&'static str),
 }
 
 /// Reads `reader` and builds the chart of the model its header names.
@@ -145,12 +149,27 @@ pub fn collect<R: std::io::Read>(reader: LogReader<R>, options: &Options) -> Res
     {
         return Err(GanttError::EmptyRange { from: options.from, to });
     }
-    match reader.header().model.clone() {
-        Model::ServiceLevel => service_level::collect(reader, options),
-        Model::Reservation(header) => reservation::collect(reader, &header, options),
-        Model::Tiers(header) => tiers::collect(reader, &header, options),
-        Model::Sla(header) => sla::collect(reader, &header, options),
-    }
+    let model = reader.header().model.clone();
+    crate::with_model!(model, collect_model(reader, options))
+}
+
+/// What a model supplies to be drawn: a collector (in `gantt/NAME.rs`) that streams
+/// its log into a model-free [`Chart`].
+pub trait Drawn: Verified {
+    /// Streams the log, whose header's model part is `header`, into its chart.
+    fn collect<R: std::io::Read>(
+        reader: LogReader<R>,
+        header: &Self::Header,
+        options: &Options,
+    ) -> Result<Chart, GanttError>;
+}
+
+fn collect_model<M: Drawn>(
+    reader: LogReader<impl std::io::Read>,
+    options: &Options,
+) -> Result<Chart, GanttError> {
+    let header = M::header(reader.header()).cloned().ok_or(GanttError::NotModel(M::NAME))?;
+    M::collect(reader, &header, options)
 }
 
 /// The rows to draw: `options.rows` checked against the log's `total`.

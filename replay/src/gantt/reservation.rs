@@ -15,7 +15,10 @@ use kernel::Tick;
 use kernel::log::Body;
 use kernel::reservation::{Decision, Event};
 
-use super::{Bar, Chart, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps};
+use super::{
+    Bar, Chart, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps,
+};
+use crate::contract::Reservation;
 use crate::format::{LogReader, ReservationHeader};
 
 /// A run before it is given nodes (the SLA chart lays its runs out the same way).
@@ -41,68 +44,70 @@ struct State {
     marks: Vec<Mark>,
 }
 
-/// Streams a reservation log into its chart.
-pub fn collect<R: Read>(
-    mut reader: LogReader<R>,
-    header: &ReservationHeader,
-    options: &Options,
-) -> Result<Chart, GanttError> {
-    let pool = header.config.nodes;
-    let rows = chosen_rows(options, pool, "node")?;
-    let mut position = Position::default();
-    let mut state = State::default();
-    while let Some(record) = reader.next_record()? {
-        match record.body {
-            Body::ReservationEvent(event) => {
-                if !position.event(event.time(), options) {
-                    break;
-                }
-                if let Event::Request(request) = event
-                    && position.in_window(options)
-                {
-                    position.saw(request.t);
-                    state.last_request = request.t;
-                    state.requests.insert(request.job, (request.nodes, request.deadline));
-                    if overlaps(request.t, request.t, options.from, options.to) {
-                        state.marks.push(Mark { t: request.t, job: request.job, kind: MarkKind::Submit });
+impl Drawn for Reservation {
+    /// Streams a reservation log into its chart.
+    fn collect<R: Read>(
+        mut reader: LogReader<R>,
+        header: &ReservationHeader,
+        options: &Options,
+    ) -> Result<Chart, GanttError> {
+        let pool = header.config.nodes;
+        let rows = chosen_rows(options, pool, "node")?;
+        let mut position = Position::default();
+        let mut state = State::default();
+        while let Some(record) = reader.next_record()? {
+            match record.body {
+                Body::ReservationEvent(event) => {
+                    if !position.event(event.time(), options) {
+                        break;
+                    }
+                    if let Event::Request(request) = event
+                        && position.in_window(options)
+                    {
+                        position.saw(request.t);
+                        state.last_request = request.t;
+                        state.requests.insert(request.job, (request.nodes, request.deadline));
+                        if overlaps(request.t, request.t, options.from, options.to) {
+                            state.marks.push(Mark { t: request.t, job: request.job, kind: MarkKind::Submit });
+                        }
                     }
                 }
+                Body::ReservationDecision(decision) if position.in_window(options) => {
+                    decision_into(decision, &mut state, &mut position, options);
+                }
+                _ => {}
             }
-            Body::ReservationDecision(decision) if position.in_window(options) => {
-                decision_into(decision, &mut state, &mut position, options);
+            if state.runs.len() > super::MAX_BARS {
+                return Err(GanttError::TooManyBars);
             }
-            _ => {}
         }
-        if state.runs.len() > super::MAX_BARS {
-            return Err(GanttError::TooManyBars);
+        let to = position.end(options)?;
+        let mut open: Vec<(u32, (u64, Tick))> = state.running.drain().collect();
+        open.sort_unstable();
+        for (job, (order, start)) in open {
+            let nodes = state.requests.get(&job).map_or(1, |r| r.0);
+            if start < to {
+                state.runs.push(Run { order, job, nodes, start, end: to, outcome: Outcome::Open });
+            }
         }
+        let bars = lay_out(state.runs, pool, &rows, options.from, to);
+        Ok(Chart {
+            title: format!(
+                "{}: pool of {pool} nodes, window {}, t {}..{} s",
+                reader.header().input_names(),
+                options.window,
+                options.from,
+                to
+            ),
+            row_noun: "node",
+            rows,
+            from: options.from,
+            to,
+            bars,
+            marks: state.marks,
+            outcomes: vec![Outcome::OnTime, Outcome::Cut, Outcome::Late, Outcome::Open],
+        })
     }
-    let to = position.end(options)?;
-    let mut open: Vec<(u32, (u64, Tick))> = state.running.drain().collect();
-    open.sort_unstable();
-    for (job, (order, start)) in open {
-        let nodes = state.requests.get(&job).map_or(1, |r| r.0);
-        if start < to {
-            state.runs.push(Run { order, job, nodes, start, end: to, outcome: Outcome::Open });
-        }
-    }
-    let bars = lay_out(state.runs, pool, &rows, options.from, to);
-    Ok(Chart {
-        title: format!(
-            "{}: pool of {pool} nodes, window {}, t {}..{} s",
-            reader.header().input_names(),
-            options.window,
-            options.from,
-            to
-        ),
-        row_noun: "node",
-        rows,
-        from: options.from,
-        to,
-        bars,
-        marks: state.marks,
-        outcomes: vec![Outcome::OnTime, Outcome::Cut, Outcome::Late, Outcome::Open],
-    })
 }
 
 fn decision_into(decision: Decision, state: &mut State, position: &mut Position, options: &Options) {

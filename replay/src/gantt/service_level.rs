@@ -10,8 +10,11 @@ use kernel::Tick;
 use kernel::log::Body;
 use kernel::service_level::{Decision, Event};
 
-use super::{Bar, Chart, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps};
-use crate::format::LogReader;
+use super::{
+    Bar, Chart, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps,
+};
+use crate::contract::ServiceLevel;
+use crate::format::{Header, LogReader};
 
 /// What the collector keeps: only the jobs in flight and what falls in the range.
 #[derive(Debug, Default)]
@@ -41,69 +44,74 @@ impl State {
     }
 }
 
-/// Streams a service-level log into its chart.
-pub fn collect<R: Read>(mut reader: LogReader<R>, options: &Options) -> Result<Chart, GanttError> {
-    let header = reader.header().clone();
-    let rows = chosen_rows(options, u32::from(header.machines), "machine")?;
-    let mut position = Position::default();
-    let mut state = State::default();
-    while let Some(record) = reader.next_record()? {
-        match record.body {
-            Body::Event(event) => {
-                if !position.event(event.time(), options) {
-                    break;
+impl Drawn for ServiceLevel {
+    /// Streams a service-level log into its chart.
+    fn collect<R: Read>(
+        mut reader: LogReader<R>,
+        header: &Header,
+        options: &Options,
+    ) -> Result<Chart, GanttError> {
+        let rows = chosen_rows(options, u32::from(header.machines), "machine")?;
+        let mut position = Position::default();
+        let mut state = State::default();
+        while let Some(record) = reader.next_record()? {
+            match record.body {
+                Body::Event(event) => {
+                    if !position.event(event.time(), options) {
+                        break;
+                    }
+                    if let Event::Submit { t, job, .. } = event
+                        && position.in_window(options)
+                    {
+                        position.saw(t);
+                        state.last_submit = t;
+                        state.mark(t, job, MarkKind::Submit, options);
+                    }
                 }
-                if let Event::Submit { t, job, .. } = event
-                    && position.in_window(options)
-                {
-                    position.saw(t);
-                    state.last_submit = t;
-                    state.mark(t, job, MarkKind::Submit, options);
+                Body::Decision(decision) if position.in_window(options) => {
+                    decision_into(decision, &mut state, &mut position, options, &rows);
                 }
+                _ => {}
             }
-            Body::Decision(decision) if position.in_window(options) => {
-                decision_into(decision, &mut state, &mut position, options, &rows);
+            if state.bars.len() > super::MAX_BARS {
+                return Err(GanttError::TooManyBars);
             }
-            _ => {}
         }
-        if state.bars.len() > super::MAX_BARS {
-            return Err(GanttError::TooManyBars);
+        let to = position.end(options)?;
+        let mut open: Vec<(u32, (u16, Tick))> = state.running.drain().collect();
+        open.sort_unstable();
+        for (job, (machine, start)) in open {
+            let row = u32::from(machine);
+            if rows.contains(&row) && start < to {
+                state.bars.push(Bar {
+                    job,
+                    rows: row..row + 1,
+                    start: start.max(options.from),
+                    end: to,
+                    outcome: Outcome::Open,
+                });
+            }
         }
+        state.bars.sort_by_key(|b| (b.start, b.rows.start, b.job));
+        Ok(Chart {
+            title: format!(
+                "{}: {} machine{}, window {}, t {}..{} s",
+                header.input_names(),
+                header.machines,
+                if header.machines == 1 { "" } else { "s" },
+                options.window,
+                options.from,
+                to
+            ),
+            row_noun: "machine",
+            rows,
+            from: options.from,
+            to,
+            bars: state.bars,
+            marks: state.marks,
+            outcomes: vec![Outcome::OnTime, Outcome::Preempted, Outcome::Late, Outcome::Open],
+        })
     }
-    let to = position.end(options)?;
-    let mut open: Vec<(u32, (u16, Tick))> = state.running.drain().collect();
-    open.sort_unstable();
-    for (job, (machine, start)) in open {
-        let row = u32::from(machine);
-        if rows.contains(&row) && start < to {
-            state.bars.push(Bar {
-                job,
-                rows: row..row + 1,
-                start: start.max(options.from),
-                end: to,
-                outcome: Outcome::Open,
-            });
-        }
-    }
-    state.bars.sort_by_key(|b| (b.start, b.rows.start, b.job));
-    Ok(Chart {
-        title: format!(
-            "{}: {} machine{}, window {}, t {}..{} s",
-            header.input_names(),
-            header.machines,
-            if header.machines == 1 { "" } else { "s" },
-            options.window,
-            options.from,
-            to
-        ),
-        row_noun: "machine",
-        rows,
-        from: options.from,
-        to,
-        bars: state.bars,
-        marks: state.marks,
-        outcomes: vec![Outcome::OnTime, Outcome::Preempted, Outcome::Late, Outcome::Open],
-    })
 }
 
 fn decision_into(

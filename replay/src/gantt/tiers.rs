@@ -13,7 +13,10 @@ use kernel::Tick;
 use kernel::log::Body;
 use kernel::tiers::{Decision, Event};
 
-use super::{Bar, Chart, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps};
+use super::{
+    Bar, Chart, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps,
+};
+use crate::contract::Tiers;
 use crate::format::{LogReader, TiersHeader};
 
 /// A run before it is given a row.
@@ -39,74 +42,76 @@ struct State {
     marks: Vec<Mark>,
 }
 
-/// Streams a tiers log into its chart.
-pub fn collect<R: Read>(
-    mut reader: LogReader<R>,
-    header: &TiersHeader,
-    options: &Options,
-) -> Result<Chart, GanttError> {
-    // The first row of each resource, and the rows in all.
-    let mut first_row = Vec::with_capacity(header.resources.len());
-    let mut total: u32 = 0;
-    for resource in &header.resources {
-        first_row.push(total);
-        total = total.saturating_add(resource.nodes);
-    }
-    let rows = chosen_rows(options, total, "node")?;
-    let mut position = Position::default();
-    let mut state = State::default();
-    while let Some(record) = reader.next_record()? {
-        match record.body {
-            Body::TiersEvent(event) => {
-                if !position.event(event.time(), options) {
-                    break;
-                }
-                if let Event::Submit(request) = event
-                    && position.in_window(options)
-                {
-                    position.saw(request.t);
-                    state.last_submit = request.t;
-                    if overlaps(request.t, request.t, options.from, options.to) {
-                        state.marks.push(Mark { t: request.t, job: request.job, kind: MarkKind::Submit });
+impl Drawn for Tiers {
+    /// Streams a tiers log into its chart.
+    fn collect<R: Read>(
+        mut reader: LogReader<R>,
+        header: &TiersHeader,
+        options: &Options,
+    ) -> Result<Chart, GanttError> {
+        // The first row of each resource, and the rows in all.
+        let mut first_row = Vec::with_capacity(header.resources.len());
+        let mut total: u32 = 0;
+        for resource in &header.resources {
+            first_row.push(total);
+            total = total.saturating_add(resource.nodes);
+        }
+        let rows = chosen_rows(options, total, "node")?;
+        let mut position = Position::default();
+        let mut state = State::default();
+        while let Some(record) = reader.next_record()? {
+            match record.body {
+                Body::TiersEvent(event) => {
+                    if !position.event(event.time(), options) {
+                        break;
+                    }
+                    if let Event::Submit(request) = event
+                        && position.in_window(options)
+                    {
+                        position.saw(request.t);
+                        state.last_submit = request.t;
+                        if overlaps(request.t, request.t, options.from, options.to) {
+                            state.marks.push(Mark { t: request.t, job: request.job, kind: MarkKind::Submit });
+                        }
                     }
                 }
+                Body::TiersDecision(decision) if position.in_window(options) => {
+                    decision_into(decision, &mut state, &mut position, options);
+                }
+                _ => {}
             }
-            Body::TiersDecision(decision) if position.in_window(options) => {
-                decision_into(decision, &mut state, &mut position, options);
+            if state.runs.len() > super::MAX_BARS {
+                return Err(GanttError::TooManyBars);
             }
-            _ => {}
         }
-        if state.runs.len() > super::MAX_BARS {
-            return Err(GanttError::TooManyBars);
+        let to = position.end(options)?;
+        let mut open: Vec<(u32, (u64, u8, Tick))> = state.running.drain().collect();
+        open.sort_unstable();
+        for (job, (order, resource, start)) in open {
+            if start < to {
+                state.runs.push(Run { order, job, resource, start, end: to, outcome: Outcome::Open });
+            }
         }
+        let nodes: Vec<u32> = header.resources.iter().map(|r| r.nodes).collect();
+        let bars = lay_out(state.runs, &first_row, &nodes, &rows, options.from, to);
+        Ok(Chart {
+            title: format!(
+                "{}: {} resources, {total} nodes, window {}, t {}..{} s",
+                reader.header().input_names(),
+                header.resources.len(),
+                options.window,
+                options.from,
+                to
+            ),
+            row_noun: "node",
+            rows,
+            from: options.from,
+            to,
+            bars,
+            marks: state.marks,
+            outcomes: vec![Outcome::OnTime, Outcome::Late, Outcome::Lost, Outcome::Open],
+        })
     }
-    let to = position.end(options)?;
-    let mut open: Vec<(u32, (u64, u8, Tick))> = state.running.drain().collect();
-    open.sort_unstable();
-    for (job, (order, resource, start)) in open {
-        if start < to {
-            state.runs.push(Run { order, job, resource, start, end: to, outcome: Outcome::Open });
-        }
-    }
-    let nodes: Vec<u32> = header.resources.iter().map(|r| r.nodes).collect();
-    let bars = lay_out(state.runs, &first_row, &nodes, &rows, options.from, to);
-    Ok(Chart {
-        title: format!(
-            "{}: {} resources, {total} nodes, window {}, t {}..{} s",
-            reader.header().input_names(),
-            header.resources.len(),
-            options.window,
-            options.from,
-            to
-        ),
-        row_noun: "node",
-        rows,
-        from: options.from,
-        to,
-        bars,
-        marks: state.marks,
-        outcomes: vec![Outcome::OnTime, Outcome::Late, Outcome::Lost, Outcome::Open],
-    })
 }
 
 fn decision_into(decision: Decision, state: &mut State, position: &mut Position, options: &Options) {
