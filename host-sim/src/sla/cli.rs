@@ -10,8 +10,8 @@ use kernel::sla::Order;
 use super::generator::{self, FRAME_TICKS, NODES, SLOT_TICKS};
 use super::heuristic::{self, Spec};
 use super::mapping::{self, Sla};
-use super::metrics::{self, Summary};
-use super::run::{self, Batch, Input, SetOutcome};
+use super::metrics;
+use super::run::{self, Batch, Input, Outcome, Plan, SetOutcome};
 use super::{SlaError, paper, sweep};
 use crate::progress;
 use crate::swf::{self, SwfOptions};
@@ -103,19 +103,6 @@ fn duration(option: &str, text: &str) -> Result<Tick, SlaError> {
     parse_duration(text).map_err(|e| SlaError::Usage(format!("{option}: {e}")))
 }
 
-/// What `host-sim sla` runs: its sets (one for a trace), the kernel's configuration,
-/// the batch mode, and what identifies the input in a log header.
-#[derive(Debug)]
-pub struct Plan {
-    pub inputs: Vec<Input>,
-    pub config: kernel::sla::Config,
-    pub batch: Batch,
-    pub header: replay::format::Header,
-    pub source: String,
-    /// Trace jobs left out (no processor count).
-    pub left_out: u64,
-}
-
 /// Builds what `host-sim sla` runs from its options.
 pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
     let spec = heuristic::parse(&args.heuristic).map_err(|e| SlaError::Usage(format!("--heuristic: {e}")))?;
@@ -198,13 +185,6 @@ pub fn set_requests(set: &generator::Set) -> Vec<Sla> {
             terms: metrics::Terms { ts: j.ts, tf: j.tf, td: j.td, ncpu: j.ncpu },
         })
         .collect()
-}
-
-/// The whole run's outcome: every set's.
-#[derive(Debug)]
-pub struct Outcome {
-    pub sets: Vec<SetOutcome>,
-    pub mean: Summary,
 }
 
 /// `host-sim sla`.

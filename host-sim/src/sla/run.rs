@@ -1,5 +1,8 @@
 //! The run loop: job sets or a trace's requests into [`kernel::sla::Event`]s, the
-//! decisions back into starts, and the measures of each set.
+//! decisions back into starts, and the measures of each set; with [`Plan`] (what a run
+//! is given) and [`Outcome`] (what it gives back), which both the subcommand
+//! ([`super::cli`]) and the log ([`super::log`]) use, so that neither depends on the
+//! other for them.
 //!
 //! - **Whole set** ([`Batch::Whole`], the paper's): `Reset { 0 }`, every request
 //!   submitted at 0 in request order, one `Plan { 0 }`. Every set starts from an
@@ -12,7 +15,7 @@
 //!   alone. A plan at `t` tries no start before `t`.
 
 use kernel::Tick;
-use kernel::sla::{Config, Decision, Event, Outcome, RejectReason, Request, SlaKernel};
+use kernel::sla::{Config, Decision, Event, RejectReason, Request, SlaKernel};
 
 use super::mapping::Sla;
 use super::metrics::{self, Summary, Terms};
@@ -53,11 +56,11 @@ impl Batch {
 /// Anything that decides SLA events: the kernel of a compiled size, or the host's
 /// engine.
 pub trait Decide {
-    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome;
+    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> kernel::sla::Outcome;
 }
 
 impl<const H: usize, const B: usize> Decide for SlaKernel<H, B> {
-    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome {
+    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> kernel::sla::Outcome {
         self.step(event, &mut |d| out.push(d))
     }
 }
@@ -80,6 +83,26 @@ pub struct SetOutcome {
     pub summary: Summary,
     pub events: u64,
     pub decisions: u64,
+}
+
+/// What `host-sim sla` runs: its sets (one for a trace), the kernel's configuration,
+/// the batch mode, and what identifies the input in a log header.
+#[derive(Debug)]
+pub struct Plan {
+    pub inputs: Vec<Input>,
+    pub config: Config,
+    pub batch: Batch,
+    pub header: replay::format::Header,
+    pub source: String,
+    /// Trace jobs left out (no processor count).
+    pub left_out: u64,
+}
+
+/// The whole run's outcome: every set's.
+#[derive(Debug)]
+pub struct Outcome {
+    pub sets: Vec<SetOutcome>,
+    pub mean: Summary,
 }
 
 fn request(sla: &Sla) -> Request {
