@@ -197,7 +197,7 @@ fn main() {
     for (i, row) in paper::TABLE1.iter().enumerate() {
         print!("{:<18} {:>5.1} / {:>4.1}", row.heuristic, row.sla_pct, row.cpu_pct);
         for (_, run) in &whole_tables {
-            let t = &sweep::table1(run)[i];
+            let t = &sweep::tables::table1(run)[i];
             print!(" | {:>9.1} / {:>5.1}", t.sla_pct, t.cpu_pct);
         }
         println!();
@@ -210,7 +210,7 @@ fn main() {
     for (i, row) in paper::TABLE2.iter().enumerate() {
         print!("{:<18} {:>12.0}", row.heuristic, row.sla);
         for (_, run) in &whole_tables {
-            print!(" | {:>17.1}", sweep::table2(run)[i].asap_sla);
+            print!(" | {:>17.1}", sweep::tables::table2(run)[i].asap_sla);
         }
         println!();
     }

@@ -300,7 +300,7 @@ pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
     let result = result.map_err(SlaError::Usage)?;
     let elapsed = started.elapsed();
     let io = |e: std::io::Error| SlaError::Io { path: args.out.display().to_string(), source: e };
-    let files = sweep::write(&args.out, &result).map_err(io)?;
+    let files = sweep::files::write(&args.out, &result).map_err(io)?;
     eprintln!("host-sim: wrote {} files to {}", files.len(), args.out.display());
     if args.plots.enabled() {
         let figures =
@@ -319,11 +319,11 @@ pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
         s.mean_ncpu,
         s.mode_ncpu
     );
-    text.push_str(&sweep::table1_text(&sweep::table1(&result)));
+    text.push_str(&sweep::tables::table1_text(&sweep::tables::table1(&result)));
     text.push('\n');
-    text.push_str(&sweep::table2_text(&sweep::table2(&result), s));
+    text.push_str(&sweep::tables::table2_text(&sweep::tables::table2(&result), s));
     text.push_str("\nThe paper's findings here:\n");
-    for f in sweep::findings(&result) {
+    for f in sweep::findings::findings(&result) {
         text.push_str(&format!("  [{}] {}: {}\n", if f.holds { "holds" } else { "fails" }, f.paper, f.ours));
     }
     write_stdout(&text)

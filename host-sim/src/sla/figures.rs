@@ -117,7 +117,7 @@ fn single_terms(sweep: &Sweep, direction: &str) -> BarChart {
 }
 
 fn three_terms(sweep: &Sweep) -> BarChart {
-    let f = sweep::fig7(sweep);
+    let f = sweep::findings::fig7(sweep);
     let group = |label: &str, i: usize| BarGroup {
         label: label.to_owned(),
         bars: [f.three[i], f.only_a[i], f.only_tl[i]].iter().map(|&v| (format!("{v:.1}"), v)).collect(),
