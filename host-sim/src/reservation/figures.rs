@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use super::mapping::Flex;
-use super::sweep::Table;
+use super::sweep::tables::Table;
 use crate::plot::{LineChart, PlotError, Series, write_svg};
 
 const INTERVAL: &str = "interval size: mean widening [% of Te]";
