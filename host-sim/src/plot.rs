@@ -15,7 +15,7 @@
 //! The charts and their helpers live here; `line` draws a [`LineChart`], `legend`
 //! places its legend, and `bar` draws a [`BarChart`].
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -192,6 +192,39 @@ impl PlotArgs {
 /// Writes `svg` to `path`.
 pub fn write_svg(path: &Path, svg: &str) -> Result<(), PlotError> {
     std::fs::write(path, svg).map_err(|source| PlotError::Io { path: path.display().to_string(), source })
+}
+
+/// Anything drawn to SVG text: a [`LineChart`], a [`BarChart`], or a sweep's own mix
+/// of them.
+pub trait ToSvg {
+    fn to_svg(&self) -> Result<String, PlotError>;
+}
+
+impl ToSvg for LineChart {
+    fn to_svg(&self) -> Result<String, PlotError> {
+        LineChart::to_svg(self)
+    }
+}
+
+impl ToSvg for BarChart {
+    fn to_svg(&self) -> Result<String, PlotError> {
+        BarChart::to_svg(self)
+    }
+}
+
+/// Writes every `(file name, chart)` into `dir`, in order; returns the paths written.
+/// Every sweep's figures go out through here.
+pub fn write_all<C: ToSvg>(
+    dir: &Path,
+    charts: impl IntoIterator<Item = (String, C)>,
+) -> Result<Vec<PathBuf>, PlotError> {
+    let mut written = Vec::new();
+    for (name, chart) in charts {
+        let path = dir.join(name);
+        write_svg(&path, &chart.to_svg()?)?;
+        written.push(path);
+    }
+    Ok(written)
 }
 
 /// A file name from a figure's key: lower case letters, digits and `_`.

@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use super::sweep::{self, Kind, Point, Sweep};
-use crate::plot::{BarChart, BarGroup, LineChart, PlotError, Series, write_svg};
+use crate::plot::{BarChart, BarGroup, LineChart, PlotError, Series, ToSvg};
 
 /// One figure.
 #[derive(Clone, Debug)]
@@ -24,14 +24,16 @@ pub enum Figure {
     Bar(BarChart),
 }
 
-impl Figure {
-    pub fn to_svg(&self) -> Result<String, PlotError> {
+impl ToSvg for Figure {
+    fn to_svg(&self) -> Result<String, PlotError> {
         match self {
             Self::Line(chart) => chart.to_svg(),
             Self::Bar(chart) => chart.to_svg(),
         }
     }
+}
 
+impl Figure {
     /// How many series (lines or bar colours) it draws.
     pub fn series(&self) -> usize {
         match self {
@@ -176,13 +178,7 @@ pub fn charts(sweep: &Sweep) -> Vec<(String, Figure)> {
 
 /// Writes every figure into `dir` and returns their paths.
 pub fn write(dir: &Path, sweep: &Sweep) -> Result<Vec<PathBuf>, PlotError> {
-    let mut written = Vec::new();
-    for (name, figure) in charts(sweep) {
-        let path = dir.join(name);
-        write_svg(&path, &figure.to_svg()?)?;
-        written.push(path);
-    }
-    Ok(written)
+    crate::plot::write_all(dir, charts(sweep))
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use kernel::tiers::Policy;
 
 use super::metrics::Summary;
 use super::sweep::Cell;
-use crate::plot::{BarChart, BarGroup, PlotError, write_svg};
+use crate::plot::{BarChart, BarGroup, PlotError};
 
 const MIXES: [char; 4] = ['A', 'B', 'C', 'D'];
 
@@ -210,13 +210,7 @@ fn bronze_waits(cells: &[Cell]) -> (String, BarChart) {
 
 /// Writes every figure into `dir` and returns their paths.
 pub fn write(dir: &Path, cells: &[Cell]) -> Result<Vec<PathBuf>, PlotError> {
-    let mut written = Vec::new();
-    for (name, chart) in charts(cells) {
-        let path = dir.join(name);
-        write_svg(&path, &chart.to_svg()?)?;
-        written.push(path);
-    }
-    Ok(written)
+    crate::plot::write_all(dir, charts(cells))
 }
 
 #[cfg(test)]

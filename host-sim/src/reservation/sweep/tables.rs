@@ -172,39 +172,55 @@ fn fig7(results: &Results<'_>, base: Experiment) -> Vec<Vec<String>> {
     rows
 }
 
+/// Fig. 2's columns.
+pub const FIG2_HEADER: [&str; 8] = [
+    "load",
+    "flex",
+    "criterion",
+    "utilisation_mean",
+    "utilisation_sd",
+    "diff_from_shuffle_mean",
+    "diff_from_shuffle_sd",
+    "acceptance_rate",
+];
+/// Figs. 3 and 4's columns.
+pub const FIG3_4_HEADER: [&str; 8] = [
+    "load",
+    "flex",
+    "utilisation_mean",
+    "utilisation_sd",
+    "gain_over_fixed",
+    "acceptance_rate",
+    "early_finishes",
+    "cut_overruns",
+];
+/// Fig. 5's columns.
+pub const FIG5_HEADER: [&str; 6] =
+    ["load", "flex", "fix_at", "utilisation_mean", "utilisation_sd", "acceptance_rate"];
+/// Fig. 6's columns.
+pub const FIG6_HEADER: [&str; 6] =
+    ["load", "technique", "setting", "utilisation_mean", "utilisation_sd", "acceptance_rate"];
+/// Fig. 7's columns.
+pub const FIG7_HEADER: [&str; 6] =
+    ["load", "phi_max", "offer_phi_mean", "offers_accepted", "offers_made", "requests"];
+
 /// The tables of Figures 2 to 7, in that order.
 fn tables(results: &Results<'_>, base: Experiment) -> Vec<Table> {
-    let util = ["utilisation_mean", "utilisation_sd"];
-    let h2 = [
-        "load",
-        "flex",
-        "criterion",
-        util[0],
-        util[1],
-        "diff_from_shuffle_mean",
-        "diff_from_shuffle_sd",
-        "acceptance_rate",
-    ];
-    let h34 = [
-        "load",
-        "flex",
-        util[0],
-        util[1],
-        "gain_over_fixed",
-        "acceptance_rate",
-        "early_finishes",
-        "cut_overruns",
-    ];
-    let h5 = vec!["load", "flex", "fix_at", util[0], util[1], "acceptance_rate"];
-    let h6 = vec!["load", "technique", "setting", util[0], util[1], "acceptance_rate"];
-    let h7 = vec!["load", "phi_max", "offer_phi_mean", "offers_accepted", "offers_made", "requests"];
     vec![
-        Table { name: "fig2", header: h2.to_vec(), rows: fig2(results, base) },
-        Table { name: "fig3", header: h34.to_vec(), rows: fig3_4(results, base, Estimates::Accurate) },
-        Table { name: "fig4", header: h34.to_vec(), rows: fig3_4(results, base, Estimates::Poisson80) },
-        Table { name: "fig5", header: h5, rows: fig5(results, base) },
-        Table { name: "fig6", header: h6, rows: fig6(results, base) },
-        Table { name: "fig7", header: h7, rows: fig7(results, base) },
+        Table { name: "fig2", header: FIG2_HEADER.to_vec(), rows: fig2(results, base) },
+        Table {
+            name: "fig3",
+            header: FIG3_4_HEADER.to_vec(),
+            rows: fig3_4(results, base, Estimates::Accurate),
+        },
+        Table {
+            name: "fig4",
+            header: FIG3_4_HEADER.to_vec(),
+            rows: fig3_4(results, base, Estimates::Poisson80),
+        },
+        Table { name: "fig5", header: FIG5_HEADER.to_vec(), rows: fig5(results, base) },
+        Table { name: "fig6", header: FIG6_HEADER.to_vec(), rows: fig6(results, base) },
+        Table { name: "fig7", header: FIG7_HEADER.to_vec(), rows: fig7(results, base) },
     ]
 }
 
