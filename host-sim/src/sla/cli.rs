@@ -103,6 +103,16 @@ fn duration(option: &str, text: &str) -> Result<Tick, SlaError> {
     parse_duration(text).map_err(|e| SlaError::Usage(format!("{option}: {e}")))
 }
 
+/// What a run reads, before the kernel's configuration: its sets, the machine's
+/// nodes, the batch mode, the input's name and the trace jobs left out.
+struct Source {
+    inputs: Vec<Input>,
+    nodes: u32,
+    batch: Batch,
+    name: String,
+    left_out: u64,
+}
+
 /// Builds what `host-sim sla` runs from its options.
 pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
     let spec = heuristic::parse(&args.heuristic).map_err(|e| SlaError::Usage(format!("--heuristic: {e}")))?;
@@ -113,66 +123,72 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
     }
     let mut inputs_header =
         replay::format::Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
-    let (inputs, nodes, batch, source, left_out) = match &args.trace {
-        None => {
-            if slot != SLOT_TICKS || args.nodes.is_some() || args.limit.is_some() {
-                return Err(SlaError::Usage(
-                    "--slot, --nodes and --limit apply to traces; generated sets are whole six-minute slots on 64 nodes"
-                        .into(),
-                ));
-            }
-            let batch = Batch::parse(args.batch.as_deref().unwrap_or("all")).map_err(SlaError::Usage)?;
-            let name = generator::describe(args.seed, args.sets);
-            inputs_header =
-                inputs_header.with_input(&name, crate::workload::INPUT_CRC.checksum(name.as_bytes()));
-            inputs_header.host_version = crate::workload::HOST_VERSION.to_owned();
-            inputs_header.set("sets", args.sets);
-            let inputs = (0..args.sets)
-                .map(|i| {
-                    let set = generator::generate(args.seed, i);
-                    Input {
-                        requests: set_requests(&set),
-                        capacity: u128::from(NODES) * u128::from(FRAME_TICKS),
-                    }
-                })
-                .collect();
-            (inputs, NODES, batch, format!("{} generated sets, seed {}", args.sets, args.seed), 0)
-        }
-        Some(path) => {
-            let options = SwfOptions {
-                skip_bad_lines: args.skip_bad_lines,
-                allow_extra_fields: args.allow_extra_fields,
-            };
-            let trace = swf::read(path, options)?;
-            trace.workload.check_not_empty(args.allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
-            trace.workload.stamp(&mut inputs_header);
-            let mut jobs = trace.workload.jobs.as_slice();
-            if let Some(limit) = args.limit {
-                jobs = &jobs[..jobs.len().min(limit as usize)];
-                inputs_header.set("limit", limit);
-            }
-            let nodes =
-                args.nodes.unwrap_or_else(|| mapping::machine_nodes(trace.max_procs, trace.max_nodes, jobs));
-            let mapped = mapping::map(jobs, nodes, args.seed);
-            let batch = Batch::parse(args.batch.as_deref().unwrap_or("1h")).map_err(SlaError::Usage)?;
-            let first = mapped.requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);
-            let last = mapped.requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
-            let capacity = u128::from(nodes) * u128::from(last.saturating_sub(first).max(1));
-            let left_out = mapped.unknown_procs;
-            let input = Input { requests: mapped.requests, capacity };
-            (vec![input], nodes, batch, trace.workload.name.clone(), left_out)
-        }
+    let source = match &args.trace {
+        None => generated(args, slot, &mut inputs_header)?,
+        Some(path) => traced(args, path, &mut inputs_header)?,
     };
-    inputs_header.set("batch", batch.setting());
+    inputs_header.set("batch", source.batch.setting());
     let order = spec.order(args.seed);
-    let config = run::config(nodes, slot, step, order);
+    let config = run::config(source.nodes, slot, step, order);
     let mut header = super::log::header(config, args.seed);
     header.inputs = inputs_header.inputs;
     header.host_version = crate::workload::HOST_VERSION.to_owned();
     for setting in inputs_header.settings {
         header.set(&setting.key, setting.value);
     }
-    Ok(Plan { inputs, config, batch, header, source, left_out })
+    let Source { inputs, batch, name, left_out, .. } = source;
+    Ok(Plan { inputs, config, batch, header, source: name, left_out })
+}
+
+/// The generated sets of `--sets` and `--seed`, named in `header`.
+fn generated(args: &SlaArgs, slot: Tick, header: &mut replay::format::Header) -> Result<Source, SlaError> {
+    if slot != SLOT_TICKS || args.nodes.is_some() || args.limit.is_some() {
+        return Err(SlaError::Usage(
+            "--slot, --nodes and --limit apply to traces; generated sets are whole six-minute slots on 64 nodes"
+                .into(),
+        ));
+    }
+    let batch = Batch::parse(args.batch.as_deref().unwrap_or("all")).map_err(SlaError::Usage)?;
+    let name = generator::describe(args.seed, args.sets);
+    *header = header.clone().with_input(&name, crate::workload::INPUT_CRC.checksum(name.as_bytes()));
+    header.host_version = crate::workload::HOST_VERSION.to_owned();
+    header.set("sets", args.sets);
+    let inputs = (0..args.sets)
+        .map(|i| {
+            let set = generator::generate(args.seed, i);
+            Input { requests: set_requests(&set), capacity: u128::from(NODES) * u128::from(FRAME_TICKS) }
+        })
+        .collect();
+    let name = format!("{} generated sets, seed {}", args.sets, args.seed);
+    Ok(Source { inputs, nodes: NODES, batch, name, left_out: 0 })
+}
+
+/// The trace of `--trace` (its first `--limit` jobs) mapped into one set of requests,
+/// stamped in `header`.
+fn traced(
+    args: &SlaArgs,
+    path: &std::path::Path,
+    header: &mut replay::format::Header,
+) -> Result<Source, SlaError> {
+    let options =
+        SwfOptions { skip_bad_lines: args.skip_bad_lines, allow_extra_fields: args.allow_extra_fields };
+    let trace = swf::read(path, options)?;
+    trace.workload.check_not_empty(args.allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
+    trace.workload.stamp(header);
+    let mut jobs = trace.workload.jobs.as_slice();
+    if let Some(limit) = args.limit {
+        jobs = &jobs[..jobs.len().min(limit as usize)];
+        header.set("limit", limit);
+    }
+    let nodes = args.nodes.unwrap_or_else(|| mapping::machine_nodes(trace.max_procs, trace.max_nodes, jobs));
+    let mapped = mapping::map(jobs, nodes, args.seed);
+    let batch = Batch::parse(args.batch.as_deref().unwrap_or("1h")).map_err(SlaError::Usage)?;
+    let first = mapped.requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);
+    let last = mapped.requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
+    let capacity = u128::from(nodes) * u128::from(last.saturating_sub(first).max(1));
+    let left_out = mapped.unknown_procs;
+    let input = Input { requests: mapped.requests, capacity };
+    Ok(Source { inputs: vec![input], nodes, batch, name: trace.workload.name.clone(), left_out })
 }
 
 /// A generated set's requests, each submitted at its `TS` when the run is online.
