@@ -31,7 +31,7 @@ use kernel::tiers::{Group, Resource};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::TiersError;
+use super::error::TiersError;
 
 /// A leave (`false`) or return (`true`) of resource `resource` at `t`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

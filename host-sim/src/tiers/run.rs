@@ -17,7 +17,7 @@ use kernel::{JobId, Tick};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::TiersError;
+use super::error::TiersError;
 use super::faults::{Change, Faults, owner_factor_milli};
 
 /// The host's kernel, the size `replay verify` rebuilds: 16 resources, 2,048
