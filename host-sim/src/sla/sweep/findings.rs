@@ -177,6 +177,7 @@ pub struct Fig7 {
     pub only_tl: [f64; 2],
 }
 
+/// Figure 7's comparison of the sweep's three-term points.
 pub fn fig7(sweep: &Sweep) -> Fig7 {
     let three = || sweep.points.iter().filter(|p| p.kind == Kind::ThreeTerm);
     let top = |filter: &dyn Fn(&Point) -> bool| {

@@ -39,6 +39,8 @@ fn paper_w(w: paper::PaperWeight) -> String {
     w.map_or_else(|| "-inf".to_owned(), |v| format!("{v}"))
 }
 
+/// Table 1: each of the paper's rows, our best SLA factor and CPU utilisation over its
+/// family and the weights they were reached at, beside the paper's.
 pub fn table1(sweep: &Sweep) -> Vec<Table1> {
     paper::TABLE1
         .iter()
@@ -62,6 +64,8 @@ pub fn table1(sweep: &Sweep) -> Vec<Table1> {
         .collect()
 }
 
+/// Table 2: each of the paper's rows, our best ASAP incomes over its family, beside
+/// the paper's.
 pub fn table2(sweep: &Sweep) -> Vec<Table2> {
     paper::TABLE2
         .iter()
