@@ -103,6 +103,14 @@ fn fig3_4(results: &Results<'_>, base: Experiment, estimates: Estimates) -> Vec<
     rows
 }
 
+/// A row of Figs. 5 and 6: what names the run (load and two settings), then its
+/// utilisation's mean and sd and its acceptance rate.
+fn utilisation_row(names: [String; 3], o: &Outcome) -> Vec<String> {
+    let mut row = names.to_vec();
+    row.extend([f(o.utilisation.0), f(o.utilisation.1), f(o.acceptance_rate)]);
+    row
+}
+
 /// Fig. 5: EDF by fixing time at the medium load.
 fn fig5(results: &Results<'_>, base: Experiment) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
@@ -111,14 +119,7 @@ fn fig5(results: &Results<'_>, base: Experiment) -> Vec<Vec<String>> {
         for fixing in FIXINGS {
             let Some(o) = results.find(&Experiment { load_milli, flex, fixing, ..base }) else { continue };
             let share = fixing.percent().map_or("never".to_owned(), |p| format!("{}", f64::from(p) / 100.0));
-            rows.push(vec![
-                format_milli(load_milli),
-                flex.name().into(),
-                share,
-                f(o.utilisation.0),
-                f(o.utilisation.1),
-                f(o.acceptance_rate),
-            ]);
+            rows.push(utilisation_row([format_milli(load_milli), flex.name().into(), share], o));
         }
     }
     rows
@@ -139,14 +140,7 @@ fn fig6(results: &Results<'_>, base: Experiment) -> Vec<Vec<String>> {
             Some((o, "offers", format_milli(phi)))
         });
         for (o, technique, setting) in flexible.chain(offers) {
-            rows.push(vec![
-                load.clone(),
-                technique.into(),
-                setting,
-                f(o.utilisation.0),
-                f(o.utilisation.1),
-                f(o.acceptance_rate),
-            ]);
+            rows.push(utilisation_row([load.clone(), technique.into(), setting], o));
         }
     }
     rows
