@@ -42,8 +42,35 @@ fn main() {
         }
     };
     let config = SweepConfig { sets, seed: SEED, step_ticks: generator::SLOT_TICKS };
+    let points = wanted_points();
+    print_head(sets);
+    let mut default_run: Option<(Vec<Set>, Sweep)> = None;
+    let mut whole_tables: Vec<(String, Sweep)> = Vec::new();
+    for (name, params) in &variants() {
+        let sets = generator::generate_sets_with(params, SEED, sets);
+        let bar = ProgressBar::new(0);
+        let run = sweep::run_on(&config, &sets, points.clone(), &bar).unwrap_or_else(|e| fail(&e));
+        bar.finish_and_clear();
+        print_variant(name, &sets, &run);
+        if ["default", "start share 7/8", "start share 15/16", "one band"].iter().any(|n| name.starts_with(n))
+        {
+            whole_tables.push((name.clone(), run.clone()));
+        }
+        if default_run.is_none() {
+            default_run = Some((sets, run));
+        }
+    }
+    print_paper_against_itself();
+    print_whole_tables(&whole_tables);
+    if let Some((sets, run)) = default_run {
+        print_anatomy(&config, &sets, &run);
+    }
+}
+
+/// The generator's variants, the default first.
+fn variants() -> Vec<(String, Params)> {
     let base = Params::default();
-    let variants: Vec<(String, Params)> = vec![
+    vec![
         ("default (u<=6, window 4 tD, start 1/2)".to_owned(), base),
         ("NCPU u<=3".to_owned(), Params { ncpu_u_max: 3, ..base }),
         ("NCPU u<=4 (mean 8 = 1/8)".to_owned(), Params { ncpu_u_max: 4, ..base }),
@@ -70,17 +97,24 @@ fn main() {
         ("NCPU u<=4, window 3 tD".to_owned(), Params { ncpu_u_max: 4, window_durations: 3, ..base }),
         ("NCPU u<=3, window 2 tD".to_owned(), Params { ncpu_u_max: 3, window_durations: 2, ..base }),
         ("NCPU u<=3, window 3 tD".to_owned(), Params { ncpu_u_max: 3, window_durations: 3, ..base }),
-    ];
+    ]
+}
 
+/// The sweep's points this program reads: the families of its cells and of both
+/// tables, and random.
+fn wanted_points() -> Vec<Point> {
     let mut wanted: Vec<&str> = DEADLINE_FREE.to_vec();
     wanted.extend([TS_NCPU, CALIBRATED]);
     wanted.extend(paper::TABLE1.iter().map(|r| r.heuristic));
     wanted.extend(paper::TABLE2.iter().map(|r| r.heuristic));
-    let points: Vec<Point> = sweep::plan(SEED)
+    sweep::plan(SEED)
         .into_iter()
         .filter(|p| (p.kind == Kind::Pair && wanted.contains(&p.family.as_str())) || p.kind == Kind::Random)
-        .collect();
+        .collect()
+}
 
+/// What the columns are, their heads, and the paper's row.
+fn print_head(sets: u64) {
     let paper_free: Vec<f64> = DEADLINE_FREE
         .iter()
         .filter_map(|f| paper::TABLE1.iter().find(|r| r.heuristic == *f).map(|r| r.sla_pct))
@@ -88,7 +122,6 @@ fn main() {
     let paper_ts_ncpu = paper::TABLE1.iter().find(|r| r.heuristic == TS_NCPU).map_or(f64::NAN, |r| r.sla_pct);
     let paper_ts_ncpu_asap =
         paper::TABLE2.iter().find(|r| r.heuristic == "max(TS + w*NCPU)").map_or(f64::NAN, |r| r.sla);
-
     println!("{sets} sets of seed {SEED} per variant; best over each family's weights (the sweep's grid).");
     println!(
         "T1: the best SLA % of Table 1's six deadline-free rows (mean, min..max), of {TS_NCPU}, of random;"
@@ -129,45 +162,36 @@ fn main() {
         format!("{:.0}", mean(&paper::TABLE2.iter().map(|r| r.sla).collect::<Vec<_>>())),
         ""
     );
-    let mut default_run: Option<(Vec<Set>, Sweep)> = None;
-    let mut whole_tables: Vec<(String, Sweep)> = Vec::new();
-    for (name, params) in &variants {
-        let sets = generator::generate_sets_with(params, SEED, sets);
-        let bar = ProgressBar::new(0);
-        let run = sweep::run_on(&config, &sets, points.clone(), &bar).unwrap_or_else(|e| fail(&e));
-        bar.finish_and_clear();
-        let top = |family: &str, m: Measure| {
-            sweep::best(sweep::family(&run, family), m).map_or(f64::NAN, |(v, _)| v)
-        };
-        let free: Vec<f64> = DEADLINE_FREE.iter().map(|f| top(f, sweep::SLA)).collect();
-        let random = sweep::single(&run, "random").map_or(f64::NAN, |p| p.mean.sla_factor);
-        let jobs = run.set_stats.jobs;
-        let ts_ncpu_asap = top("max(TS + w*NCPU)", sweep::ASAP_SLA);
-        let t2: Vec<f64> = paper::TABLE2.iter().map(|r| top(r.heuristic, sweep::ASAP_SLA)).collect();
-        let perfect = perfect_asap(&sets);
-        println!(
-            "{:<40} {:>6.1} {:>5.1} | {:>16} {:>7.1} {:>6.1} | {:>7.1} {:>6.1} | {:>13} {:>13} {:>13}",
-            name,
-            jobs,
-            run.set_stats.mean_ncpu,
-            format!("{:.1} {:.1}..{:.1}", mean(&free), min(&free), max(&free)),
-            top(TS_NCPU, sweep::SLA),
-            random,
-            top(CALIBRATED, sweep::CPU),
-            top(CALIBRATED, sweep::SLA),
-            format!("{ts_ncpu_asap:.1} {:.0}%", 100.0 * ts_ncpu_asap / jobs),
-            format!("{:.1} {:.0}%", mean(&t2), 100.0 * mean(&t2) / jobs),
-            format!("{perfect:.1} {:.0}%", 100.0 * perfect / jobs),
-        );
-        if ["default", "start share 7/8", "start share 15/16", "one band"].iter().any(|n| name.starts_with(n))
-        {
-            whole_tables.push((name.clone(), run.clone()));
-        }
-        if default_run.is_none() {
-            default_run = Some((sets, run));
-        }
-    }
+}
 
+/// One variant's row: its sets' figures and its cells.
+fn print_variant(name: &str, sets: &[Set], run: &Sweep) {
+    let top =
+        |family: &str, m: Measure| sweep::best(sweep::family(run, family), m).map_or(f64::NAN, |(v, _)| v);
+    let free: Vec<f64> = DEADLINE_FREE.iter().map(|f| top(f, sweep::SLA)).collect();
+    let random = sweep::single(run, "random").map_or(f64::NAN, |p| p.mean.sla_factor);
+    let jobs = run.set_stats.jobs;
+    let ts_ncpu_asap = top("max(TS + w*NCPU)", sweep::ASAP_SLA);
+    let t2: Vec<f64> = paper::TABLE2.iter().map(|r| top(r.heuristic, sweep::ASAP_SLA)).collect();
+    let perfect = perfect_asap(sets);
+    println!(
+        "{:<40} {:>6.1} {:>5.1} | {:>16} {:>7.1} {:>6.1} | {:>7.1} {:>6.1} | {:>13} {:>13} {:>13}",
+        name,
+        jobs,
+        run.set_stats.mean_ncpu,
+        format!("{:.1} {:.1}..{:.1}", mean(&free), min(&free), max(&free)),
+        top(TS_NCPU, sweep::SLA),
+        random,
+        top(CALIBRATED, sweep::CPU),
+        top(CALIBRATED, sweep::SLA),
+        format!("{ts_ncpu_asap:.1} {:.0}%", 100.0 * ts_ncpu_asap / jobs),
+        format!("{:.1} {:.0}%", mean(&t2), 100.0 * mean(&t2) / jobs),
+        format!("{perfect:.1} {:.0}%", 100.0 * perfect / jobs),
+    );
+}
+
+/// The rows in both of the paper's tables, Table 1's bound beside Table 2's income.
+fn print_paper_against_itself() {
     println!();
     println!("The paper against itself: rows in both tables; Table 2's ASAP SLA income can be at most the");
     println!(
@@ -184,38 +208,44 @@ fn main() {
             );
         }
     }
+}
 
+/// Tables 1 and 2 whole, a column per kept variant.
+fn print_whole_tables(whole_tables: &[(String, Sweep)]) {
     println!();
     println!(
         "Table 1 and 2 whole: the default sets, 7/8 and 15/16 of the windows at the tile's start, one band."
     );
     print!("{:<18} {:>12}", "Table 1 SLA / CPU", "paper");
-    for (name, _) in &whole_tables {
+    for (name, _) in whole_tables {
         print!(" | {:>17}", short(name));
     }
     println!();
     for (i, row) in paper::TABLE1.iter().enumerate() {
         print!("{:<18} {:>5.1} / {:>4.1}", row.heuristic, row.sla_pct, row.cpu_pct);
-        for (_, run) in &whole_tables {
-            let t = &sweep::table1(run)[i];
+        for (_, run) in whole_tables {
+            let t = &sweep::tables::table1(run)[i];
             print!(" | {:>9.1} / {:>5.1}", t.sla_pct, t.cpu_pct);
         }
         println!();
     }
     print!("{:<18} {:>12}", "Table 2 ASAP SLA", "paper");
-    for (name, _) in &whole_tables {
+    for (name, _) in whole_tables {
         print!(" | {:>17}", short(name));
     }
     println!();
     for (i, row) in paper::TABLE2.iter().enumerate() {
         print!("{:<18} {:>12.0}", row.heuristic, row.sla);
-        for (_, run) in &whole_tables {
-            print!(" | {:>17.1}", sweep::table2(run)[i].asap_sla);
+        for (_, run) in whole_tables {
+            print!(" | {:>17.1}", sweep::tables::table2(run)[i].asap_sla);
         }
         println!();
     }
+}
 
-    let Some((sets, run)) = default_run else { return };
+/// The ASAP incomes of the default sets taken apart, row by row of Table 2, and the
+/// tiling's own.
+fn print_anatomy(config: &SweepConfig, sets: &[Set], run: &Sweep) {
     println!();
     println!("ASAP taken apart (default sets): each Table 2 row at its best w for ASAP SLA income.");
     println!(
@@ -230,11 +260,11 @@ fn main() {
         "heuristic", "w", "ours", "accepted", "at TS", "V_CL", "all at TS", "(b)", "paper"
     );
     for row in paper::TABLE2 {
-        let Some((income, point)) = sweep::best(sweep::family(&run, row.heuristic), sweep::ASAP_SLA) else {
+        let Some((income, point)) = sweep::best(sweep::family(run, row.heuristic), sweep::ASAP_SLA) else {
             continue;
         };
-        let starts = sweep::starts(point.order, config.step_ticks, &sets).unwrap_or_else(|e| fail(&e));
-        let a = Anatomy::of(&sets, &starts);
+        let starts = sweep::starts(point.order, config.step_ticks, sets).unwrap_or_else(|e| fail(&e));
+        let a = Anatomy::of(sets, &starts);
         println!(
             "{:<20} {:>7} {:>6.1} {:>9.1} {:>6.1}% {:>6.3} {:>10.1} {:>7.1} {:>6.0}",
             row.heuristic,
@@ -250,7 +280,7 @@ fn main() {
     }
     let tiles: Vec<Vec<Option<Tick>>> =
         sets.iter().map(|s| s.jobs.iter().map(|j| Some(j.tile_start)).collect()).collect();
-    let a = Anatomy::of(&sets, &tiles);
+    let a = Anatomy::of(sets, &tiles);
     println!(
         "{:<20} {:>7} {:>6.1} {:>9.1} {:>6.1}% {:>6.3} {:>10.1} {:>7.1} {:>6}",
         "the tiling itself", "", a.income, a.accepted, a.at_ts_pct, a.mean_value, a.accepted, a.to_tf, ""

@@ -77,80 +77,113 @@ impl Expanded {
 /// options in; `args` without `--config` come back as they are.
 pub fn expand(mut args: Vec<OsString>, cli: &Command) -> Result<Expanded, ConfigError> {
     let Some(path) = take_config(&mut args)? else { return Ok(Expanded { args, origins: Vec::new() }) };
-    let file = path.display().to_string();
-    let text =
-        std::fs::read_to_string(&path).map_err(|source| ConfigError::Io { file: file.clone(), source })?;
-    let document = Document::parse(text.as_str()).map_err(|e| ConfigError::Syntax {
-        file: file.clone(),
-        message: e.to_string().trim_end().to_owned(),
-    })?;
-    let line_of = |span: Option<std::ops::Range<usize>>| {
-        span.map_or(0, |s| text.get(..s.start).map_or(0, |before| before.matches('\n').count() + 1))
-    };
-    let key_error = |key: &str, message: String| {
-        let line = line_of(document.as_table().key(key).and_then(toml_edit::Key::span));
-        ConfigError::Key { file: file.clone(), line, key: key.to_owned(), message }
-    };
-
-    // The subcommand: the command line's, else the file's `command`, else `run`.
-    let on_command_line = args.iter().skip(1).position(|a| cli.find_subcommand(a).is_some()).map(|i| i + 1);
-    let in_file = match document.get("command") {
-        None => None,
-        Some(item) => match item.as_str() {
-            Some(name) if cli.find_subcommand(name).is_some() => Some(name.to_owned()),
-            _ => return Err(key_error("command", "is not the name of a subcommand".into())),
-        },
-    };
-    let at = match (on_command_line, &in_file) {
-        (Some(at), Some(name)) if args[at] != OsStr::new(name) => {
-            let given = args[at].to_string_lossy().into_owned();
-            return Err(key_error(
-                "command",
-                format!("the file is for `{name}`, the command line runs `{given}`"),
-            ));
-        }
-        (Some(at), _) => at,
-        (None, name) => {
-            args.insert(1, OsString::from(name.as_deref().unwrap_or("run")));
-            1
-        }
-    };
+    let scenario = Scenario::read(&path)?;
+    let at = scenario.subcommand(&mut args, cli)?;
     let name = args[at].to_string_lossy().into_owned();
     let Some(sub) = cli.find_subcommand(&name) else { return Ok(Expanded { args, origins: Vec::new() }) };
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-
-    let mut inserted = Vec::new();
-    let mut origins = Vec::new();
-    for (key, item) in document.as_table().iter() {
-        if key == "command" {
-            continue;
-        }
-        if item.as_value().is_none() {
-            return Err(key_error(key, "is a table; give the option a value".into()));
-        }
-        let Some(arg) = sub.get_arguments().find(|a| a.get_long() == Some(key) && !is_builtin(a)) else {
-            let known: Vec<&str> =
-                sub.get_arguments().filter(|a| !is_builtin(a)).filter_map(Arg::get_long).collect();
-            return Err(key_error(
-                key,
-                format!("`host-sim {name}` has no such option; its keys are {}", known.join(", ")),
-            ));
-        };
-        let values = values_of(item, arg, &base).map_err(|message| key_error(key, message))?;
-        let given = args[at + 1..].iter().any(|a| {
-            let a = a.to_string_lossy();
-            a == format!("--{key}") || a.starts_with(&format!("--{key}="))
-        });
-        if given {
-            continue;
-        }
-        check(sub, key, &values).map_err(|message| key_error(key, message))?;
-        let line = line_of(document.as_table().key(key).and_then(toml_edit::Key::span));
-        origins.push(Origin { file: file.clone(), line, key: key.to_owned() });
-        inserted.extend(values);
-    }
+    let (inserted, origins) = scenario.options(sub, &name, &args[at + 1..], &base)?;
     args.splice(at + 1..at + 1, inserted);
     Ok(Expanded { args, origins })
+}
+
+/// A scenario file read and parsed, kept with its text to name the line of a key.
+struct Scenario {
+    file: String,
+    text: String,
+    document: Document<String>,
+}
+
+impl Scenario {
+    fn read(path: &Path) -> Result<Self, ConfigError> {
+        let file = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|source| ConfigError::Io { file: file.clone(), source })?;
+        let document = Document::parse(text.clone()).map_err(|e| ConfigError::Syntax {
+            file: file.clone(),
+            message: e.to_string().trim_end().to_owned(),
+        })?;
+        Ok(Self { file, text, document })
+    }
+
+    /// The line of `key` (from 1; 0 if unknown).
+    fn line(&self, key: &str) -> usize {
+        let span = self.document.as_table().key(key).and_then(toml_edit::Key::span);
+        span.map_or(0, |s| self.text.get(..s.start).map_or(0, |before| before.matches('\n').count() + 1))
+    }
+
+    fn key_error(&self, key: &str, message: String) -> ConfigError {
+        ConfigError::Key { file: self.file.clone(), line: self.line(key), key: key.to_owned(), message }
+    }
+
+    /// Where the subcommand is in `args`: the command line's, else the file's
+    /// `command` (put in), else `run` (put in).
+    fn subcommand(&self, args: &mut Vec<OsString>, cli: &Command) -> Result<usize, ConfigError> {
+        let on_command_line =
+            args.iter().skip(1).position(|a| cli.find_subcommand(a).is_some()).map(|i| i + 1);
+        let in_file = match self.document.get("command") {
+            None => None,
+            Some(item) => match item.as_str() {
+                Some(name) if cli.find_subcommand(name).is_some() => Some(name.to_owned()),
+                _ => return Err(self.key_error("command", "is not the name of a subcommand".into())),
+            },
+        };
+        match (on_command_line, &in_file) {
+            (Some(at), Some(name)) if args[at] != OsStr::new(name) => {
+                let given = args[at].to_string_lossy().into_owned();
+                Err(self.key_error(
+                    "command",
+                    format!("the file is for `{name}`, the command line runs `{given}`"),
+                ))
+            }
+            (Some(at), _) => Ok(at),
+            (None, name) => {
+                args.insert(1, OsString::from(name.as_deref().unwrap_or("run")));
+                Ok(1)
+            }
+        }
+    }
+
+    /// The words of every key of the file for subcommand `sub` (named `name`), but
+    /// those `given` on the command line after the subcommand, and where each came from.
+    fn options(
+        &self,
+        sub: &Command,
+        name: &str,
+        given: &[OsString],
+        base: &Path,
+    ) -> Result<(Vec<OsString>, Vec<Origin>), ConfigError> {
+        let mut inserted = Vec::new();
+        let mut origins = Vec::new();
+        for (key, item) in self.document.as_table().iter() {
+            if key == "command" {
+                continue;
+            }
+            if item.as_value().is_none() {
+                return Err(self.key_error(key, "is a table; give the option a value".into()));
+            }
+            let Some(arg) = sub.get_arguments().find(|a| a.get_long() == Some(key) && !is_builtin(a)) else {
+                let known: Vec<&str> =
+                    sub.get_arguments().filter(|a| !is_builtin(a)).filter_map(Arg::get_long).collect();
+                return Err(self.key_error(
+                    key,
+                    format!("`host-sim {name}` has no such option; its keys are {}", known.join(", ")),
+                ));
+            };
+            let values = values_of(item, arg, base).map_err(|message| self.key_error(key, message))?;
+            let on_command_line = given.iter().any(|a| {
+                let a = a.to_string_lossy();
+                a == format!("--{key}") || a.starts_with(&format!("--{key}="))
+            });
+            if on_command_line {
+                continue;
+            }
+            check(sub, key, &values).map_err(|message| self.key_error(key, message))?;
+            origins.push(Origin { file: self.file.clone(), line: self.line(key), key: key.to_owned() });
+            inserted.extend(values);
+        }
+        Ok((inserted, origins))
+    }
 }
 
 /// Removes `--config FILE` or `--config=FILE` and returns the file.

@@ -11,13 +11,18 @@
 //! Colours come from one fixed palette ([`PALETTE`], chosen to stay apart for readers
 //! with common colour-vision deficiencies, then repeated with other markers); reference
 //! lines are dashed and drawn in greys, so a series is never mistaken for a bound.
+//!
+//! The charts and their helpers live here; `line` draws a [`LineChart`], `legend`
+//! places its legend, and `bar` draws a [`BarChart`].
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+mod bar;
+mod legend;
+mod line;
 
 /// Width and height of every figure, in SVG pixels (about a column of a paper at
 /// 100 dpi, twice as wide as tall would crowd the legend).
@@ -128,282 +133,19 @@ fn padded_range(values: impl Iterator<Item = f64>, include_zero: bool) -> (f64, 
     (lo - pad, hi + pad)
 }
 
-impl LineChart {
-    /// Points left out of the lines because their `y` is not finite.
-    pub fn skipped_points(&self) -> usize {
-        self.series
-            .iter()
-            .chain(&self.reference_lines)
-            .flat_map(|s| &s.points)
-            .filter(|p| !p.1.is_finite())
-            .count()
+/// Draws a figure with `draw` on a drawing area of [`SIZE_PX`] and returns its SVG text;
+/// errors name the figure by `title`.
+fn render(
+    title: &str,
+    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String>,
+) -> Result<String, PlotError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE_PX).into_drawing_area();
+        draw(&root).map_err(draw_error(title))?;
+        root.present().map_err(|e| e.to_string()).map_err(draw_error(title))?;
     }
-
-    /// The figure as SVG text.
-    pub fn to_svg(&self) -> Result<String, PlotError> {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, SIZE_PX).into_drawing_area();
-            self.draw(&root).map_err(draw_error(&self.title))?;
-            root.present().map_err(|e| e.to_string()).map_err(draw_error(&self.title))?;
-        }
-        Ok(svg)
-    }
-
-    fn draw(&self, root: &DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String> {
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let all = || self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter().copied());
-        let (x_lo, x_hi) = padded_range(all().map(|p| p.0), false);
-        let (y_lo, y_hi) = padded_range(all().map(|p| p.1), false);
-        let names: Vec<&str> =
-            self.series.iter().chain(&self.reference_lines).map(|s| s.name.as_str()).collect();
-        let (corner, covered, _) =
-            quietest_corner(&names, all().filter(|p| p.1.is_finite()), (x_lo, x_hi), (y_lo, y_hi));
-        // No free corner: the legend goes to the right of the plot, in a margin made for it
-        // (its width estimated from the longest name, as plotters lays text out).
-        let outside = covered > 0;
-        let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as u32;
-        let legend_px = if outside { 48 + longest * 8 } else { 0 };
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 26))
-            .margin(12)
-            .margin_right(12 + legend_px)
-            .x_label_area_size(56)
-            .y_label_area_size(84)
-            .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
-            .map_err(|e| e.to_string())?;
-        let x_label = |x: &f64| {
-            if self.x_ticks.is_empty() {
-                return short_number(*x);
-            }
-            self.x_ticks
-                .iter()
-                .find(|(at, _)| (at - x).abs() < 1e-6)
-                .map(|(_, text)| text.clone())
-                .unwrap_or_default()
-        };
-        let mut mesh = chart.configure_mesh();
-        mesh.x_desc(&self.x_label)
-            .y_desc(&self.y_label)
-            .label_style(("sans-serif", 18))
-            .axis_desc_style(("sans-serif", 20))
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(RGBColor(215, 215, 215))
-            .x_label_formatter(&x_label)
-            .y_label_formatter(&|y| short_number(*y));
-        if !self.x_ticks.is_empty() {
-            // Key points every half unit from the padded range, so that every whole
-            // position a tick names is one of them.
-            mesh.disable_x_mesh().x_labels(((x_hi - x_lo) * 2.0).ceil() as usize + 3);
-        }
-        mesh.draw().map_err(|e| e.to_string())?;
-        for (i, series) in self.series.iter().enumerate() {
-            let style = colour(i).stroke_width(2);
-            let points: Vec<(f64, f64)> = series.points.iter().copied().filter(|p| p.1.is_finite()).collect();
-            chart
-                .draw_series(LineSeries::new(points.iter().copied(), style))
-                .map_err(|e| e.to_string())?
-                .label(&series.name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
-            chart
-                .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour(i).filled())))
-                .map_err(|e| e.to_string())?;
-        }
-        for (i, line) in self.reference_lines.iter().enumerate() {
-            let grey = REFERENCE_GREYS[i % REFERENCE_GREYS.len()];
-            let style = grey.stroke_width(2);
-            let points: Vec<(f64, f64)> = line.points.iter().copied().filter(|p| p.1.is_finite()).collect();
-            let (dash, gap) = (8 - 3 * (i as i32 % 2), 4 + 2 * (i as i32 % 3));
-            chart
-                .draw_series(DashedLineSeries::new(points, dash, gap, style))
-                .map_err(|e| e.to_string())?
-                .label(&line.name)
-                .legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, style));
-        }
-        if outside {
-            return self.legend_beside(root, legend_px);
-        }
-        chart
-            .configure_series_labels()
-            .position(corner)
-            .label_font(("sans-serif", 17))
-            .background_style(WHITE.mix(0.9))
-            .border_style(RGBColor(120, 120, 120))
-            .draw()
-            .map_err(|e| e.to_string())
-    }
-}
-
-/// The corner of the plot where a legend with `names` would cover the fewest data
-/// points (ties: upper right, upper left, lower right, lower left), how many it would
-/// cover there, and the legend's height as a share of the plot's. The legend's size is
-/// estimated from its text, as plotters lays it out.
-fn quietest_corner(
-    names: &[&str],
-    points: impl Iterator<Item = (f64, f64)>,
-    (x_lo, x_hi): (f64, f64),
-    (y_lo, y_hi): (f64, f64),
-) -> (SeriesLabelPosition, usize, f64) {
-    let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
-    let width = (longest * 0.012 + 0.08).min(1.0);
-    let height = (names.len() as f64 * 0.06 + 0.05).min(1.0);
-    let normalised: Vec<(f64, f64)> =
-        points.map(|(x, y)| ((x - x_lo) / (x_hi - x_lo), (y - y_lo) / (y_hi - y_lo))).collect();
-    // Sample along the segments too: a line crossing a corner is covered as well.
-    let samples: Vec<(f64, f64)> = normalised
-        .windows(2)
-        .flat_map(|w| {
-            (0..8).map(move |i| {
-                let t = f64::from(i) / 8.0;
-                (w[0].0 + (w[1].0 - w[0].0) * t, w[0].1 + (w[1].1 - w[0].1) * t)
-            })
-        })
-        .chain(normalised.iter().copied())
-        .collect();
-    let covered = |left: bool, top: bool| {
-        samples
-            .iter()
-            .filter(|(x, y)| {
-                let in_x = if left { *x <= width } else { *x >= 1.0 - width };
-                let in_y = if top { *y >= 1.0 - height } else { *y <= height };
-                in_x && in_y
-            })
-            .count()
-    };
-    let corners = [
-        (SeriesLabelPosition::UpperRight, covered(false, true)),
-        (SeriesLabelPosition::UpperLeft, covered(true, true)),
-        (SeriesLabelPosition::LowerRight, covered(false, false)),
-        (SeriesLabelPosition::LowerLeft, covered(true, false)),
-    ];
-    let mut best = SeriesLabelPosition::UpperRight;
-    let mut fewest = usize::MAX;
-    for (corner, count) in corners {
-        if count < fewest {
-            fewest = count;
-            best = corner;
-        }
-    }
-    (best, fewest, height)
-}
-
-impl LineChart {
-    /// The legend in the right margin, drawn on the whole figure (plotters' own legend
-    /// is clipped to the plotting area): a line sample and the name per entry.
-    fn legend_beside(&self, root: &DrawingArea<SVGBackend<'_>, Shift>, legend_px: u32) -> Result<(), String> {
-        let (width, _) = root.dim_in_pixel();
-        let left = width as i32 - legend_px as i32 + 4;
-        let font = ("sans-serif", 17).into_font().color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
-        let entries = self.series.len() + self.reference_lines.len();
-        let top = 56;
-        let bottom = top + 22 * entries as i32;
-        let frame = [(left - 6, top - 14), (width as i32 - 8, bottom - 8)];
-        root.draw(&Rectangle::new(frame, RGBColor(120, 120, 120).stroke_width(1)))
-            .map_err(|e| e.to_string())?;
-        for (i, series) in self.series.iter().enumerate() {
-            let y = top + 22 * i as i32;
-            let style = colour(i).stroke_width(2);
-            root.draw(&PathElement::new(vec![(left, y), (left + 22, y)], style))
-                .map_err(|e| e.to_string())?;
-            root.draw(&Circle::new((left + 11, y), 3, colour(i).filled())).map_err(|e| e.to_string())?;
-            root.draw(&Text::new(series.name.clone(), (left + 30, y), font.clone()))
-                .map_err(|e| e.to_string())?;
-        }
-        for (j, line) in self.reference_lines.iter().enumerate() {
-            let y = top + 22 * (self.series.len() + j) as i32;
-            let style = REFERENCE_GREYS[j % REFERENCE_GREYS.len()].stroke_width(2);
-            root.draw(&DashedPathElement::new(vec![(left, y), (left + 22, y)], 5, 3, style))
-                .map_err(|e| e.to_string())?;
-            root.draw(&Text::new(line.name.clone(), (left + 30, y), font.clone()))
-                .map_err(|e| e.to_string())?;
-        }
-        Ok(())
-    }
-}
-
-impl BarChart {
-    /// The figure as SVG text.
-    pub fn to_svg(&self) -> Result<String, PlotError> {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, SIZE_PX).into_drawing_area();
-            self.draw(&root).map_err(draw_error(&self.title))?;
-            root.present().map_err(|e| e.to_string()).map_err(draw_error(&self.title))?;
-        }
-        Ok(svg)
-    }
-
-    fn draw(&self, root: &DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String> {
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let groups = self.groups.len().max(1) as f64;
-        let (y_lo, mut y_hi) =
-            padded_range(self.groups.iter().flat_map(|g| g.bars.iter().map(|b| b.1)), true);
-        // Room above the tallest bar for its label, and above that for the legend
-        // (three entries take about a quarter of the plot's height).
-        y_hi += (y_hi - y_lo) * (0.1 + 0.07 * self.bar_names.len() as f64);
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 26))
-            .margin(12)
-            .x_label_area_size(56)
-            .y_label_area_size(84)
-            .build_cartesian_2d(-0.5..groups - 0.5, y_lo..y_hi)
-            .map_err(|e| e.to_string())?;
-        let labels: Vec<String> = self.groups.iter().map(|g| g.label.clone()).collect();
-        let group_label = move |x: &f64| {
-            let i = x.round();
-            if (x - i).abs() < 1e-6 && i >= 0.0 {
-                labels.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        };
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(self.groups.len() * 2 + 1)
-            .x_label_formatter(&group_label)
-            .y_label_formatter(&|y| short_number(*y))
-            .x_desc(&self.x_label)
-            .y_desc(&self.y_label)
-            .label_style(("sans-serif", 18))
-            .axis_desc_style(("sans-serif", 20))
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(RGBColor(215, 215, 215))
-            .draw()
-            .map_err(|e| e.to_string())?;
-        let slots = self.bar_names.len().max(1) as f64;
-        let width = 0.8 / slots;
-        for (b, name) in self.bar_names.iter().enumerate() {
-            let fill = colour(b).filled();
-            let bars = self.groups.iter().enumerate().filter_map(|(g, group)| {
-                let (_, height) = group.bars.get(b)?;
-                let left = g as f64 - 0.4 + b as f64 * width;
-                Some(Rectangle::new([(left + width * 0.08, 0.0), (left + width * 0.92, *height)], fill))
-            });
-            chart
-                .draw_series(bars)
-                .map_err(|e| e.to_string())?
-                .label(name)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], fill));
-        }
-        let text = ("sans-serif", 17).into_font().color(&BLACK).pos(Pos::new(HPos::Center, VPos::Bottom));
-        let mut labels = Vec::new();
-        for (g, group) in self.groups.iter().enumerate() {
-            for (b, (label, height)) in group.bars.iter().enumerate() {
-                let x = g as f64 - 0.4 + (b as f64 + 0.5) * width;
-                labels.push(Text::new(label.clone(), (x, height.max(0.0)), text.clone()));
-            }
-        }
-        chart.draw_series(labels).map_err(|e| e.to_string())?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 17))
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(120, 120, 120))
-            .draw()
-            .map_err(|e| e.to_string())
-    }
+    Ok(svg)
 }
 
 /// A tick label: at most four significant digits, `k`/`M` for thousands and millions.
@@ -450,6 +192,39 @@ impl PlotArgs {
 /// Writes `svg` to `path`.
 pub fn write_svg(path: &Path, svg: &str) -> Result<(), PlotError> {
     std::fs::write(path, svg).map_err(|source| PlotError::Io { path: path.display().to_string(), source })
+}
+
+/// Anything drawn to SVG text: a [`LineChart`], a [`BarChart`], or a sweep's own mix
+/// of them.
+pub trait ToSvg {
+    fn to_svg(&self) -> Result<String, PlotError>;
+}
+
+impl ToSvg for LineChart {
+    fn to_svg(&self) -> Result<String, PlotError> {
+        LineChart::to_svg(self)
+    }
+}
+
+impl ToSvg for BarChart {
+    fn to_svg(&self) -> Result<String, PlotError> {
+        BarChart::to_svg(self)
+    }
+}
+
+/// Writes every `(file name, chart)` into `dir`, in order; returns the paths written.
+/// Every sweep's figures go out through here.
+pub fn write_all<C: ToSvg>(
+    dir: &Path,
+    charts: impl IntoIterator<Item = (String, C)>,
+) -> Result<Vec<PathBuf>, PlotError> {
+    let mut written = Vec::new();
+    for (name, chart) in charts {
+        let path = dir.join(name);
+        write_svg(&path, &chart.to_svg()?)?;
+        written.push(path);
+    }
+    Ok(written)
 }
 
 /// A file name from a figure's key: lower case letters, digits and `_`.

@@ -242,7 +242,7 @@ pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {
     let results = sweep::run(&input, &grid, &progress);
     progress.finish_and_clear();
     let results = results?;
-    let tables = sweep::write_figures(&args.out, &results)?;
+    let tables = sweep::tables::write_figures(&args.out, &results)?;
     if args.plots.enabled() {
         let figures = super::figures::write(&args.out, &tables).map_err(|e| ReserveError::Io {
             path: args.out.display().to_string(),
@@ -251,7 +251,7 @@ pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {
         eprintln!("host-sim: wrote {} figures to {}", figures.len(), args.out.join("*.svg").display());
     }
     let io = |source| ReserveError::Io { path: "standard output".into(), source };
-    sweep::write_findings(&results, std::io::stdout().lock()).map_err(io)?;
+    sweep::findings::write_findings(&results, std::io::stdout().lock()).map_err(io)?;
     eprintln!("host-sim: wrote fig2.csv ... fig7.csv to {}", args.out.display());
     Ok(())
 }

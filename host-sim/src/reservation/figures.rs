@@ -15,8 +15,8 @@
 use std::path::{Path, PathBuf};
 
 use super::mapping::Flex;
-use super::sweep::Table;
-use crate::plot::{LineChart, PlotError, Series, write_svg};
+use super::sweep::tables::Table;
+use crate::plot::{LineChart, PlotError, Series};
 
 const INTERVAL: &str = "interval size: mean widening [% of Te]";
 const UTILISATION: &str = "utilisation [%]";
@@ -225,13 +225,10 @@ pub fn charts(tables: &[Table]) -> Vec<(String, LineChart)> {
 
 /// Writes every chart as `DIR/<stem>.svg`; returns the paths written.
 pub fn write(dir: &Path, tables: &[Table]) -> Result<Vec<PathBuf>, PlotError> {
-    let mut written = Vec::new();
-    for (stem, chart) in charts(tables) {
-        let path = dir.join(format!("{stem}.svg"));
-        write_svg(&path, &chart.to_svg()?)?;
-        written.push(path);
-    }
-    Ok(written)
+    crate::plot::write_all(
+        dir,
+        charts(tables).into_iter().map(|(stem, chart)| (format!("{stem}.svg"), chart)),
+    )
 }
 
 #[cfg(test)]

@@ -12,8 +12,10 @@
 //! - [`sweep`]: the figures' grid in parallel, one CSV per figure, and the findings.
 //! - [`log`]: the decision log of a run (reservation records, log format v4).
 //! - [`cli`]: the `reserve` and `reserve-sweep` subcommands.
+//! - `error`: [`ReserveError`], which every module of the side returns.
 
 pub mod cli;
+mod error;
 pub mod figures;
 pub mod log;
 pub mod mapping;
@@ -23,39 +25,15 @@ pub mod report;
 pub mod run;
 pub mod sweep;
 
-use std::io;
-
-use thiserror::Error;
+pub use error::ReserveError;
 
 use kernel::Tick;
 use kernel::reservation::{Criterion, Fixing};
 
-use crate::error::SwfError;
 use crate::workload::Job;
 use mapping::{Estimates, Flex, MapOptions};
 use metrics::{Totals, WindowStats, spread};
 use run::RunOptions;
-
-/// Everything that can go wrong on the reservation side.
-#[derive(Debug, Error)]
-pub enum ReserveError {
-    #[error(transparent)]
-    Swf(#[from] SwfError),
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: io::Error,
-    },
-    #[error(transparent)]
-    Output(#[from] replay::staged::StageError),
-    #[error(transparent)]
-    Empty(#[from] crate::workload::EmptyInput),
-    #[error("reservation kernel: {0}")]
-    Config(String),
-    #[error("{0}")]
-    Usage(String),
-}
 
 /// One configuration of the experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,7 +26,7 @@ use kernel::log::Body;
 use kernel::reservation::{Config, Criterion, Decision, Event, Fixing, Outcome, Request};
 use kernel::{JobId, Tick};
 
-use super::ReserveError;
+use super::error::ReserveError;
 use super::mapping::ReserveJob;
 use super::metrics::WindowStats;
 use crate::window::{self, Window};

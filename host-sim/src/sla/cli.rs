@@ -10,8 +10,8 @@ use kernel::sla::Order;
 use super::generator::{self, FRAME_TICKS, NODES, SLOT_TICKS};
 use super::heuristic::{self, Spec};
 use super::mapping::{self, Sla};
-use super::metrics::{self, Summary};
-use super::run::{self, Batch, Input, SetOutcome};
+use super::metrics;
+use super::run::{self, Batch, Input, Outcome, Plan, SetOutcome};
 use super::{SlaError, paper, sweep};
 use crate::progress;
 use crate::swf::{self, SwfOptions};
@@ -103,17 +103,14 @@ fn duration(option: &str, text: &str) -> Result<Tick, SlaError> {
     parse_duration(text).map_err(|e| SlaError::Usage(format!("{option}: {e}")))
 }
 
-/// What `host-sim sla` runs: its sets (one for a trace), the kernel's configuration,
-/// the batch mode, and what identifies the input in a log header.
-#[derive(Debug)]
-pub struct Plan {
-    pub inputs: Vec<Input>,
-    pub config: kernel::sla::Config,
-    pub batch: Batch,
-    pub header: replay::format::Header,
-    pub source: String,
-    /// Trace jobs left out (no processor count).
-    pub left_out: u64,
+/// What a run reads, before the kernel's configuration: its sets, the machine's
+/// nodes, the batch mode, the input's name and the trace jobs left out.
+struct Source {
+    inputs: Vec<Input>,
+    nodes: u32,
+    batch: Batch,
+    name: String,
+    left_out: u64,
 }
 
 /// Builds what `host-sim sla` runs from its options.
@@ -126,66 +123,72 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
     }
     let mut inputs_header =
         replay::format::Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
-    let (inputs, nodes, batch, source, left_out) = match &args.trace {
-        None => {
-            if slot != SLOT_TICKS || args.nodes.is_some() || args.limit.is_some() {
-                return Err(SlaError::Usage(
-                    "--slot, --nodes and --limit apply to traces; generated sets are whole six-minute slots on 64 nodes"
-                        .into(),
-                ));
-            }
-            let batch = Batch::parse(args.batch.as_deref().unwrap_or("all")).map_err(SlaError::Usage)?;
-            let name = generator::describe(args.seed, args.sets);
-            inputs_header =
-                inputs_header.with_input(&name, crate::workload::INPUT_CRC.checksum(name.as_bytes()));
-            inputs_header.host_version = crate::workload::HOST_VERSION.to_owned();
-            inputs_header.set("sets", args.sets);
-            let inputs = (0..args.sets)
-                .map(|i| {
-                    let set = generator::generate(args.seed, i);
-                    Input {
-                        requests: set_requests(&set),
-                        capacity: u128::from(NODES) * u128::from(FRAME_TICKS),
-                    }
-                })
-                .collect();
-            (inputs, NODES, batch, format!("{} generated sets, seed {}", args.sets, args.seed), 0)
-        }
-        Some(path) => {
-            let options = SwfOptions {
-                skip_bad_lines: args.skip_bad_lines,
-                allow_extra_fields: args.allow_extra_fields,
-            };
-            let trace = swf::read(path, options)?;
-            trace.workload.check_not_empty(args.allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
-            trace.workload.stamp(&mut inputs_header);
-            let mut jobs = trace.workload.jobs.as_slice();
-            if let Some(limit) = args.limit {
-                jobs = &jobs[..jobs.len().min(limit as usize)];
-                inputs_header.set("limit", limit);
-            }
-            let nodes =
-                args.nodes.unwrap_or_else(|| mapping::machine_nodes(trace.max_procs, trace.max_nodes, jobs));
-            let mapped = mapping::map(jobs, nodes, args.seed);
-            let batch = Batch::parse(args.batch.as_deref().unwrap_or("1h")).map_err(SlaError::Usage)?;
-            let first = mapped.requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);
-            let last = mapped.requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
-            let capacity = u128::from(nodes) * u128::from(last.saturating_sub(first).max(1));
-            let left_out = mapped.unknown_procs;
-            let input = Input { requests: mapped.requests, capacity };
-            (vec![input], nodes, batch, trace.workload.name.clone(), left_out)
-        }
+    let source = match &args.trace {
+        None => generated(args, slot, &mut inputs_header)?,
+        Some(path) => traced(args, path, &mut inputs_header)?,
     };
-    inputs_header.set("batch", batch.setting());
+    inputs_header.set("batch", source.batch.setting());
     let order = spec.order(args.seed);
-    let config = run::config(nodes, slot, step, order);
+    let config = run::config(source.nodes, slot, step, order);
     let mut header = super::log::header(config, args.seed);
     header.inputs = inputs_header.inputs;
     header.host_version = crate::workload::HOST_VERSION.to_owned();
     for setting in inputs_header.settings {
         header.set(&setting.key, setting.value);
     }
-    Ok(Plan { inputs, config, batch, header, source, left_out })
+    let Source { inputs, batch, name, left_out, .. } = source;
+    Ok(Plan { inputs, config, batch, header, source: name, left_out })
+}
+
+/// The generated sets of `--sets` and `--seed`, named in `header`.
+fn generated(args: &SlaArgs, slot: Tick, header: &mut replay::format::Header) -> Result<Source, SlaError> {
+    if slot != SLOT_TICKS || args.nodes.is_some() || args.limit.is_some() {
+        return Err(SlaError::Usage(
+            "--slot, --nodes and --limit apply to traces; generated sets are whole six-minute slots on 64 nodes"
+                .into(),
+        ));
+    }
+    let batch = Batch::parse(args.batch.as_deref().unwrap_or("all")).map_err(SlaError::Usage)?;
+    let name = generator::describe(args.seed, args.sets);
+    *header = header.clone().with_input(&name, crate::workload::INPUT_CRC.checksum(name.as_bytes()));
+    header.host_version = crate::workload::HOST_VERSION.to_owned();
+    header.set("sets", args.sets);
+    let inputs = (0..args.sets)
+        .map(|i| {
+            let set = generator::generate(args.seed, i);
+            Input { requests: set_requests(&set), capacity: u128::from(NODES) * u128::from(FRAME_TICKS) }
+        })
+        .collect();
+    let name = format!("{} generated sets, seed {}", args.sets, args.seed);
+    Ok(Source { inputs, nodes: NODES, batch, name, left_out: 0 })
+}
+
+/// The trace of `--trace` (its first `--limit` jobs) mapped into one set of requests,
+/// stamped in `header`.
+fn traced(
+    args: &SlaArgs,
+    path: &std::path::Path,
+    header: &mut replay::format::Header,
+) -> Result<Source, SlaError> {
+    let options =
+        SwfOptions { skip_bad_lines: args.skip_bad_lines, allow_extra_fields: args.allow_extra_fields };
+    let trace = swf::read(path, options)?;
+    trace.workload.check_not_empty(args.allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
+    trace.workload.stamp(header);
+    let mut jobs = trace.workload.jobs.as_slice();
+    if let Some(limit) = args.limit {
+        jobs = &jobs[..jobs.len().min(limit as usize)];
+        header.set("limit", limit);
+    }
+    let nodes = args.nodes.unwrap_or_else(|| mapping::machine_nodes(trace.max_procs, trace.max_nodes, jobs));
+    let mapped = mapping::map(jobs, nodes, args.seed);
+    let batch = Batch::parse(args.batch.as_deref().unwrap_or("1h")).map_err(SlaError::Usage)?;
+    let first = mapped.requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);
+    let last = mapped.requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
+    let capacity = u128::from(nodes) * u128::from(last.saturating_sub(first).max(1));
+    let left_out = mapped.unknown_procs;
+    let input = Input { requests: mapped.requests, capacity };
+    Ok(Source { inputs: vec![input], nodes, batch, name: trace.workload.name.clone(), left_out })
 }
 
 /// A generated set's requests, each submitted at its `TS` when the run is online.
@@ -198,13 +201,6 @@ pub fn set_requests(set: &generator::Set) -> Vec<Sla> {
             terms: metrics::Terms { ts: j.ts, tf: j.tf, td: j.td, ncpu: j.ncpu },
         })
         .collect()
-}
-
-/// The whole run's outcome: every set's.
-#[derive(Debug)]
-pub struct Outcome {
-    pub sets: Vec<SetOutcome>,
-    pub mean: Summary,
 }
 
 /// `host-sim sla`.
@@ -320,7 +316,7 @@ pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
     let result = result.map_err(SlaError::Usage)?;
     let elapsed = started.elapsed();
     let io = |e: std::io::Error| SlaError::Io { path: args.out.display().to_string(), source: e };
-    let files = sweep::write(&args.out, &result).map_err(io)?;
+    let files = sweep::files::write(&args.out, &result).map_err(io)?;
     eprintln!("host-sim: wrote {} files to {}", files.len(), args.out.display());
     if args.plots.enabled() {
         let figures =
@@ -339,11 +335,11 @@ pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
         s.mean_ncpu,
         s.mode_ncpu
     );
-    text.push_str(&sweep::table1_text(&sweep::table1(&result)));
+    text.push_str(&sweep::tables::table1_text(&sweep::tables::table1(&result)));
     text.push('\n');
-    text.push_str(&sweep::table2_text(&sweep::table2(&result), s));
+    text.push_str(&sweep::tables::table2_text(&sweep::tables::table2(&result), s));
     text.push_str("\nThe paper's findings here:\n");
-    for f in sweep::findings(&result) {
+    for f in sweep::findings::findings(&result) {
         text.push_str(&format!("  [{}] {}: {}\n", if f.holds { "holds" } else { "fails" }, f.paper, f.ours));
     }
     write_stdout(&text)

@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use super::sweep::{self, Kind, Point, Sweep};
-use crate::plot::{BarChart, BarGroup, LineChart, PlotError, Series, write_svg};
+use crate::plot::{BarChart, BarGroup, LineChart, PlotError, Series, ToSvg};
 
 /// One figure.
 #[derive(Clone, Debug)]
@@ -24,14 +24,16 @@ pub enum Figure {
     Bar(BarChart),
 }
 
-impl Figure {
-    pub fn to_svg(&self) -> Result<String, PlotError> {
+impl ToSvg for Figure {
+    fn to_svg(&self) -> Result<String, PlotError> {
         match self {
             Self::Line(chart) => chart.to_svg(),
             Self::Bar(chart) => chart.to_svg(),
         }
     }
+}
 
+impl Figure {
     /// How many series (lines or bar colours) it draws.
     pub fn series(&self) -> usize {
         match self {
@@ -117,7 +119,7 @@ fn single_terms(sweep: &Sweep, direction: &str) -> BarChart {
 }
 
 fn three_terms(sweep: &Sweep) -> BarChart {
-    let f = sweep::fig7(sweep);
+    let f = sweep::findings::fig7(sweep);
     let group = |label: &str, i: usize| BarGroup {
         label: label.to_owned(),
         bars: [f.three[i], f.only_a[i], f.only_tl[i]].iter().map(|&v| (format!("{v:.1}"), v)).collect(),
@@ -176,13 +178,7 @@ pub fn charts(sweep: &Sweep) -> Vec<(String, Figure)> {
 
 /// Writes every figure into `dir` and returns their paths.
 pub fn write(dir: &Path, sweep: &Sweep) -> Result<Vec<PathBuf>, PlotError> {
-    let mut written = Vec::new();
-    for (name, figure) in charts(sweep) {
-        let path = dir.join(name);
-        write_svg(&path, &figure.to_svg()?)?;
-        written.push(path);
-    }
-    Ok(written)
+    crate::plot::write_all(dir, charts(sweep))
 }
 
 #[cfg(test)]

@@ -16,9 +16,8 @@ use replay::format::{FormatError, Header, LogWriter, Model};
 use replay::staged::{self, StageError};
 
 use super::SlaError;
-use super::cli::{Outcome, Plan};
 use super::metrics;
-use super::run::{self, Decide, SetOutcome};
+use super::run::{self, Decide, Outcome, Plan, SetOutcome};
 
 impl From<StageError> for SlaError {
     fn from(e: StageError) -> Self {

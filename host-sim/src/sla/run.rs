@@ -1,5 +1,8 @@
 //! The run loop: job sets or a trace's requests into [`kernel::sla::Event`]s, the
-//! decisions back into starts, and the measures of each set.
+//! decisions back into starts, and the measures of each set; with [`Plan`] (what a run
+//! is given) and [`Outcome`] (what it gives back), which both the subcommand
+//! ([`super::cli`]) and the log ([`super::log`]) use, so that neither depends on the
+//! other for them.
 //!
 //! - **Whole set** ([`Batch::Whole`], the paper's): `Reset { 0 }`, every request
 //!   submitted at 0 in request order, one `Plan { 0 }`. Every set starts from an
@@ -12,7 +15,7 @@
 //!   alone. A plan at `t` tries no start before `t`.
 
 use kernel::Tick;
-use kernel::sla::{Config, Decision, Event, Outcome, RejectReason, Request, SlaKernel};
+use kernel::sla::{Config, Decision, Event, RejectReason, Request, SlaKernel};
 
 use super::mapping::Sla;
 use super::metrics::{self, Summary, Terms};
@@ -53,11 +56,11 @@ impl Batch {
 /// Anything that decides SLA events: the kernel of a compiled size, or the host's
 /// engine.
 pub trait Decide {
-    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome;
+    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> kernel::sla::Outcome;
 }
 
 impl<const H: usize, const B: usize> Decide for SlaKernel<H, B> {
-    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome {
+    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> kernel::sla::Outcome {
         self.step(event, &mut |d| out.push(d))
     }
 }
@@ -80,6 +83,26 @@ pub struct SetOutcome {
     pub summary: Summary,
     pub events: u64,
     pub decisions: u64,
+}
+
+/// What `host-sim sla` runs: its sets (one for a trace), the kernel's configuration,
+/// the batch mode, and what identifies the input in a log header.
+#[derive(Debug)]
+pub struct Plan {
+    pub inputs: Vec<Input>,
+    pub config: Config,
+    pub batch: Batch,
+    pub header: replay::format::Header,
+    pub source: String,
+    /// Trace jobs left out (no processor count).
+    pub left_out: u64,
+}
+
+/// The whole run's outcome: every set's.
+#[derive(Debug)]
+pub struct Outcome {
+    pub sets: Vec<SetOutcome>,
+    pub mean: Summary,
 }
 
 fn request(sla: &Sla) -> Request {
@@ -109,61 +132,72 @@ pub fn run_set(
         decisions: 0,
     };
     let mut decisions = Vec::with_capacity(64);
-    let mut feed = |event: Event, out: &mut SetOutcome| {
+    let mut feed = |event: Event| {
         decisions.clear();
         kernel.decide(event, &mut decisions);
         observe(&event, &decisions);
-        out.events += 1;
-        out.decisions += decisions.len() as u64;
-        for d in &decisions {
-            match *d {
-                Decision::Accept { job, start } => {
-                    if let Some(&i) = index.get(&job) {
-                        out.starts[i] = Some(start);
-                    }
-                }
-                Decision::Reject { reason, .. } => {
-                    let at = RejectReason::ALL.iter().position(|&r| r == reason).unwrap_or(0);
-                    out.rejected[at] += 1;
-                }
-            }
-        }
+        record(&mut out, &index, &decisions);
     };
-    feed(Event::Reset { t: 0 }, &mut out);
+    feed(Event::Reset { t: 0 });
     match batch {
         Batch::Whole => {
             for r in requests {
-                feed(Event::Submit { t: 0, request: request(r) }, &mut out);
+                feed(Event::Submit { t: 0, request: request(r) });
             }
-            feed(Event::Plan { t: 0 }, &mut out);
+            feed(Event::Plan { t: 0 });
         }
-        Batch::Every(length) => {
-            let mut order: Vec<usize> = (0..requests.len()).collect();
-            order.sort_by_key(|&i| (requests[i].submit, i));
-            let mut due: Option<Tick> = None;
-            for i in order {
-                let r = &requests[i];
-                if let Some(at) = due
-                    && r.submit >= at
-                {
-                    feed(Event::Plan { t: at }, &mut out);
-                    due = None;
-                }
-                feed(Event::Submit { t: r.submit, request: request(r) }, &mut out);
-                if length == 0 {
-                    feed(Event::Plan { t: r.submit }, &mut out);
-                } else if due.is_none() {
-                    due = Some((r.submit / length).saturating_add(1).saturating_mul(length));
-                }
-            }
-            if let Some(at) = due {
-                feed(Event::Plan { t: at }, &mut out);
-            }
-        }
+        Batch::Every(length) => online(requests, length, &mut feed),
     }
     let terms: Vec<Terms> = requests.iter().map(|r| r.terms).collect();
     out.summary = metrics::summarise(&terms, &out.starts, input.capacity);
     out
+}
+
+/// Counts one event and its `decisions` into `out`: the starts of accepted requests
+/// (found through `index`) and the rejections by reason.
+fn record(out: &mut SetOutcome, index: &crate::workload::JobIdMap<usize>, decisions: &[Decision]) {
+    out.events += 1;
+    out.decisions += decisions.len() as u64;
+    for d in decisions {
+        match *d {
+            Decision::Accept { job, start } => {
+                if let Some(&i) = index.get(&job) {
+                    out.starts[i] = Some(start);
+                }
+            }
+            Decision::Reject { reason, .. } => {
+                let at = RejectReason::ALL.iter().position(|&r| r == reason).unwrap_or(0);
+                out.rejected[at] += 1;
+            }
+        }
+    }
+}
+
+/// The online events of `requests`: each submitted at its submit time, in (submit,
+/// request order); planned every `length` ticks, or alone at its submit when `length`
+/// is 0.
+fn online(requests: &[Sla], length: Tick, feed: &mut dyn FnMut(Event)) {
+    let mut order: Vec<usize> = (0..requests.len()).collect();
+    order.sort_by_key(|&i| (requests[i].submit, i));
+    let mut due: Option<Tick> = None;
+    for i in order {
+        let r = &requests[i];
+        if let Some(at) = due
+            && r.submit >= at
+        {
+            feed(Event::Plan { t: at });
+            due = None;
+        }
+        feed(Event::Submit { t: r.submit, request: request(r) });
+        if length == 0 {
+            feed(Event::Plan { t: r.submit });
+        } else if due.is_none() {
+            due = Some((r.submit / length).saturating_add(1).saturating_mul(length));
+        }
+    }
+    if let Some(at) = due {
+        feed(Event::Plan { t: at });
+    }
 }
 
 /// The kernel's configuration for a run.

@@ -31,7 +31,7 @@ use kernel::tiers::{Group, Resource};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::TiersError;
+use super::error::TiersError;
 
 /// A leave (`false`) or return (`true`) of resource `resource` at `t`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -111,6 +111,46 @@ pub fn read_fta(path: &Path, resources: &[Resource]) -> Result<FtaTrace, TiersEr
     parse_fta(&path.display().to_string(), &text, resources)
 }
 
+/// One event line of an FTA file: its node, whether it is an unavailability
+/// (`event_type` 0), and its start and stop times (seconds, whole).
+struct FtaEvent<'a> {
+    node: &'a str,
+    down: bool,
+    start: i64,
+    stop: i64,
+}
+
+/// Reads the fields of line `line` of `file`; errors name the line and the field.
+fn parse_event<'a>(file: &str, line: usize, fields: &[&'a str]) -> Result<FtaEvent<'a>, TiersError> {
+    let bad = |field: &str, why: String| TiersError::Fta {
+        file: file.to_string(),
+        line,
+        field: field.to_string(),
+        why,
+    };
+    if fields.len() < 8 {
+        return Err(bad("event_stop_time", format!("{} fields, expected at least 8", fields.len())));
+    }
+    let kind: i64 =
+        fields[5].parse().map_err(|_| bad("event_type", format!("`{}` is not 0 or 1", fields[5])))?;
+    if kind != 0 && kind != 1 {
+        return Err(bad("event_type", format!("`{kind}` is not 0 or 1")));
+    }
+    let time = |i: usize, name: &str| -> Result<i64, TiersError> {
+        let v: f64 = fields[i].parse().map_err(|_| bad(name, format!("`{}` is not a time", fields[i])))?;
+        if !v.is_finite() || v < 0.0 {
+            return Err(bad(name, format!("`{}` is not a time", fields[i])));
+        }
+        Ok(v as i64)
+    };
+    let start = time(6, "event_start_time")?;
+    let stop = time(7, "event_stop_time")?;
+    if stop < start {
+        return Err(bad("event_stop_time", format!("{stop} is before the start {start}")));
+    }
+    Ok(FtaEvent { node: fields[2], down: kind == 0, start, stop })
+}
+
 /// Parses the text of an `event_trace.tab` file named `file`.
 pub fn parse_fta(file: &str, text: &str, resources: &[Resource]) -> Result<FtaTrace, TiersError> {
     let desktops: Vec<u8> =
@@ -119,7 +159,6 @@ pub fn parse_fta(file: &str, text: &str, resources: &[Resource]) -> Result<FtaTr
     let mut spans: Vec<(usize, i64, i64)> = Vec::new();
     let mut origin: Option<i64> = None;
     for (number, line) in text.lines().enumerate() {
-        let line_no = number + 1;
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
@@ -128,47 +167,30 @@ pub fn parse_fta(file: &str, text: &str, resources: &[Resource]) -> Result<FtaTr
         if number == 0 && fields.first().is_some_and(|f| f.parse::<f64>().is_err()) {
             continue;
         }
-        let bad = |field: &str, why: String| TiersError::Fta {
-            file: file.to_string(),
-            line: line_no,
-            field: field.to_string(),
-            why,
-        };
-        if fields.len() < 8 {
-            return Err(bad("event_stop_time", format!("{} fields, expected at least 8", fields.len())));
-        }
-        let node = fields[2].to_string();
-        let kind: i64 =
-            fields[5].parse().map_err(|_| bad("event_type", format!("`{}` is not 0 or 1", fields[5])))?;
-        if kind != 0 && kind != 1 {
-            return Err(bad("event_type", format!("`{kind}` is not 0 or 1")));
-        }
-        let time = |i: usize, name: &str| -> Result<i64, TiersError> {
-            let v: f64 =
-                fields[i].parse().map_err(|_| bad(name, format!("`{}` is not a time", fields[i])))?;
-            if !v.is_finite() || v < 0.0 {
-                return Err(bad(name, format!("`{}` is not a time", fields[i])));
-            }
-            Ok(v as i64)
-        };
-        let start = time(6, "event_start_time")?;
-        let stop = time(7, "event_stop_time")?;
-        if stop < start {
-            return Err(bad("event_stop_time", format!("{stop} is before the start {start}")));
-        }
-        let index = match nodes.iter().position(|n| *n == node) {
+        let event = parse_event(file, number + 1, &fields)?;
+        let index = match nodes.iter().position(|n| n == event.node) {
             Some(i) => i,
             None => {
-                nodes.push(node);
+                nodes.push(event.node.to_string());
                 nodes.len() - 1
             }
         };
-        origin = Some(origin.map_or(start, |o| o.min(start)));
-        if kind == 0 {
-            spans.push((index, start, stop));
+        origin = Some(origin.map_or(event.start, |o| o.min(event.start)));
+        if event.down {
+            spans.push((index, event.start, event.stop));
         }
     }
-    let origin = origin.unwrap_or(0);
+    Ok(FtaTrace {
+        changes: changes(&desktops, &spans, origin.unwrap_or(0)),
+        nodes_left_out: nodes.len().saturating_sub(desktops.len()),
+        hash: crate::workload::INPUT_CRC.checksum(text.as_bytes()),
+    })
+}
+
+/// The availability changes of the desktops: node `k` of the file (in first-seen
+/// order) is the `k`-th desktop; its unavailable spans are merged where they overlap
+/// and timed from `origin`, the earliest event's start.
+fn changes(desktops: &[u8], spans: &[(usize, i64, i64)], origin: i64) -> Vec<Change> {
     let mut changes = Vec::new();
     for (k, &resource) in desktops.iter().enumerate() {
         let mut mine: Vec<(i64, i64)> = spans.iter().filter(|s| s.0 == k).map(|s| (s.1, s.2)).collect();
@@ -186,11 +208,7 @@ pub fn parse_fta(file: &str, text: &str, resources: &[Resource]) -> Result<FtaTr
         }
     }
     changes.sort_unstable();
-    Ok(FtaTrace {
-        changes,
-        nodes_left_out: nodes.len().saturating_sub(desktops.len()),
-        hash: crate::workload::INPUT_CRC.checksum(text.as_bytes()),
-    })
+    changes
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use kernel::tiers::Policy;
 
 use super::metrics::Summary;
 use super::sweep::Cell;
-use crate::plot::{BarChart, BarGroup, PlotError, write_svg};
+use crate::plot::{BarChart, BarGroup, PlotError};
 
 const MIXES: [char; 4] = ['A', 'B', 'C', 'D'];
 
@@ -72,8 +72,19 @@ fn label(policy: Policy) -> &'static str {
 pub fn charts(cells: &[Cell]) -> Vec<(String, BarChart)> {
     let mut out = Vec::new();
     for (number, policy) in [(8, Policy::NoQos), (9, Policy::Qos), (10, Policy::QosRes)] {
-        let same = move |_| policy;
-        out.push((
+        out.extend(one_policy(number, policy, cells));
+    }
+    out.extend(side_by_side(cells));
+    out.extend(rescheduling(cells));
+    out.push(bronze_waits(cells));
+    out
+}
+
+/// Figures 8 to 10 (`number`): rejection and violation by tier under `policy`.
+fn one_policy(number: u32, policy: Policy, cells: &[Cell]) -> [(String, BarChart); 2] {
+    let same = move |_| policy;
+    [
+        (
             format!("fig{number}a_rejected.svg"),
             per_mix(
                 format!("Fig. {number}a: SLAs rejected under {}", label(policy)),
@@ -87,8 +98,8 @@ pub fn charts(cells: &[Cell]) -> Vec<(String, BarChart)> {
                 &same,
                 cells,
             ),
-        ));
-        out.push((
+        ),
+        (
             format!("fig{number}b_violated.svg"),
             per_mix(
                 format!("Fig. {number}b: accepted SLAs violated under {}", label(policy)),
@@ -101,62 +112,78 @@ pub fn charts(cells: &[Cell]) -> Vec<(String, BarChart)> {
                 &same,
                 cells,
             ),
-        ));
-    }
+        ),
+    ]
+}
+
+/// Figure 11: rejection and violation of all tiers, the policies side by side.
+fn side_by_side(cells: &[Cell]) -> [(String, BarChart); 2] {
     let by_policy = |i: usize| Policy::ALL[i];
-    out.push((
-        "fig11a_rejected.svg".to_owned(),
-        per_mix(
-            "Fig. 11a: SLAs rejected, the policies side by side".to_owned(),
-            "rejected [% of SLAs]",
-            &[
-                ("No-QoS", &|s| s.rejected_pct.all),
-                ("QoS", &|s| s.rejected_pct.all),
-                ("QoS+ReS", &|s| s.rejected_pct.all),
-            ],
-            &by_policy,
-            cells,
+    [
+        (
+            "fig11a_rejected.svg".to_owned(),
+            per_mix(
+                "Fig. 11a: SLAs rejected, the policies side by side".to_owned(),
+                "rejected [% of SLAs]",
+                &[
+                    ("No-QoS", &|s| s.rejected_pct.all),
+                    ("QoS", &|s| s.rejected_pct.all),
+                    ("QoS+ReS", &|s| s.rejected_pct.all),
+                ],
+                &by_policy,
+                cells,
+            ),
         ),
-    ));
-    out.push((
-        "fig11b_violated.svg".to_owned(),
-        per_mix(
-            "Fig. 11b: accepted SLAs violated, the policies side by side".to_owned(),
-            "violated [% of accepted SLAs]",
-            &[
-                ("No-QoS", &|s| s.violated_pct.all),
-                ("QoS", &|s| s.violated_pct.all),
-                ("QoS+ReS", &|s| s.violated_pct.all),
-            ],
-            &by_policy,
-            cells,
+        (
+            "fig11b_violated.svg".to_owned(),
+            per_mix(
+                "Fig. 11b: accepted SLAs violated, the policies side by side".to_owned(),
+                "violated [% of accepted SLAs]",
+                &[
+                    ("No-QoS", &|s| s.violated_pct.all),
+                    ("QoS", &|s| s.violated_pct.all),
+                    ("QoS+ReS", &|s| s.violated_pct.all),
+                ],
+                &by_policy,
+                cells,
+            ),
         ),
-    ));
+    ]
+}
+
+/// Figure 12: how many jobs QoS+ReS rescheduled, and how often.
+fn rescheduling(cells: &[Cell]) -> [(String, BarChart); 2] {
     let rescheduling = |_| Policy::QosRes;
-    out.push((
-        "fig12a_rescheduled.svg".to_owned(),
-        per_mix(
-            "Fig. 12a: accepted jobs rescheduled under QoS+ReS".to_owned(),
-            "rescheduled [% of accepted jobs]",
-            &[("rescheduled at least once", &|s| s.rescheduled_pct)],
-            &rescheduling,
-            cells,
+    [
+        (
+            "fig12a_rescheduled.svg".to_owned(),
+            per_mix(
+                "Fig. 12a: accepted jobs rescheduled under QoS+ReS".to_owned(),
+                "rescheduled [% of accepted jobs]",
+                &[("rescheduled at least once", &|s| s.rescheduled_pct)],
+                &rescheduling,
+                cells,
+            ),
         ),
-    ));
-    out.push((
-        "fig12b_moves.svg".to_owned(),
-        per_mix(
-            "Fig. 12b: how often a moved job was moved, QoS+ReS".to_owned(),
-            "moved jobs [%]",
-            &[
-                ("once", &|s| s.moved_once_pct),
-                ("twice", &|s| s.moved_twice_pct),
-                ("three times or more", &|s| s.moved_more_pct),
-            ],
-            &rescheduling,
-            cells,
+        (
+            "fig12b_moves.svg".to_owned(),
+            per_mix(
+                "Fig. 12b: how often a moved job was moved, QoS+ReS".to_owned(),
+                "moved jobs [%]",
+                &[
+                    ("once", &|s| s.moved_once_pct),
+                    ("twice", &|s| s.moved_twice_pct),
+                    ("three times or more", &|s| s.moved_more_pct),
+                ],
+                &rescheduling,
+                cells,
+            ),
         ),
-    ));
+    ]
+}
+
+/// Figure 13: the quartiles of the Bronze waits, per policy, in minutes.
+fn bronze_waits(cells: &[Cell]) -> (String, BarChart) {
     let minutes = |t: u64| t as f64 / 60.0;
     let quartiles: [Measure<'_>; 9] = [
         ("No-QoS q1", &|s| minutes(s.bronze_wait_s.q1)),
@@ -169,7 +196,7 @@ pub fn charts(cells: &[Cell]) -> Vec<(String, BarChart)> {
         ("QoS+ReS median", &|s| minutes(s.bronze_wait_s.median)),
         ("QoS+ReS q3", &|s| minutes(s.bronze_wait_s.q3)),
     ];
-    out.push((
+    (
         "fig13_bronze_wait.svg".to_owned(),
         per_mix(
             "Fig. 13: Bronze waits (first start minus submission), quartiles per policy".to_owned(),
@@ -178,19 +205,12 @@ pub fn charts(cells: &[Cell]) -> Vec<(String, BarChart)> {
             &|i| Policy::ALL[i / 3],
             cells,
         ),
-    ));
-    out
+    )
 }
 
 /// Writes every figure into `dir` and returns their paths.
 pub fn write(dir: &Path, cells: &[Cell]) -> Result<Vec<PathBuf>, PlotError> {
-    let mut written = Vec::new();
-    for (name, chart) in charts(cells) {
-        let path = dir.join(name);
-        write_svg(&path, &chart.to_svg()?)?;
-        written.push(path);
-    }
-    Ok(written)
+    crate::plot::write_all(dir, charts(cells))
 }
 
 #[cfg(test)]

@@ -11,8 +11,10 @@
 //!   statements beside ours.
 //! - [`figures`]: the paper's Figures 8-13 as SVG, from the sweep's cells.
 //! - [`cli`]: the `tiers` and `tiers-sweep` subcommands.
+//! - `error`: [`TiersError`], which every module of the side returns.
 
 pub mod cli;
+mod error;
 pub mod faults;
 pub mod figures;
 pub mod log;
@@ -21,34 +23,12 @@ pub mod run;
 pub mod sweep;
 pub mod testbed;
 
-use std::io;
-
-use thiserror::Error;
+pub use error::TiersError;
 
 use kernel::tiers::{Config, Policy, Request, Resource};
 
-use crate::error::SwfError;
 use faults::{Change, Faults};
 use metrics::Summary;
-
-/// Everything that can go wrong on the tiers side.
-#[derive(Debug, Error)]
-pub enum TiersError {
-    #[error(transparent)]
-    Swf(#[from] SwfError),
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: io::Error,
-    },
-    #[error("{file}:{line}: {field}: {why}")]
-    Fta { file: String, line: usize, field: String, why: String },
-    #[error("tiers kernel: {0}")]
-    Config(String),
-    #[error("{0}")]
-    Usage(String),
-}
 
 /// One run's whole input.
 #[derive(Clone, Debug)]

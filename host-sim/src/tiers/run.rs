@@ -17,7 +17,7 @@ use kernel::{JobId, Tick};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::TiersError;
+use super::error::TiersError;
 use super::faults::{Change, Faults, owner_factor_milli};
 
 /// The host's kernel, the size `replay verify` rebuilds: 16 resources, 2,048
@@ -58,6 +58,168 @@ enum Next {
     Wake,
 }
 
+/// The host's side of a run: where each job is, which finish is current, what is due
+/// next, and each SLA's fate.
+struct Host<'a> {
+    resources: &'a [Resource],
+    requests: &'a [Request],
+    changes: &'a [Change],
+    faults: Faults,
+    /// Draws the run times (stream 2 of the seed).
+    rng: ChaCha8Rng,
+    index: HashMap<JobId, usize>,
+    fates: Vec<JobFate>,
+    place: HashMap<JobId, u8>,
+    /// A job's current run: a finish of an older one is stale.
+    generation: HashMap<JobId, u32>,
+    heap: BinaryHeap<Reverse<(Tick, Next)>>,
+    submit_at: usize,
+    change_at: usize,
+    /// Accepted jobs not yet ended or lost.
+    open: usize,
+}
+
+impl<'a> Host<'a> {
+    fn new(
+        resources: &'a [Resource],
+        requests: &'a [Request],
+        changes: &'a [Change],
+        faults: Faults,
+        seed: u64,
+    ) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(2);
+        Self {
+            resources,
+            requests,
+            changes,
+            faults,
+            rng,
+            index: requests.iter().enumerate().map(|(i, r)| (r.job, i)).collect(),
+            fates: requests
+                .iter()
+                .map(|r| JobFate { tier: Some(r.tier), submitted: r.t, ..JobFate::default() })
+                .collect(),
+            place: HashMap::new(),
+            generation: HashMap::new(),
+            heap: BinaryHeap::new(),
+            submit_at: 0,
+            change_at: 0,
+            open: 0,
+        }
+    }
+
+    /// What comes next, at one instant in the order finishes, changes, submissions,
+    /// wakes; availability changes only while something is pending.
+    fn next(&self, wake: Option<Tick>) -> Option<(Tick, Next)> {
+        let next_submit = self.requests.get(self.submit_at).map(|r| (r.t, Next::Submit(self.submit_at)));
+        let pending = self.open > 0 || next_submit.is_some();
+        let next_change =
+            self.changes.get(self.change_at).filter(|_| pending).map(|c| (c.t, Next::Change(self.change_at)));
+        let next_finish = self.heap.peek().map(|r| r.0);
+        let next_wake = wake.map(|t| (t, Next::Wake));
+        [next_finish, next_change, next_submit, next_wake].into_iter().flatten().min()
+    }
+
+    /// The kernel event of `next` at `t`, or `None` for a stale finish (dropped).
+    fn event(&mut self, t: Tick, next: Next) -> Option<Event> {
+        Some(match next {
+            Next::Finish { job, generation: g } => {
+                self.heap.pop();
+                if self.generation.get(&job) != Some(&g) {
+                    return None;
+                }
+                Event::Finish { t, job }
+            }
+            Next::Change(i) => {
+                self.change_at += 1;
+                let c = self.changes[i];
+                if c.back {
+                    Event::Return { t, resource: c.resource }
+                } else {
+                    Event::Leave { t, resource: c.resource }
+                }
+            }
+            Next::Submit(i) => {
+                self.submit_at += 1;
+                Event::Submit(self.requests[i])
+            }
+            Next::Wake => Event::Advance { t },
+        })
+    }
+
+    fn fate(&mut self, job: JobId) -> Option<&mut JobFate> {
+        self.index.get(&job).and_then(|&i| self.fates.get_mut(i))
+    }
+
+    /// Books one decision.
+    fn apply(&mut self, decision: Decision) {
+        match decision {
+            Decision::Accept { job, resource, .. } => {
+                self.place.insert(job, resource);
+                self.open += 1;
+                if let Some(f) = self.fate(job) {
+                    f.accepted = true;
+                }
+            }
+            Decision::Move { job, resource, .. } => {
+                self.place.insert(job, resource);
+                if let Some(f) = self.fate(job) {
+                    f.moves += 1;
+                }
+            }
+            Decision::Replace { job, resource, .. } => {
+                self.place.insert(job, resource);
+                if let Some(f) = self.fate(job) {
+                    f.replaced += 1;
+                }
+            }
+            Decision::Start { t, job } => self.start(t, job),
+            Decision::End { t, job, .. } => {
+                self.open -= 1;
+                self.generation.remove(&job);
+                if let Some(f) = self.fate(job) {
+                    f.ended = Some(t);
+                }
+            }
+            Decision::Lost { job, .. } => {
+                // A pending finish of a lost job no longer matches.
+                *self.generation.entry(job).or_insert(0) += 1;
+            }
+            Decision::Violate { job, why, .. } => {
+                let Some(f) = self.fate(job) else { return };
+                if f.tier.is_some_and(|t| t.has_deadline()) {
+                    f.violated = true;
+                }
+                if why == kernel::tiers::Violation::Lost {
+                    f.lost = true;
+                    self.open -= 1;
+                }
+            }
+            Decision::Reject { .. } => {}
+        }
+    }
+
+    /// A start at `t`: draws the run's length on its resource (80 to 100 % of the
+    /// estimate, slowed by the owner on a desktop) and schedules its finish.
+    fn start(&mut self, t: Tick, job: JobId) {
+        let Some(&i) = self.index.get(&job) else { return };
+        let request = self.requests[i];
+        let r = self.place.get(&job).copied().unwrap_or(0);
+        let resource = self.resources[usize::from(r)];
+        let estimate = resource.estimate(request.work).unwrap_or(request.work);
+        let mut milli: u64 = self.rng.random_range(800..=1000);
+        if resource.group == Group::Low {
+            milli = milli * owner_factor_milli(&mut self.rng, self.faults) / 1000;
+        }
+        let actual = (estimate * milli).div_ceil(1000).max(1);
+        let g = self.generation.entry(job).or_insert(0);
+        *g += 1;
+        self.heap.push(Reverse((t + actual, Next::Finish { job, generation: *g })));
+        self.fates[i].first_start.get_or_insert(t);
+    }
+}
+
 /// Runs `requests` (sorted by time) with `changes` (sorted) on `resources`. `observe`
 /// sees every event with its decisions (for the log).
 pub fn run(
@@ -72,54 +234,11 @@ pub fn run(
     let mut engine = replay::engine::tiers::TiersEngine::new(config, resources)
         .map_err(|e| TiersError::Config(e.to_string()))?;
     let kernel = engine.kernel_mut();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(2);
-    let index: HashMap<JobId, usize> = requests.iter().enumerate().map(|(i, r)| (r.job, i)).collect();
-    let mut fates: Vec<JobFate> = requests
-        .iter()
-        .map(|r| JobFate { tier: Some(r.tier), submitted: r.t, ..JobFate::default() })
-        .collect();
-    let mut place: HashMap<JobId, u8> = HashMap::new();
-    let mut generation: HashMap<JobId, u32> = HashMap::new();
-    let mut heap: BinaryHeap<Reverse<(Tick, Next)>> = BinaryHeap::new();
-    let mut submit_at = 0usize;
-    let mut change_at = 0usize;
-    let mut open = 0usize;
+    let mut host = Host::new(resources, requests, changes, faults, seed);
     let (mut events, mut decisions, mut last_t) = (0u64, 0u64, 0);
     let mut out = Vec::new();
-    loop {
-        let next_submit = requests.get(submit_at).map(|r| (r.t, Next::Submit(submit_at)));
-        let pending = open > 0 || next_submit.is_some();
-        let next_change = changes.get(change_at).filter(|_| pending).map(|c| (c.t, Next::Change(change_at)));
-        let next_finish = heap.peek().map(|r| r.0);
-        let next_wake = kernel.poll_at().map(|t| (t, Next::Wake));
-        let Some((t, next)) = [next_finish, next_change, next_submit, next_wake].into_iter().flatten().min()
-        else {
-            break;
-        };
-        let event = match next {
-            Next::Finish { job, generation: g } => {
-                heap.pop();
-                if generation.get(&job) != Some(&g) {
-                    continue;
-                }
-                Event::Finish { t, job }
-            }
-            Next::Change(i) => {
-                change_at += 1;
-                let c = changes[i];
-                if c.back {
-                    Event::Return { t, resource: c.resource }
-                } else {
-                    Event::Leave { t, resource: c.resource }
-                }
-            }
-            Next::Submit(i) => {
-                submit_at += 1;
-                Event::Submit(requests[i])
-            }
-            Next::Wake => Event::Advance { t },
-        };
+    while let Some((t, next)) = host.next(kernel.poll_at()) {
+        let Some(event) = host.event(t, next) else { continue };
         out.clear();
         let outcome = kernel.step(event, &mut |d| out.push(d));
         if let Outcome::Refused(reason) = outcome {
@@ -132,67 +251,7 @@ pub fn run(
         last_t = t;
         observe(&event, &out);
         for d in &out {
-            match *d {
-                Decision::Accept { job, resource, .. } => {
-                    place.insert(job, resource);
-                    open += 1;
-                    if let Some(f) = index.get(&job).and_then(|&i| fates.get_mut(i)) {
-                        f.accepted = true;
-                    }
-                }
-                Decision::Move { job, resource, .. } => {
-                    place.insert(job, resource);
-                    if let Some(f) = index.get(&job).and_then(|&i| fates.get_mut(i)) {
-                        f.moves += 1;
-                    }
-                }
-                Decision::Replace { job, resource, .. } => {
-                    place.insert(job, resource);
-                    if let Some(f) = index.get(&job).and_then(|&i| fates.get_mut(i)) {
-                        f.replaced += 1;
-                    }
-                }
-                Decision::Start { t, job } => {
-                    let Some(&i) = index.get(&job) else { continue };
-                    let request = requests[i];
-                    let r = place.get(&job).copied().unwrap_or(0);
-                    let resource = resources[usize::from(r)];
-                    let estimate = resource.estimate(request.work).unwrap_or(request.work);
-                    let mut milli: u64 = rng.random_range(800..=1000);
-                    if resource.group == Group::Low {
-                        milli = milli * owner_factor_milli(&mut rng, faults) / 1000;
-                    }
-                    let actual = (estimate * milli).div_ceil(1000).max(1);
-                    let g = generation.entry(job).or_insert(0);
-                    *g += 1;
-                    heap.push(Reverse((t + actual, Next::Finish { job, generation: *g })));
-                    let f = &mut fates[i];
-                    f.first_start.get_or_insert(t);
-                }
-                Decision::End { t, job, .. } => {
-                    open -= 1;
-                    generation.remove(&job);
-                    if let Some(f) = index.get(&job).and_then(|&i| fates.get_mut(i)) {
-                        f.ended = Some(t);
-                    }
-                }
-                Decision::Lost { job, .. } => {
-                    // A pending finish of a lost job no longer matches.
-                    *generation.entry(job).or_insert(0) += 1;
-                }
-                Decision::Violate { job, why, .. } => {
-                    if let Some(f) = index.get(&job).and_then(|&i| fates.get_mut(i)) {
-                        if f.tier.is_some_and(|t| t.has_deadline()) {
-                            f.violated = true;
-                        }
-                        if why == kernel::tiers::Violation::Lost {
-                            f.lost = true;
-                            open -= 1;
-                        }
-                    }
-                }
-                Decision::Reject { .. } => {}
-            }
+            host.apply(*d);
         }
     }
     let close = Event::Advance { t: last_t + 1 };
@@ -201,10 +260,10 @@ pub fn run(
     observe(&close, &out);
     for d in &out {
         if let Decision::Violate { job, .. } = *d
-            && let Some(f) = index.get(&job).and_then(|&i| fates.get_mut(i))
+            && let Some(f) = host.fate(job)
         {
             f.violated = true;
         }
     }
-    Ok(RunOutput { fates, events: events + 1, decisions: decisions + out.len() as u64 })
+    Ok(RunOutput { fates: host.fates, events: events + 1, decisions: decisions + out.len() as u64 })
 }

@@ -51,30 +51,50 @@ pub fn sweep(seeds: &[u64], faults: Faults, bar: &ProgressBar) -> Result<Vec<Cel
     Ok(cells)
 }
 
-const HEADER: &str = "policy,mix,seed,rejected_gold,rejected_silver,rejected_bronze,rejected_all,violated_gold,violated_silver,violated_all,rescheduled,moved_once,moved_twice,moved_more,bronze_wait_min,bronze_wait_q1,bronze_wait_median,bronze_wait_q3,bronze_wait_max";
+const HEADER: [&str; 19] = [
+    "policy",
+    "mix",
+    "seed",
+    "rejected_gold",
+    "rejected_silver",
+    "rejected_bronze",
+    "rejected_all",
+    "violated_gold",
+    "violated_silver",
+    "violated_all",
+    "rescheduled",
+    "moved_once",
+    "moved_twice",
+    "moved_more",
+    "bronze_wait_min",
+    "bronze_wait_q1",
+    "bronze_wait_median",
+    "bronze_wait_q3",
+    "bronze_wait_max",
+];
 
-fn row(out: &mut String, policy: &str, mix: char, seed: &str, s: &Summary) {
+/// One CSV row: the run's (or the cell's, with `seed` "mean") measures as plain
+/// numbers, in [`HEADER`]'s order.
+fn row(policy: &str, mix: char, seed: &str, s: &Summary) -> Vec<String> {
     let (r, v, w) = (&s.rejected_pct, &s.violated_pct, &s.bronze_wait_s);
-    let _ = writeln!(
-        out,
-        "{policy},{mix},{seed},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-        r.gold,
-        r.silver,
-        r.bronze,
-        r.all,
-        v.gold,
-        v.silver,
-        v.all,
-        s.rescheduled_pct,
-        s.moved_once_pct,
-        s.moved_twice_pct,
-        s.moved_more_pct,
-        w.min,
-        w.q1,
-        w.median,
-        w.q3,
-        w.max
+    let mut row = vec![policy.to_owned(), mix.to_string(), seed.to_owned()];
+    row.extend([r.gold, r.silver, r.bronze, r.all, v.gold, v.silver, v.all].map(|x| x.to_string()));
+    row.extend(
+        [s.rescheduled_pct, s.moved_once_pct, s.moved_twice_pct, s.moved_more_pct].map(|x| x.to_string()),
     );
+    row.extend([w.min, w.q1, w.median, w.q3, w.max].map(|x| x.to_string()));
+    row
+}
+
+/// Writes [`HEADER`] and `rows` to `path` through the `csv` crate.
+fn write_csv(path: &Path, rows: impl IntoIterator<Item = Vec<String>>) -> Result<(), TiersError> {
+    let io = |source| TiersError::Io { path: path.display().to_string(), source };
+    let mut writer = csv::Writer::from_path(path).map_err(|e| io(std::io::Error::other(e)))?;
+    writer.write_record(HEADER).map_err(|e| io(std::io::Error::other(e)))?;
+    for row in rows {
+        writer.write_record(&row).map_err(|e| io(std::io::Error::other(e)))?;
+    }
+    writer.flush().map_err(io)
 }
 
 /// Writes `tiers_runs.csv`, `tiers_cells.csv` and `tiers.json` into `dir`.
@@ -84,20 +104,15 @@ pub fn write(dir: &Path, cells: &[Cell], seeds: &[u64]) -> Result<(), TiersError
         move |source| TiersError::Io { path, source }
     };
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let (mut runs, mut means) = (format!("{HEADER}\n"), format!("{HEADER}\n"));
-    for c in cells {
-        for (s, seed) in c.runs.iter().zip(seeds) {
-            row(&mut runs, c.policy, c.mix, &seed.to_string(), s);
-        }
-        row(&mut means, c.policy, c.mix, "mean", &c.mean);
-    }
     let json = serde_json::to_string_pretty(&serde_json::json!({ "seeds": seeds, "cells": cells }))
         .map_err(|e| TiersError::Usage(e.to_string()))?;
-    for (name, text) in [("tiers_runs.csv", runs), ("tiers_cells.csv", means), ("tiers.json", json)] {
-        let path = dir.join(name);
-        std::fs::write(&path, text).map_err(io(&path))?;
-    }
-    Ok(())
+    let runs = cells
+        .iter()
+        .flat_map(|c| c.runs.iter().zip(seeds).map(|(s, seed)| row(c.policy, c.mix, &seed.to_string(), s)));
+    write_csv(&dir.join("tiers_runs.csv"), runs)?;
+    write_csv(&dir.join("tiers_cells.csv"), cells.iter().map(|c| row(c.policy, c.mix, "mean", &c.mean)))?;
+    let path = dir.join("tiers.json");
+    std::fs::write(&path, json).map_err(io(&path))
 }
 
 /// The 3 x 4 table of means.
@@ -107,18 +122,13 @@ pub fn table(cells: &[Cell]) -> String {
     );
     for c in cells {
         let (r, v, w) = (&c.mean.rejected_pct, &c.mean.violated_pct, &c.mean.bronze_wait_s);
+        let rejected = columns(&[r.gold, r.silver, r.bronze, r.all]);
+        let violated = columns(&[v.gold, v.silver, v.all]);
         let _ = writeln!(
             out,
-            "{:<8} {}    {:>5.2} {:>5.2} {:>5.2} {:>5.2}   {:>5.2} {:>5.2} {:>5.2}     {:>6.2}   {:>6.2}  {:>4} {:>4} {:>4}",
+            "{:<8} {}    {rejected}   {violated}     {:>6.2}   {:>6.2}  {:>4} {:>4} {:>4}",
             c.policy,
             c.mix,
-            r.gold,
-            r.silver,
-            r.bronze,
-            r.all,
-            v.gold,
-            v.silver,
-            v.all,
             c.mean.rescheduled_pct,
             c.mean.moved_once_pct,
             w.q1 / 60,
@@ -127,6 +137,11 @@ pub fn table(cells: &[Cell]) -> String {
         );
     }
     out
+}
+
+/// Percentages of the table, each five wide with two decimals, a space apart.
+fn columns(values: &[f64]) -> String {
+    values.iter().map(|v| format!("{v:>5.2}")).collect::<Vec<_>>().join(" ")
 }
 
 fn cell(cells: &[Cell], policy: Policy, mix: char) -> Option<&Summary> {

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::plot::tests::{check_figure, texts};
+use crate::reservation::sweep::tables::{FIG2_HEADER, FIG3_4_HEADER, FIG5_HEADER, FIG6_HEADER, FIG7_HEADER};
 
 const LOADS: [&str; 3] = ["1", "1.25", "1.5"];
 const FLEX: [&str; 4] = ["none", "short", "medium", "long"];
@@ -74,49 +75,13 @@ fn tables() -> Vec<Table> {
             ]);
         }
     }
-    let util = ["utilisation_mean", "utilisation_sd"];
-    let h34 = vec![
-        "load",
-        "flex",
-        util[0],
-        util[1],
-        "gain_over_fixed",
-        "acceptance_rate",
-        "early_finishes",
-        "cut_overruns",
-    ];
     vec![
-        Table {
-            name: "fig2",
-            header: vec![
-                "load",
-                "flex",
-                "criterion",
-                util[0],
-                util[1],
-                "diff_from_shuffle_mean",
-                "diff_from_shuffle_sd",
-                "acceptance_rate",
-            ],
-            rows: fig2,
-        },
-        Table { name: "fig3", header: h34.clone(), rows: fig34.clone() },
-        Table { name: "fig4", header: h34, rows: fig34 },
-        Table {
-            name: "fig5",
-            header: vec!["load", "flex", "fix_at", util[0], util[1], "acceptance_rate"],
-            rows: fig5,
-        },
-        Table {
-            name: "fig6",
-            header: vec!["load", "technique", "setting", util[0], util[1], "acceptance_rate"],
-            rows: fig6,
-        },
-        Table {
-            name: "fig7",
-            header: vec!["load", "phi_max", "offer_phi_mean", "offers_accepted", "offers_made", "requests"],
-            rows: fig7,
-        },
+        Table { name: "fig2", header: FIG2_HEADER.to_vec(), rows: fig2 },
+        Table { name: "fig3", header: FIG3_4_HEADER.to_vec(), rows: fig34.clone() },
+        Table { name: "fig4", header: FIG3_4_HEADER.to_vec(), rows: fig34 },
+        Table { name: "fig5", header: FIG5_HEADER.to_vec(), rows: fig5 },
+        Table { name: "fig6", header: FIG6_HEADER.to_vec(), rows: fig6 },
+        Table { name: "fig7", header: FIG7_HEADER.to_vec(), rows: fig7 },
     ]
 }
 

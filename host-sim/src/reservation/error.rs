@@ -1,0 +1,30 @@
+//! The reservation side's error: every way a `reserve` or `reserve-sweep` run can fail,
+//! in one enum that the model's modules share (kept apart from the model's front page
+//! so that they depend on it, not on the front page).
+
+use std::io;
+
+use thiserror::Error;
+
+use crate::error::SwfError;
+
+/// Everything that can go wrong on the reservation side.
+#[derive(Debug, Error)]
+pub enum ReserveError {
+    #[error(transparent)]
+    Swf(#[from] SwfError),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error(transparent)]
+    Output(#[from] replay::staged::StageError),
+    #[error(transparent)]
+    Empty(#[from] crate::workload::EmptyInput),
+    #[error("reservation kernel: {0}")]
+    Config(String),
+    #[error("{0}")]
+    Usage(String),
+}
