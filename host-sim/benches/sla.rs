@@ -52,7 +52,7 @@ fn generated_set(bencher: Bencher) {
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn largest_trace(bencher: Bencher) {
     let trace = support::trace(HPC2N);
-    let nodes = mapping::machine_nodes(trace.max_procs, trace.max_nodes, &trace.workload.jobs);
+    let nodes = host_sim::input::pool_size(trace.max_procs, trace.max_nodes, &trace.workload.jobs);
     let mapped = mapping::map(&trace.workload.jobs, nodes, 1);
     let input = Input { capacity: 1, requests: mapped.requests };
     let config = run::config(nodes, SLOT_TICKS, SLOT_TICKS, order());

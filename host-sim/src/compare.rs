@@ -48,6 +48,8 @@ use crate::service_level::levels;
 use crate::service_level::sim::{self, RunConfig};
 use crate::workload::Workload;
 
+pub mod cli;
+
 /// One model's row.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Row {
@@ -79,8 +81,8 @@ pub enum CompareError {
     Sla(#[from] crate::sla::SlaError),
 }
 
-/// Every model on `workload`; `nodes` is the trace's processor count (its header's
-/// `MaxNodes`, else `MaxProcs`, else 128).
+/// Every model on `workload`; `nodes` is the machine's size in processors
+/// ([`crate::input::pool_size`]: `MaxProcs`, else `MaxNodes`, else the widest job).
 pub fn compare(workload: &Workload, nodes: u32) -> Result<Vec<Row>, CompareError> {
     Ok(vec![
         service_levels(workload)?,

@@ -29,6 +29,7 @@
 pub mod compare;
 pub mod config;
 pub mod error;
+pub mod input;
 pub mod output;
 pub mod plot;
 pub mod progress;

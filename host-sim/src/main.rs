@@ -2,8 +2,6 @@
 //! `reserve-sweep`, `tiers`, `tiers-sweep`, `sla`, `sla-sweep`, `criteria`, `compare`
 //! and `config`; every subcommand takes `--config FILE`.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
@@ -11,7 +9,6 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use host_sim::config;
 use host_sim::error::CliError;
 use host_sim::service_level::cli;
-use host_sim::swf::{self, SwfOptions};
 
 /// Admission control for deadline agreements, simulated over job traces.
 ///
@@ -51,7 +48,7 @@ enum Command {
     Criteria(cli::CriteriaArgs),
     /// Every model on the same trace, with its defaults: one table of shared measures.
     #[command(allow_negative_numbers = true)]
-    Compare(CompareArgs),
+    Compare(host_sim::compare::cli::CompareArgs),
     /// Scenario files: print one with every option of a subcommand and its default.
     Config(ConfigArgs),
     /// Gold, Silver and Bronze SLAs over reliable and volunteer resources (Tomás et al.):
@@ -85,30 +82,6 @@ const EXAMPLE_CRITERIA: &str = "Example: host-sim criteria out/kth-sweep --machi
 const EXAMPLE_TIERS: &str = "Example: host-sim tiers --policy qos-res --mix C --seed 3 --log out/tiers.log";
 const EXAMPLE_TIERS_SWEEP: &str = "Example: host-sim tiers-sweep --seeds 5 --out out/tiers";
 
-/// `host-sim compare`.
-#[derive(Debug, Args)]
-#[command(
-    after_help = "Example: host-sim compare --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --out out/cmp"
-)]
-struct CompareArgs {
-    /// SWF trace, plain or gzipped.
-    #[arg(long, value_name = "FILE")]
-    trace: PathBuf,
-    /// Count malformed trace lines instead of stopping at the first.
-    #[arg(long)]
-    skip_bad_lines: bool,
-    /// Nodes of the pool for the models with one (default: the trace's MaxNodes, else
-    /// MaxProcs, else 128).
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
-    nodes: Option<u32>,
-    /// Write DIR/compare.csv, DIR/compare.json and the figure DIR/compare.svg too.
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
-    /// Print the rows as one JSON object instead of a table.
-    #[arg(long)]
-    json: bool,
-}
-
 /// `host-sim config`.
 #[derive(Debug, Args)]
 #[command(after_help = "Example: host-sim config --defaults --command sweep > out/sweep.toml")]
@@ -133,7 +106,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(&expanded.args);
     let result = match cli.command {
         Some(Command::Config(args)) => print_defaults(&definition, &args),
-        Some(Command::Compare(args)) => compare(&args),
+        Some(Command::Compare(args)) => host_sim::compare::cli::run(&args),
         Some(Command::Run(args)) => cli::run(&args),
         Some(Command::Sweep(args)) => cli::sweep(&args),
         Some(Command::Reserve(args)) => model_result(host_sim::reservation::cli::reserve(&args)),
@@ -178,47 +151,6 @@ fn model_result<E: std::error::Error + 'static>(result: Result<(), E>) -> Result
         Err(e) if closed_pipe(&e) => Ok(()),
         other => other.map_err(|e| CliError::Usage(e.to_string())),
     }
-}
-
-fn compare(args: &CompareArgs) -> Result<(), CliError> {
-    let options = SwfOptions { skip_bad_lines: args.skip_bad_lines, allow_extra_fields: false };
-    let trace = swf::read(&args.trace, options)?;
-    trace.workload.check_not_empty(false)?;
-    let header_nodes = trace.max_nodes.or(trace.max_procs).and_then(|n| u32::try_from(n).ok());
-    let nodes = args.nodes.or(header_nodes).unwrap_or(128);
-    let rows =
-        host_sim::compare::compare(&trace.workload, nodes).map_err(|e| CliError::Usage(e.to_string()))?;
-    let document = serde_json::json!({
-        "trace": trace.workload.file_name(),
-        "input_hash": trace.workload.hash_hex(),
-        "nodes": nodes,
-        "rows": rows,
-    });
-    if let Some(dir) = &args.out {
-        let io = |path: &Path| {
-            let path = path.display().to_string();
-            move |source| CliError::Io { path, source }
-        };
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let csv = dir.join("compare.csv");
-        let mut text = Vec::new();
-        host_sim::compare::write_csv(&rows, &mut text).map_err(io(&csv))?;
-        std::fs::write(&csv, text).map_err(io(&csv))?;
-        let json = dir.join("compare.json");
-        std::fs::write(&json, format!("{document:#}\n")).map_err(io(&json))?;
-        host_sim::compare::chart(&trace.workload.file_name(), &rows)
-            .to_svg()
-            .and_then(|svg| host_sim::plot::write_svg(&dir.join("compare.svg"), &svg))
-            .map_err(|e| CliError::Usage(e.to_string()))?;
-    }
-    let stdout = std::io::stdout().lock();
-    let written = if args.json {
-        let mut out = stdout;
-        writeln!(out, "{document}")
-    } else {
-        host_sim::compare::write_table(&rows, stdout)
-    };
-    written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
 }
 
 fn print_defaults(definition: &clap::Command, args: &ConfigArgs) -> Result<(), CliError> {

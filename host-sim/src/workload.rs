@@ -163,6 +163,13 @@ impl Workload {
         Err(error)
     }
 
+    /// Keeps only the first `count` jobs (in release order), and records that as the
+    /// `limit` setting, since it changes what is simulated.
+    pub fn keep_first(&mut self, count: u64) {
+        self.jobs.truncate(usize::try_from(count).unwrap_or(usize::MAX));
+        self.set("limit", count);
+    }
+
     /// Keeps only the jobs released in the first `count` windows of `length` ticks
     /// (times are relative to the first job), and records that as the `windows`
     /// setting, since it changes what is simulated.
@@ -170,9 +177,15 @@ impl Workload {
         let end = length.saturating_mul(count);
         let kept = self.jobs.partition_point(|j| j.release < end);
         self.jobs.truncate(kept);
-        match self.settings.binary_search_by(|s| s.key.as_str().cmp("windows")) {
-            Ok(at) => self.settings[at].value = count.to_string(),
-            Err(at) => self.settings.insert(at, Setting::new("windows", count)),
+        self.set("windows", count);
+    }
+
+    /// Records a setting that changes what is simulated, keeping the list sorted by key
+    /// as log headers hold it.
+    fn set(&mut self, key: &str, value: u64) {
+        match self.settings.binary_search_by(|s| s.key.as_str().cmp(key)) {
+            Ok(at) => self.settings[at].value = value.to_string(),
+            Err(at) => self.settings.insert(at, Setting::new(key, value)),
         }
     }
 

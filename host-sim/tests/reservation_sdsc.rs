@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use host_sim::input::TraceArgs;
 use host_sim::reservation::cli::{ReserveInput, load};
 use host_sim::reservation::{Experiment, Input, simulate};
 use kernel::reservation::Criterion;
@@ -17,10 +18,7 @@ fn sdsc_fifo_at_the_traces_load() {
         return;
     }
     let input = ReserveInput {
-        trace: dir.join("SDSC-SP2-1998-4.2-cln.swf.gz"),
-        skip_bad_lines: false,
-        allow_extra_fields: false,
-        allow_empty: false,
+        source: TraceArgs { trace: vec![dir.join("SDSC-SP2-1998-4.2-cln.swf.gz")], ..TraceArgs::default() },
         seed: 1,
         window: "15d".into(),
         nodes: None,

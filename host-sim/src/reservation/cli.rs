@@ -4,16 +4,17 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use kernel::Tick;
 use kernel::reservation::{Criterion, Fixing};
 
 use super::mapping::{Estimates, Flex};
 use super::report::{self, PAPER_FIFO, Summary};
 use super::sweep;
 use super::{Experiment, Input, ReserveError, run, simulate, simulate_recorded};
+use crate::input::TraceArgs;
 use crate::progress;
-use crate::swf::{self, SwfOptions};
 use crate::units::{format_milli, parse_milli};
-use crate::window::parse_duration;
+use crate::window::{DurationError, parse_duration};
 use crate::workload::Workload;
 use kernel::service_level::Policy;
 use replay::engine::service_level::DEFAULT_QUEUE_CAPACITY;
@@ -22,19 +23,10 @@ use replay::format::{Header, Model};
 /// Options shared by `reserve` and `reserve-sweep`.
 #[derive(Debug, Args)]
 pub struct ReserveInput {
-    /// SWF trace, plain or gzipped (the paper's is SDSC SP2).
-    #[arg(long, value_name = "FILE")]
-    pub trace: PathBuf,
-    /// Count malformed trace lines instead of stopping at the first.
-    #[arg(long)]
-    pub skip_bad_lines: bool,
-    /// Read job lines with more than the 18 standard SWF fields (Alea's 21-field
-    /// variant): the first 18 are read, the rest ignored.
-    #[arg(long)]
-    pub allow_extra_fields: bool,
-    /// Exit 0 when the trace has no usable job (otherwise that is an error).
-    #[arg(long)]
-    pub allow_empty: bool,
+    /// The trace input (required; the paper's is SDSC SP2): each job asks for its
+    /// processor count of the pool's processors.
+    #[command(flatten)]
+    pub source: TraceArgs,
     /// Seeds every draw of the mapping (stream 2).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
@@ -42,12 +34,14 @@ pub struct ReserveInput {
     /// seconds (ticks).
     #[arg(long, value_name = "DURATION", default_value = "15d")]
     pub window: String,
-    /// Nodes of the pool (default: the trace's MaxNodes, else MaxProcs, else 128).
-    #[arg(long, value_name = "M")]
+    /// Nodes of the pool, each one processor (default: the trace's size in processors,
+    /// the rule every model shares: MaxProcs, else MaxNodes, else the widest job).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
     pub nodes: Option<u32>,
-    /// Calendar slot length in ticks (seconds).
-    #[arg(long, value_name = "TICKS", default_value_t = super::run::DEFAULT_SLOT_TICKS)]
-    pub slot: u64,
+    /// Calendar slot length: a whole number with a unit s, m, h or d, as `sla --slot`
+    /// takes it; a bare number is ticks (seconds).
+    #[arg(long, value_name = "DURATION", default_value = "60", value_parser = slot_ticks)]
+    pub slot: Tick,
 }
 
 /// `host-sim reserve`.
@@ -142,21 +136,33 @@ pub struct Loaded {
 }
 
 pub fn load(input: &ReserveInput) -> Result<Loaded, ReserveError> {
-    let options =
-        SwfOptions { skip_bad_lines: input.skip_bad_lines, allow_extra_fields: input.allow_extra_fields };
-    let trace = swf::read(&input.trace, options)?;
-    trace.workload.check_not_empty(input.allow_empty)?;
-    let header = trace.max_nodes.or(trace.max_procs).and_then(|n| u32::try_from(n).ok());
-    let nodes = input.nodes.or(header).unwrap_or(128);
+    let Some(mut trace) = input.source.read()? else {
+        return Err(usage("--trace is required: reservations are made from a trace's jobs".into()));
+    };
+    trace.workload.check_not_empty(input.source.allow_empty)?;
+    if let Some(limit) = input.source.limit {
+        trace.workload.keep_first(limit);
+    }
+    let nodes = input.nodes.unwrap_or_else(|| trace.pool_size(&trace.workload.jobs));
     Ok(Loaded { workload: trace.workload, nodes })
+}
+
+/// The trace's name as the summary gives it: its path, or the merged paths.
+fn trace_name(source: &TraceArgs) -> String {
+    source.trace.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" + ")
 }
 
 fn base_experiment(input: &ReserveInput, nodes: u32) -> Result<Experiment, ReserveError> {
     let window_ticks = parse_duration(&input.window).map_err(|e| usage(format!("--window: {e}")))?;
-    if input.slot == 0 {
-        return Err(usage("--slot: a slot is at least one second".into()));
-    }
     Ok(Experiment { seed: input.seed, slot_ticks: input.slot, window_ticks, ..Experiment::paper(nodes) })
+}
+
+/// `--slot` in ticks, from a duration as every model's `--slot` takes it.
+fn slot_ticks(text: &str) -> Result<Tick, String> {
+    match parse_duration(text) {
+        Err(DurationError::Zero(_)) => Err("a slot is at least one second".into()),
+        other => other.map_err(|e| e.to_string()),
+    }
 }
 
 /// The log header of a reservation run: the reservation kernel's configuration and
@@ -199,7 +205,7 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
         ..base_experiment(&args.input, loaded.nodes)?
     };
     let input = Input { jobs: &loaded.workload.jobs };
-    let trace = args.input.trace.display().to_string();
+    let trace = trace_name(&args.input.source);
     let outcome = match &args.log {
         Some(path) => {
             let header = log_header(&experiment, &loaded.workload);

@@ -8,12 +8,12 @@ use clap::Args;
 use replay::engine::service_level::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_CAPACITIES};
 
 use crate::error::CliError;
+use crate::input::TraceArgs;
 use crate::progress;
 use crate::service_level::levels::{self, LevelError};
 use crate::service_level::report::{self, RunSummary};
 use crate::service_level::sim::RunConfig;
 use crate::service_level::sweep::{self, Mode, SweepConfig, SweepDocument};
-use crate::swf::{self, SwfOptions};
 use crate::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
 use crate::units::parse_milli;
 use crate::window::parse_window;
@@ -38,18 +38,9 @@ pub struct CriteriaArgs {
 /// Where the jobs come from, and what every run shares.
 #[derive(Clone, Debug, Args)]
 pub struct InputArgs {
-    /// SWF trace, plain or gzipped; without it, the built-in synthetic workload. Give
-    /// it several times to merge traces on their relative submit times (each starts
-    /// at 0; ties by trace order, then line; jobs renumbered 1, 2, ...).
-    #[arg(long, value_name = "FILE")]
-    pub trace: Vec<PathBuf>,
-    /// Count malformed trace lines instead of stopping at the first.
-    #[arg(long)]
-    pub skip_bad_lines: bool,
-    /// Read job lines with more than the 18 standard SWF fields (Alea's 21-field
-    /// variant): the first 18 are read, the rest ignored.
-    #[arg(long)]
-    pub allow_extra_fields: bool,
+    /// The trace input (without --trace, the built-in synthetic workload).
+    #[command(flatten)]
+    pub source: TraceArgs,
     /// Jobs in the synthetic workload.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_JOBS)]
     pub jobs: u32,
@@ -63,9 +54,6 @@ pub struct InputArgs {
     /// Cost per tick of the benefit metric G (up to three decimals).
     #[arg(long, value_name = "COST", default_value = "1")]
     pub alpha: String,
-    /// Exit 0 when the input has no usable job (otherwise that is an error).
-    #[arg(long)]
-    pub allow_empty: bool,
     /// Keep only the jobs of the first N windows of `--window` length (the thesis ran
     /// 30 one-week windows).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -178,14 +166,21 @@ fn load_windows(input: &InputArgs, window_ticks: Option<u64>) -> Result<Workload
 }
 
 fn load(input: &InputArgs) -> Result<Workload, CliError> {
-    let options =
-        SwfOptions { skip_bad_lines: input.skip_bad_lines, allow_extra_fields: input.allow_extra_fields };
-    let workload = if input.trace.is_empty() {
-        synthetic::generate(&SyntheticParams::new(input.jobs, input.seed))
-    } else {
-        swf::read_merged(&input.trace, options)?
+    let workload = match input.source.read()? {
+        None if input.source.limit.is_some() => {
+            return Err(CliError::Usage(
+                "--limit applies to a trace; the synthetic workload's size is --jobs".into(),
+            ));
+        }
+        None => synthetic::generate(&SyntheticParams::new(input.jobs, input.seed)),
+        Some(mut trace) => {
+            if let Some(limit) = input.source.limit {
+                trace.workload.keep_first(limit);
+            }
+            trace.workload
+        }
     };
-    workload.check_not_empty(input.allow_empty)?;
+    workload.check_not_empty(input.source.allow_empty)?;
     Ok(workload)
 }
 
@@ -237,7 +232,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
 fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliError> {
     use crate::service_level::replicate;
     let seeds = replicate::parse_seeds(seeds).map_err(|e| CliError::Usage(format!("--seeds: {e}")))?;
-    let trace = if args.input.trace.is_empty() {
+    let trace = if args.input.source.trace.is_empty() {
         None
     } else {
         Some(load_windows(&args.input, config.window_ticks)?)
@@ -245,7 +240,7 @@ fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliE
     let workload_for = |seed: u64| match &trace {
         Some(workload) => Ok(workload.clone()),
         None => {
-            let input = InputArgs { seed, trace: Vec::new(), ..args.input.clone() };
+            let input = InputArgs { seed, ..args.input.clone() };
             load_windows(&input, config.window_ticks)
         }
     };

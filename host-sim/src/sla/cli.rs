@@ -13,8 +13,8 @@ use super::mapping::{self, Sla};
 use super::metrics;
 use super::run::{self, Batch, Input, Outcome, Plan, SetOutcome};
 use super::{SlaError, paper, sweep};
+use crate::input::{TraceArgs, Traced};
 use crate::progress;
-use crate::swf::{self, SwfOptions};
 use crate::window::parse_duration;
 
 /// `host-sim sla`.
@@ -38,27 +38,15 @@ pub struct SlaArgs {
     /// trace's tightness draws.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-    /// An SWF trace (plain or gzipped) instead of generated sets: TS = submit, tD = run
+    /// The trace input instead of generated sets, mapped as TS = submit, tD = run
     /// time, NCPU = allocated (else requested) processors, TF = TS + tD * f with f
     /// uniform in [1, 7].
-    #[arg(long, value_name = "FILE")]
-    pub trace: Option<PathBuf>,
-    /// With --trace: the machine's nodes (default: the header's MaxProcs, else
-    /// MaxNodes, else the widest job).
+    #[command(flatten)]
+    pub input: TraceArgs,
+    /// With --trace: the machine's nodes (default: the trace's size in processors,
+    /// the rule every model shares: MaxProcs, else MaxNodes, else the widest job).
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
     pub nodes: Option<u32>,
-    /// With --trace: only its first N jobs.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
-    pub limit: Option<u64>,
-    /// Count malformed trace lines instead of stopping at the first.
-    #[arg(long)]
-    pub skip_bad_lines: bool,
-    /// Accept trace lines with more than the 18 standard SWF fields, reading the first 18.
-    #[arg(long)]
-    pub allow_extra_fields: bool,
-    /// Run a trace with no usable job (printing a notice) instead of failing.
-    #[arg(long)]
-    pub allow_empty: bool,
     /// When batches are planned: `all` (every request of a set, then one plan: the
     /// paper's), `0` (each request alone, at its submit), or a planning interval (s, m,
     /// h, d, e.g. 1h). Default: `all` for generated sets, `1h` for a trace.
@@ -123,9 +111,9 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
     }
     let mut inputs_header =
         replay::format::Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
-    let source = match &args.trace {
+    let source = match args.input.read()? {
         None => generated(args, slot, &mut inputs_header)?,
-        Some(path) => traced(args, path, &mut inputs_header)?,
+        Some(trace) => traced(args, &trace, &mut inputs_header)?,
     };
     inputs_header.set("batch", source.batch.setting());
     let order = spec.order(args.seed);
@@ -142,7 +130,7 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
 
 /// The generated sets of `--sets` and `--seed`, named in `header`.
 fn generated(args: &SlaArgs, slot: Tick, header: &mut replay::format::Header) -> Result<Source, SlaError> {
-    if slot != SLOT_TICKS || args.nodes.is_some() || args.limit.is_some() {
+    if slot != SLOT_TICKS || args.nodes.is_some() || args.input.limit.is_some() {
         return Err(SlaError::Usage(
             "--slot, --nodes and --limit apply to traces; generated sets are whole six-minute slots on 64 nodes"
                 .into(),
@@ -165,22 +153,15 @@ fn generated(args: &SlaArgs, slot: Tick, header: &mut replay::format::Header) ->
 
 /// The trace of `--trace` (its first `--limit` jobs) mapped into one set of requests,
 /// stamped in `header`.
-fn traced(
-    args: &SlaArgs,
-    path: &std::path::Path,
-    header: &mut replay::format::Header,
-) -> Result<Source, SlaError> {
-    let options =
-        SwfOptions { skip_bad_lines: args.skip_bad_lines, allow_extra_fields: args.allow_extra_fields };
-    let trace = swf::read(path, options)?;
-    trace.workload.check_not_empty(args.allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
+fn traced(args: &SlaArgs, trace: &Traced, header: &mut replay::format::Header) -> Result<Source, SlaError> {
+    trace.workload.check_not_empty(args.input.allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
     trace.workload.stamp(header);
     let mut jobs = trace.workload.jobs.as_slice();
-    if let Some(limit) = args.limit {
-        jobs = &jobs[..jobs.len().min(limit as usize)];
+    if let Some(limit) = args.input.limit {
+        jobs = &jobs[..jobs.len().min(usize::try_from(limit).unwrap_or(usize::MAX))];
         header.set("limit", limit);
     }
-    let nodes = args.nodes.unwrap_or_else(|| mapping::machine_nodes(trace.max_procs, trace.max_nodes, jobs));
+    let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(jobs));
     let mapped = mapping::map(jobs, nodes, args.seed);
     let batch = Batch::parse(args.batch.as_deref().unwrap_or("1h")).map_err(SlaError::Usage)?;
     let first = mapped.requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);

@@ -46,15 +46,6 @@ pub struct Mapped {
     pub unknown_procs: u64,
 }
 
-/// The machine size of a trace: header `MaxProcs`, else `MaxNodes`, else the widest job.
-pub fn machine_nodes(max_procs: Option<u64>, max_nodes: Option<u64>, jobs: &[Job]) -> u32 {
-    max_procs
-        .or(max_nodes)
-        .and_then(|n| u32::try_from(n).ok())
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| jobs.iter().map(|j| j.procs).max().unwrap_or(1).max(1))
-}
-
 /// Maps `jobs` (in workload order) with `seed`, on a machine of `nodes`.
 pub fn map(jobs: &[Job], nodes: u32, seed: u64) -> Mapped {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -116,14 +107,5 @@ mod tests {
         assert_eq!(mapped.requests.iter().map(|r| r.job).collect::<Vec<_>>(), [1, 3]);
         let all = map(&[job(1, 0, 100, 2), job(2, 5, 100, 1), job(3, 9, 100, 4)], 4, 3);
         assert_eq!(all.requests[2], mapped.requests[1]);
-    }
-
-    #[test]
-    fn the_machine_is_the_headers_processors_else_its_nodes_else_the_widest_job() {
-        let jobs = [job(1, 0, 1, 3), job(2, 0, 1, 17)];
-        assert_eq!(machine_nodes(Some(128), Some(64), &jobs), 128);
-        assert_eq!(machine_nodes(None, Some(64), &jobs), 64);
-        assert_eq!(machine_nodes(None, None, &jobs), 17);
-        assert_eq!(machine_nodes(Some(0), None, &jobs), 17);
     }
 }

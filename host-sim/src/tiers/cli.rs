@@ -10,8 +10,8 @@ use super::faults::{self, DEFAULT_FAULTS, Faults};
 use super::metrics::Summary;
 use super::testbed::{self, Mix};
 use super::{Scenario, TiersError, sweep};
+use crate::input::TraceArgs;
 use crate::progress;
-use crate::swf::{self, SwfOptions};
 use crate::units::parse_milli;
 use crate::workload::INPUT_CRC;
 use replay::format::Header;
@@ -63,22 +63,11 @@ pub struct TiersArgs {
     /// Seeds the workload, the run times, the owner load and the availability.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-    /// An SWF trace (plain or gzipped) instead of the paper's workload.
-    #[arg(long, value_name = "FILE")]
-    pub trace: Option<PathBuf>,
-    /// Count malformed trace lines instead of stopping at the first.
-    #[arg(long)]
-    pub skip_bad_lines: bool,
-    /// Accept trace lines with more than the 18 standard SWF fields, reading the first
-    /// 18 (Alea's 21-field variant, for example).
-    #[arg(long)]
-    pub allow_extra_fields: bool,
-    /// Run a trace with no usable job (printing a notice) instead of failing.
-    #[arg(long)]
-    pub allow_empty: bool,
-    /// Only the first N jobs of the trace.
-    #[arg(long, value_name = "N")]
-    pub limit: Option<usize>,
+    /// The trace input instead of the paper's workload: each job is one request of one
+    /// node (the processor count is not used: the paper's jobs are single-node), its tier
+    /// drawn by the mix.
+    #[command(flatten)]
+    pub input: TraceArgs,
     /// With --trace: nodes of the high-confidence cluster.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub reliable: u32,
@@ -132,27 +121,23 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header), TiersError> {
     let laxity = parse_milli(&args.laxity)
         .ok_or_else(|| TiersError::Usage(format!("--laxity: `{}` is not a decimal", args.laxity)))?;
     let mut inputs = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
-    let mut scenario = match &args.trace {
+    let mut scenario = match args.input.read()? {
         None => {
             let name = format!("tiers paper workload, mix {}, seed {}", mix.name, args.seed);
             inputs = inputs.with_input(&name, INPUT_CRC.checksum(name.as_bytes()));
             Scenario::paper(policy, mix, args.seed, faults)
         }
-        Some(path) => {
-            let options = SwfOptions {
-                skip_bad_lines: args.skip_bad_lines,
-                allow_extra_fields: args.allow_extra_fields,
-            };
-            let trace = swf::read(path, options)?;
-            trace.workload.check_not_empty(args.allow_empty).map_err(|e| TiersError::Usage(e.to_string()))?;
+        Some(trace) => {
+            let empty = trace.workload.check_not_empty(args.input.allow_empty);
+            empty.map_err(|e| TiersError::Usage(e.to_string()))?;
             trace.workload.stamp(&mut inputs);
-            if let Some(limit) = args.limit {
+            if let Some(limit) = args.input.limit {
                 inputs.set("limit", limit);
             }
             let resources = testbed::split_resources(args.reliable, args.volunteer);
             let mut requests = testbed::trace_workload(&trace.workload, mix, args.seed);
-            if let Some(limit) = args.limit {
-                requests.truncate(limit);
+            if let Some(limit) = args.input.limit {
+                requests.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
             }
             let until = requests.iter().map(|r| r.deadline.max(r.t)).max().unwrap_or(0) + 86_400;
             let changes = faults::seeded(&resources, faults, args.seed, until);

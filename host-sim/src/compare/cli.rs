@@ -1,0 +1,76 @@
+//! The `compare` subcommand: its options and its outputs.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::error::CliError;
+use crate::input::TraceArgs;
+
+/// `host-sim compare`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Example: host-sim compare --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --out out/cmp"
+)]
+pub struct CompareArgs {
+    /// The trace input (required).
+    #[command(flatten)]
+    pub source: TraceArgs,
+    /// Processors of the machine for the models with a pool (reservations, SLA), each
+    /// node one processor (default: the trace's size, the rule every model shares:
+    /// MaxProcs, else MaxNodes, else the widest job).
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    pub nodes: Option<u32>,
+    /// Write DIR/compare.csv, DIR/compare.json and the figure DIR/compare.svg too.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the rows as one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `host-sim compare`: every model on the trace, as a table (or JSON), and with
+/// `--out` as CSV, JSON and a figure.
+pub fn run(args: &CompareArgs) -> Result<(), CliError> {
+    let Some(mut trace) = args.source.read()? else {
+        return Err(CliError::Usage("--trace is required: compare runs every model on a trace".into()));
+    };
+    trace.workload.check_not_empty(args.source.allow_empty)?;
+    if let Some(limit) = args.source.limit {
+        trace.workload.keep_first(limit);
+    }
+    let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(&trace.workload.jobs));
+    let rows = super::compare(&trace.workload, nodes).map_err(|e| CliError::Usage(e.to_string()))?;
+    let document = serde_json::json!({
+        "trace": trace.workload.file_name(),
+        "input_hash": trace.workload.hash_hex(),
+        "nodes": nodes,
+        "rows": rows,
+    });
+    if let Some(dir) = &args.out {
+        let io = |path: &Path| {
+            let path = path.display().to_string();
+            move |source| CliError::Io { path, source }
+        };
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let csv = dir.join("compare.csv");
+        let mut text = Vec::new();
+        super::write_csv(&rows, &mut text).map_err(io(&csv))?;
+        std::fs::write(&csv, text).map_err(io(&csv))?;
+        let json = dir.join("compare.json");
+        std::fs::write(&json, format!("{document:#}\n")).map_err(io(&json))?;
+        super::chart(&trace.workload.file_name(), &rows)
+            .to_svg()
+            .and_then(|svg| crate::plot::write_svg(&dir.join("compare.svg"), &svg))
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+    }
+    let stdout = std::io::stdout().lock();
+    let written = if args.json {
+        let mut out = stdout;
+        writeln!(out, "{document}")
+    } else {
+        super::write_table(&rows, stdout)
+    };
+    written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
+}

@@ -1,0 +1,116 @@
+//! The trace input every model reads, declared once: the options (`--trace`,
+//! `--skip-bad-lines`, `--allow-extra-fields`, `--allow-empty`, `--limit`), flattened
+//! into every subcommand that reads a trace, and the one rule for the size of the
+//! machine or pool a trace ran on.
+//!
+//! # Sizes
+//! A job's size is its processor count: SWF field 5 (allocated processors), else
+//! field 8 (requested), else unknown (`swf`). So the machine is counted in processors
+//! too, by one rule that every model and `compare` use ([`pool_size`]): the header's
+//! `MaxProcs`, else its `MaxNodes` (a trace that gives only nodes is read as one
+//! processor per node), else the widest job. Merged traces run on the largest of
+//! their machines. A model's own option (`--nodes`, `--machines`) overrides it.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::error::SwfError;
+use crate::swf::{self, SwfOptions};
+use crate::workload::{Job, Workload};
+
+/// The trace options, as every subcommand that reads a trace takes them.
+#[derive(Clone, Debug, Default, Args)]
+pub struct TraceArgs {
+    /// SWF trace, plain or gzipped. Give it several times to merge traces on their
+    /// relative submit times (each starts at 0; ties by trace order, then line; jobs
+    /// renumbered 1, 2, ...). Without it, the subcommand's built-in workload (run: the
+    /// synthetic one; tiers: the paper's; sla: the generated sets); reserve and compare
+    /// need a trace.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Vec<PathBuf>,
+    /// Count malformed trace lines instead of stopping at the first.
+    #[arg(long)]
+    pub skip_bad_lines: bool,
+    /// Read job lines with more than the 18 standard SWF fields (Alea's 21-field
+    /// variant): the first 18 are read, the rest ignored.
+    #[arg(long)]
+    pub allow_extra_fields: bool,
+    /// Exit 0 when the input has no usable job (otherwise that is an error).
+    #[arg(long)]
+    pub allow_empty: bool,
+    /// Only the first N jobs of the trace, in submit order (at least 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+}
+
+/// A trace read with [`TraceArgs`]: its jobs, and its machine's size by [`pool_size`].
+#[derive(Clone, Debug)]
+pub struct Traced {
+    pub workload: Workload,
+    /// The header's `MaxProcs`, of the largest machine when traces are merged.
+    pub max_procs: Option<u64>,
+    /// The header's `MaxNodes`, likewise.
+    pub max_nodes: Option<u64>,
+}
+
+impl TraceArgs {
+    /// How the SWF reader is to treat lines.
+    pub const fn options(&self) -> SwfOptions {
+        SwfOptions { skip_bad_lines: self.skip_bad_lines, allow_extra_fields: self.allow_extra_fields }
+    }
+
+    /// Reads `--trace` (merging several), or `None` without one. `--limit` is not
+    /// applied here: each model applies it where its mapping says.
+    pub fn read(&self) -> Result<Option<Traced>, SwfError> {
+        let mut parts = Vec::with_capacity(self.trace.len());
+        let (mut max_procs, mut max_nodes) = (None, None);
+        for path in &self.trace {
+            let trace = swf::read(path, self.options())?;
+            max_procs = max_procs.max(trace.max_procs);
+            max_nodes = max_nodes.max(trace.max_nodes);
+            parts.push(trace.workload);
+        }
+        if parts.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(Traced { workload: crate::workload::merge(parts), max_procs, max_nodes }))
+    }
+}
+
+impl Traced {
+    /// The machine's size in processors by the one rule ([`pool_size`]), for `jobs`.
+    pub fn pool_size(&self, jobs: &[Job]) -> u32 {
+        pool_size(self.max_procs, self.max_nodes, jobs)
+    }
+}
+
+/// The size of the machine a trace ran on, in processors: `MaxProcs`, else
+/// `MaxNodes`, else the widest of `jobs` (at least 1). A header value past `u32` or
+/// zero is passed over as missing.
+pub fn pool_size(max_procs: Option<u64>, max_nodes: Option<u64>, jobs: &[Job]) -> u32 {
+    let header = |n: Option<u64>| n.and_then(|n| u32::try_from(n).ok()).filter(|&n| n > 0);
+    header(max_procs)
+        .or_else(|| header(max_nodes))
+        .unwrap_or_else(|| jobs.iter().map(|j| j.procs).max().unwrap_or(1).max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(procs: u32) -> Job {
+        Job { id: 1, release: 0, p: 1, procs }
+    }
+
+    #[test]
+    fn processors_first_then_nodes_then_the_widest_job() {
+        let jobs = [job(3), job(17), job(0)];
+        assert_eq!(pool_size(Some(1152), Some(144), &jobs), 1152);
+        assert_eq!(pool_size(None, Some(144), &jobs), 144);
+        assert_eq!(pool_size(Some(0), Some(144), &jobs), 144);
+        assert_eq!(pool_size(None, None, &jobs), 17);
+        assert_eq!(pool_size(None, None, &[]), 1);
+        assert_eq!(pool_size(Some(u64::MAX), None, &jobs), 17);
+    }
+}
