@@ -232,3 +232,9 @@ fn print_defaults(definition: &clap::Command, args: &ConfigArgs) -> Result<(), C
     host_sim::output::write_stdout(&text)
         .map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
 }
+
+// The check that every path option of this definition is a path in a scenario; it
+// lives beside `config.rs` but needs `Cli`, which only the binary has.
+#[cfg(test)]
+#[path = "config/definition_tests.rs"]
+mod config_definition_tests;
