@@ -56,6 +56,8 @@ pub enum ConfigError {
     Key { file: String, line: usize, key: String, message: String },
     #[error("--config needs a file name")]
     MissingFile,
+    #[error("--config is given twice; a run reads one scenario file")]
+    Twice,
     #[error("--command: `{0}` is not a subcommand")]
     NotASubcommand(String),
     /// `config` prints scenario files and cannot be run from one: its own `--command`
@@ -244,16 +246,22 @@ impl Scenario {
 }
 
 /// Removes `--config FILE` or `--config=FILE` and returns the file.
+///
+/// A second `--config` is refused here: clap declares `--config` only for the help
+/// (see [`option`]), so it would take the second one and ignore it.
 fn take_config(args: &mut Vec<OsString>) -> Result<Option<PathBuf>, ConfigError> {
-    let Some(at) = args.iter().position(|a| a == "--config" || a.to_string_lossy().starts_with("--config="))
-    else {
-        return Ok(None);
-    };
+    let is_config = |a: &OsString| a == "--config" || a.to_string_lossy().starts_with("--config=");
+    let Some(at) = args.iter().position(is_config) else { return Ok(None) };
     let flag = args.remove(at).to_string_lossy().into_owned();
-    if let Some(path) = flag.strip_prefix("--config=") {
-        return Ok(Some(PathBuf::from(path)));
+    let path = match flag.strip_prefix("--config=") {
+        Some(path) => PathBuf::from(path),
+        None if at < args.len() => PathBuf::from(args.remove(at)),
+        None => return Err(ConfigError::MissingFile),
+    };
+    if args.iter().any(is_config) {
+        return Err(ConfigError::Twice);
     }
-    if at < args.len() { Ok(Some(PathBuf::from(args.remove(at)))) } else { Err(ConfigError::MissingFile) }
+    Ok(Some(path))
 }
 
 /// Whether the option has a key in a scenario: every long option but `--help`,

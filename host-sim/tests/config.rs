@@ -210,3 +210,18 @@ fn config_has_no_scenario_and_a_scenario_names_no_other() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_second_config_is_refused_not_ignored() {
+    let dir = scratch("config-twice");
+    let file = dir.join("run.toml");
+    std::fs::write(&file, "jobs = 10\n").unwrap();
+    let path = file.to_str().unwrap();
+    let joined = format!("--config={path}");
+    for second in [&["--config", path][..], &[joined.as_str()][..]] {
+        let args = [&["run", "--config", path][..], second].concat();
+        let err = stderr_of_failure(&host_sim(&args));
+        assert!(err.contains("--config is given twice; a run reads one scenario file"), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
