@@ -9,9 +9,9 @@
 //!   (`trace`) is an array.
 //! - `command = "sweep"` names the subcommand; then `host-sim --config FILE` alone
 //!   runs it. A subcommand on the command line that differs from it is an error.
-//! - The value of an option whose value is a `FILE` or a `DIR` is a path relative to
-//!   the scenario file's folder (absolute paths are kept), so a scenario runs the same
-//!   from any working directory.
+//! - The value of an option whose value type is a path (`PathBuf`, whatever its value
+//!   name: `FILE`, `DIR`, `FILE.csv`) is relative to the scenario file's folder
+//!   (absolute paths are kept), so a scenario runs the same from any working directory.
 //! - An unknown key, a table, and a value the option refuses are errors that name the
 //!   file, the line and the key. An option given on the command line wins over the
 //!   file's (a flag set in the file cannot be unset from the command line).
@@ -19,13 +19,27 @@
 //! The file's options are put in front of the command line's, and the whole is parsed
 //! by the same `clap` definitions as ever, so a scenario can do nothing the command
 //! line cannot. `host-sim config --defaults` prints a file with every option of a
-//! subcommand and its default.
+//! subcommand and its default ([`defaults`]). `--config` itself is a global option of
+//! the definition ([`option`]) only so that every `--help` lists it: [`expand`] takes it
+//! out before clap parses, so clap never sees its value.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
+use clap::builder::ValueParser;
 use clap::{Arg, ArgAction, Command};
 use toml_edit::{Document, Item, Value};
+
+mod defaults;
+#[cfg(test)]
+mod tests;
+
+pub use defaults::defaults;
+
+/// The option that names a scenario file, and so has no key in one.
+const CONFIG_OPTION: &str = "config";
+/// The subcommand that prints scenario files, and so reads none.
+const CONFIG_SUBCOMMAND: &str = "config";
 
 /// A scenario file that cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +56,33 @@ pub enum ConfigError {
     Key { file: String, line: usize, key: String, message: String },
     #[error("--config needs a file name")]
     MissingFile,
+    #[error("--config is given twice; a run reads one scenario file")]
+    Twice,
+    #[error("--command: `{0}` is not a subcommand")]
+    NotASubcommand(String),
+    /// `config` prints scenario files and cannot be run from one: its own `--command`
+    /// would be the key `command`, which names the scenario's subcommand. `file` is the
+    /// scenario given to it, if any.
+    #[error(
+        "{}`host-sim config` has no scenario file (its --command would clash with the key \
+         `command`, which names the scenario's subcommand); name another subcommand",
+        file.as_ref().map(|f| format!("{f}: ")).unwrap_or_default()
+    )]
+    ForConfig { file: Option<String> },
+}
+
+/// `--config FILE` as a global option, so that `host-sim --help` and every subcommand's
+/// help list it. Its value never reaches clap: [`expand`] takes it out first.
+pub fn option() -> Arg {
+    Arg::new(CONFIG_OPTION)
+        .long(CONFIG_OPTION)
+        .value_name("FILE")
+        .value_parser(ValueParser::path_buf())
+        .global(true)
+        .help(
+            "Read options from a TOML scenario file (see `host-sim config --defaults`); \
+             options given here override it",
+        )
 }
 
 /// Where an option's value came from, to name it when the run refuses the value.
@@ -80,6 +121,9 @@ pub fn expand(mut args: Vec<OsString>, cli: &Command) -> Result<Expanded, Config
     let scenario = Scenario::read(&path)?;
     let at = scenario.subcommand(&mut args, cli)?;
     let name = args[at].to_string_lossy().into_owned();
+    if name == CONFIG_SUBCOMMAND {
+        return Err(scenario.for_config());
+    }
     let Some(sub) = cli.find_subcommand(&name) else { return Ok(Expanded { args, origins: Vec::new() }) };
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let (inserted, origins) = scenario.options(sub, &name, &args[at + 1..], &base)?;
@@ -114,6 +158,16 @@ impl Scenario {
 
     fn key_error(&self, key: &str, message: String) -> ConfigError {
         ConfigError::Key { file: self.file.clone(), line: self.line(key), key: key.to_owned(), message }
+    }
+
+    /// The error for a scenario run with `config`: at the `command` key if the file
+    /// names it, else about the whole file (the command line named `config`).
+    fn for_config(&self) -> ConfigError {
+        if self.document.contains_key("command") {
+            let message = ConfigError::ForConfig { file: None }.to_string();
+            return self.key_error("command", message);
+        }
+        ConfigError::ForConfig { file: Some(self.file.clone()) }
     }
 
     /// Where the subcommand is in `args`: the command line's, else the file's
@@ -162,9 +216,14 @@ impl Scenario {
             if item.as_value().is_none() {
                 return Err(self.key_error(key, "is a table; give the option a value".into()));
             }
-            let Some(arg) = sub.get_arguments().find(|a| a.get_long() == Some(key) && !is_builtin(a)) else {
+            if key == CONFIG_OPTION {
+                let message =
+                    "names a scenario file, which a scenario cannot; give --config on the command line";
+                return Err(self.key_error(key, message.into()));
+            }
+            let Some(arg) = sub.get_arguments().find(|a| a.get_long() == Some(key) && has_key(a)) else {
                 let known: Vec<&str> =
-                    sub.get_arguments().filter(|a| !is_builtin(a)).filter_map(Arg::get_long).collect();
+                    sub.get_arguments().filter(|a| has_key(a)).filter_map(Arg::get_long).collect();
                 return Err(self.key_error(
                     key,
                     format!("`host-sim {name}` has no such option; its keys are {}", known.join(", ")),
@@ -187,30 +246,41 @@ impl Scenario {
 }
 
 /// Removes `--config FILE` or `--config=FILE` and returns the file.
+///
+/// A second `--config` is refused here: clap declares `--config` only for the help
+/// (see [`option`]), so it would take the second one and ignore it.
 fn take_config(args: &mut Vec<OsString>) -> Result<Option<PathBuf>, ConfigError> {
-    let Some(at) = args.iter().position(|a| a == "--config" || a.to_string_lossy().starts_with("--config="))
-    else {
-        return Ok(None);
-    };
+    let is_config = |a: &OsString| a == "--config" || a.to_string_lossy().starts_with("--config=");
+    let Some(at) = args.iter().position(is_config) else { return Ok(None) };
     let flag = args.remove(at).to_string_lossy().into_owned();
-    if let Some(path) = flag.strip_prefix("--config=") {
-        return Ok(Some(PathBuf::from(path)));
+    let path = match flag.strip_prefix("--config=") {
+        Some(path) => PathBuf::from(path),
+        None if at < args.len() => PathBuf::from(args.remove(at)),
+        None => return Err(ConfigError::MissingFile),
+    };
+    if args.iter().any(is_config) {
+        return Err(ConfigError::Twice);
     }
-    if at < args.len() { Ok(Some(PathBuf::from(args.remove(at)))) } else { Err(ConfigError::MissingFile) }
+    Ok(Some(path))
 }
 
-/// `--help` and `--version`, which have no key.
-fn is_builtin(arg: &Arg) -> bool {
-    matches!(
+/// Whether the option has a key in a scenario: every long option but `--help`,
+/// `--version` and `--config` (a scenario does not name another).
+fn has_key(arg: &Arg) -> bool {
+    let builtin = matches!(
         arg.get_action(),
         ArgAction::Help | ArgAction::HelpLong | ArgAction::HelpShort | ArgAction::Version
-    )
+    );
+    arg.get_long().is_some() && !builtin && arg.get_id() != CONFIG_OPTION
 }
 
 /// Whether the option's value is a file or folder name (relative to the scenario).
+///
+/// The value's type decides, not its value name: every `PathBuf` option, named `FILE`,
+/// `DIR` or `FILE.csv`, gets clap's path parser. An `OsString` is not taken for a path,
+/// since nothing says it names a file.
 fn is_path(arg: &Arg) -> bool {
-    arg.get_value_names()
-        .is_some_and(|names| names.iter().any(|n| n.as_str() == "FILE" || n.as_str() == "DIR"))
+    arg.get_value_parser().type_id() == ValueParser::path_buf().type_id()
 }
 
 /// The command-line words for `item` as the value of `arg`.
@@ -265,46 +335,4 @@ fn check(sub: &Command, key: &str, values: &[OsString]) -> Result<(), String> {
             first.trim_start_matches("error: ").to_owned()
         })
         .map_err(|m| if m.is_empty() { format!("--{key} is refused") } else { m })
-}
-
-/// A scenario file with every option of subcommand `name` and its default, each
-/// after its help text; options without a default are commented out.
-pub fn defaults(cli: &Command, name: &str) -> Option<String> {
-    let sub = cli.find_subcommand(name)?;
-    let mut out = format!(
-        "# A host-sim scenario: `host-sim --config FILE` runs it, and options given on the\n\
-         # command line override it. Paths are relative to this file's folder.\n\
-         command = \"{name}\"\n"
-    );
-    for arg in sub.get_arguments().filter(|a| !is_builtin(a)) {
-        let Some(long) = arg.get_long() else { continue };
-        out.push('\n');
-        let help =
-            arg.get_long_help().or_else(|| arg.get_help()).map(ToString::to_string).unwrap_or_default();
-        for line in help.lines() {
-            out.push_str(format!("# {line}").trim_end());
-            out.push('\n');
-        }
-        let defaults: Vec<String> =
-            arg.get_default_values().iter().map(|v| v.to_string_lossy().into_owned()).collect();
-        match (arg.get_action(), defaults.as_slice()) {
-            (ArgAction::SetTrue, _) => out.push_str(&format!("{long} = false\n")),
-            (_, [one]) => out.push_str(&format!("{long} = {}\n", literal(one))),
-            _ => {
-                let value = arg.get_value_names().and_then(|n| n.first()).map_or("VALUE", |n| n.as_str());
-                let example = if matches!(arg.get_action(), ArgAction::Append) {
-                    format!("[\"{value}\"]")
-                } else {
-                    format!("\"{value}\"")
-                };
-                out.push_str(&format!("# {long} = {example}\n"));
-            }
-        }
-    }
-    Some(out)
-}
-
-/// A default value as TOML: a number as it is, anything else quoted.
-fn literal(text: &str) -> String {
-    if text.parse::<i64>().is_ok() { text.to_owned() } else { format!("{text:?}") }
 }

@@ -20,6 +20,9 @@ use host_sim::service_level::cli;
 /// take a unit (s, m, h, d, w); a bare number is seconds.
 #[derive(Debug, Parser)]
 #[command(name = "host-sim", version, args_conflicts_with_subcommands = true, allow_negative_numbers = true)]
+// `--config FILE` is read by `config::expand` before clap parses; it is declared here,
+// global, only so that every `--help` lists it.
+#[command(arg = config::option())]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -157,8 +160,13 @@ fn print_defaults(definition: &clap::Command, args: &ConfigArgs) -> Result<(), C
     if !args.defaults {
         return Err(CliError::Usage("host-sim config: give --defaults (and --command SUBCOMMAND)".into()));
     }
-    let text = config::defaults(definition, &args.command)
-        .ok_or_else(|| CliError::Usage(format!("--command: `{}` is not a subcommand", args.command)))?;
+    let text = config::defaults(definition, &args.command).map_err(|e| CliError::Usage(e.to_string()))?;
     host_sim::output::write_stdout(&text)
         .map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
 }
+
+// The check that every path option of this definition is a path in a scenario; it
+// lives beside `config.rs` but needs `Cli`, which only the binary has.
+#[cfg(test)]
+#[path = "config/definition_tests.rs"]
+mod config_definition_tests;

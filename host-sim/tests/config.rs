@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{HAND_TRACE, host_sim, scratch, stderr_of_failure, stdout};
+use common::{HAND_TRACE, host_sim, host_sim_in, scratch, stderr_of_failure, stdout};
 
 fn json(output: &std::process::Output) -> serde_json::Value {
     serde_json::from_str(&stdout(output)).unwrap()
@@ -129,5 +129,99 @@ fn the_sla_defaults_and_the_shipped_scenario_run() {
     assert_eq!(value["heuristic"], "min(TF - 0.8*tD)");
     assert_eq!(value["sets"], 2);
     replay::verify::verify(replay::format::LogReader::open(&log).unwrap()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn output_paths_of_any_value_name_are_relative_to_the_scenario_file() {
+    let dir = scratch("config-outputs");
+    let (scenarios, elsewhere) = (dir.join("scenarios"), dir.join("elsewhere"));
+    std::fs::create_dir_all(&scenarios).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    // `jobs-out` is named FILE.csv in the help, `log` FILE: both are paths.
+    let file = scenarios.join("run.toml");
+    std::fs::write(&file, "command = \"run\"\njobs = 200\njobs-out = \"jobs.csv\"\nlog = \"run.log\"\n")
+        .unwrap();
+    stdout(&host_sim_in(&elsewhere, &["--config", file.to_str().unwrap()]));
+    assert!(scenarios.join("jobs.csv").is_file() && scenarios.join("run.log").is_file());
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "written in the working directory");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The subcommands `host-sim --help` lists, so a new one is covered.
+fn subcommands() -> Vec<String> {
+    let top = stdout(&host_sim(&["--help"]));
+    let listed = top.split("Commands:\n").nth(1).and_then(|rest| rest.split("\n\n").next()).unwrap();
+    // A name starts at the third column; a wrapped description further right.
+    let named = listed.lines().filter(|line| line.strip_prefix("  ").is_some_and(|r| !r.starts_with(' ')));
+    let names = named.filter_map(|line| line.split_whitespace().next()).filter(|n| *n != "help");
+    names.map(str::to_owned).collect()
+}
+
+#[test]
+fn every_help_lists_config() {
+    let subcommands = subcommands();
+    assert!(subcommands.len() >= 11, "{subcommands:?}");
+    let mut helps = vec![vec!["--help".to_owned()], vec!["-h".to_owned()]];
+    for sub in &subcommands {
+        helps.push(vec![sub.clone(), "--help".to_owned()]);
+        helps.push(vec![sub.clone(), "-h".to_owned()]);
+    }
+    for args in helps {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let help = stdout(&host_sim(&args)).split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            help.contains(
+                "--config <FILE> Read options from a TOML scenario file (see `host-sim config --defaults`)"
+            ),
+            "{args:?}: {help}"
+        );
+    }
+}
+
+#[test]
+fn config_has_no_scenario_and_a_scenario_names_no_other() {
+    let dir = scratch("config-for-config");
+    // Its `--command` would be the key that names the scenario's subcommand.
+    let err = stderr_of_failure(&host_sim(&["config", "--defaults", "--command", "config"]));
+    assert!(
+        err.contains(
+            "`host-sim config` has no scenario file (its --command would clash with the key `command`"
+        ),
+        "{err}"
+    );
+    let file = dir.join("config.toml");
+    std::fs::write(&file, "command = \"config\"\ndefaults = true\n").unwrap();
+    let path = file.to_str().unwrap();
+    let err = stderr_of_failure(&host_sim(&["--config", path]));
+    assert!(
+        err.contains(&format!("{path}:1: key `command`: `host-sim config` has no scenario file")),
+        "{err}"
+    );
+    std::fs::write(&file, "defaults = true\n").unwrap();
+    let err = stderr_of_failure(&host_sim(&["config", "--config", path]));
+    assert!(err.contains(&format!("{path}: `host-sim config` has no scenario file")), "{err}");
+    // `config` as a key would name a second scenario.
+    std::fs::write(&file, "jobs = 10\nconfig = \"other.toml\"\n").unwrap();
+    let err = stderr_of_failure(&host_sim(&["run", "--config", path]));
+    assert!(
+        err.contains(&format!("{path}:2: key `config`: names a scenario file, which a scenario cannot")),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_second_config_is_refused_not_ignored() {
+    let dir = scratch("config-twice");
+    let file = dir.join("run.toml");
+    std::fs::write(&file, "jobs = 10\n").unwrap();
+    let path = file.to_str().unwrap();
+    let joined = format!("--config={path}");
+    for second in [&["--config", path][..], &[joined.as_str()][..]] {
+        let args = [&["run", "--config", path][..], second].concat();
+        let err = stderr_of_failure(&host_sim(&args));
+        assert!(err.contains("--config is given twice; a run reads one scenario file"), "{args:?}: {err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
