@@ -33,19 +33,12 @@
 //! mix A, the seeded availability and owner load, seed 1; each job one SLA due three
 //! run times after its submission).
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
-use kernel::JobId;
-use kernel::log::Body;
-use kernel::reservation::{Decision as ResvDecision, Event as ResvEvent};
-
 use crate::plot::{BarChart, BarGroup};
-use crate::reservation::{self, Experiment, Input};
-use crate::service_level::levels;
-use crate::service_level::sim::{self, RunConfig};
+use crate::reservation;
 use crate::workload::Workload;
 
 pub mod cli;
@@ -84,194 +77,10 @@ pub enum CompareError {
 /// Every model on `workload`; `nodes` is the machine's size in processors
 /// ([`crate::input::pool_size`]: `MaxProcs`, else `MaxNodes`, else the widest job).
 pub fn compare(workload: &Workload, nodes: u32) -> Result<Vec<Row>, CompareError> {
-    Ok(vec![
-        service_levels(workload)?,
-        reservations(workload, nodes)?,
-        tiers(workload)?,
-        sla(workload, nodes)?,
-    ])
+    crate::model::compare_all(workload, nodes)
 }
 
-fn sla(workload: &Workload, nodes: u32) -> Result<Row, CompareError> {
-    use crate::sla::generator::SLOT_TICKS;
-    use crate::sla::{heuristic, mapping, run};
-    let seed = 1;
-    let spec =
-        heuristic::parse("min(TF - 0.8*tD)").map_err(|e| crate::sla::SlaError::Usage(e.to_string()))?;
-    let config = run::config(nodes, SLOT_TICKS, SLOT_TICKS, spec.order(seed));
-    let mut engine = replay::engine::sla::SlaEngine::new(config)
-        .map_err(|e| crate::sla::SlaError::Config(e.to_string()))?;
-    let mapped = mapping::map(&workload.jobs, nodes, seed);
-    let first = mapped.requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);
-    let last = mapped.requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
-    let capacity = u128::from(nodes) * u128::from(last.saturating_sub(first).max(1));
-    let input = run::Input { requests: mapped.requests, capacity };
-    let out = run::run_set(&mut engine, &input, run::Batch::Every(3600), &mut |_, _| {});
-    let (mut waits, mut slowdowns) = (Vec::new(), Vec::new());
-    for (r, start) in input.requests.iter().zip(&out.starts) {
-        let Some(start) = *start else { continue };
-        waits.push(start.saturating_sub(r.submit) as f64);
-        let end = start.saturating_add(r.terms.td);
-        slowdowns.push(end.saturating_sub(r.submit) as f64 / r.terms.td.max(10) as f64);
-    }
-    let s = &out.summary;
-    Ok(Row {
-        model: "sla",
-        after: "SLA priority heuristics (Yarmolenko and Sakellariou)",
-        requests: s.requests,
-        accepted_pct: s.sla_factor,
-        utilisation_pct: s.cpu_utilisation,
-        income: Some(s.income.asap_fair),
-        income_unit: "ASAP Fair income, units",
-        violations: 0,
-        mean_wait_s: mean(waits.into_iter()),
-        mean_bounded_slowdown: mean(slowdowns.into_iter()),
-    })
-}
-
-fn service_levels(workload: &Workload) -> Result<Row, CompareError> {
-    let config = RunConfig::new(1, levels::build(&[2000], None).unwrap_or_default());
-    let report = sim::run(&config, &workload.jobs, None)?;
-    let m = &report.mean;
-    Ok(Row {
-        model: "run",
-        after: "service levels (Lezama 2012)",
-        requests: m.jobs_submitted as u64,
-        accepted_pct: 100.0 - m.prj,
-        utilisation_pct: m.me * 100.0,
-        income: Some(m.g),
-        income_unit: "G, price units",
-        violations: 0,
-        mean_wait_s: m.mwt,
-        mean_bounded_slowdown: m.mbsd,
-    })
-}
-
-fn reservations(workload: &Workload, nodes: u32) -> Result<Row, CompareError> {
-    let experiment = Experiment::paper(nodes);
-    let mut times = Times::default();
-    let mut record = |body: Body| times.see(&body);
-    let outcome =
-        reservation::simulate_recorded(&Input { jobs: &workload.jobs }, &experiment, Some(&mut record))?;
-    let accepted = outcome.totals.accepted + outcome.totals.offers_accepted;
-    Ok(Row {
-        model: "reserve",
-        after: "flexible advance reservations (Netto et al. 2007)",
-        requests: outcome.totals.requests,
-        accepted_pct: 100.0
-            * crate::reservation::metrics::ratio(u128::from(accepted), u128::from(outcome.totals.requests)),
-        utilisation_pct: outcome.utilisation.0,
-        income: None,
-        income_unit: "-",
-        violations: 0,
-        mean_wait_s: times.mean_wait(),
-        mean_bounded_slowdown: times.mean_slowdown(),
-    })
-}
-
-fn tiers(workload: &Workload) -> Result<Row, CompareError> {
-    use crate::tiers::faults::{self, DEFAULT_FAULTS};
-    use crate::tiers::testbed::{self, MIXES};
-    use kernel::tiers::{Config, Decision, Policy};
-
-    let seed = 1;
-    let resources = testbed::split_resources(3, 9);
-    let requests = testbed::trace_workload(workload, MIXES[0], seed);
-    let until = requests.iter().map(|r| r.deadline.max(r.t)).max().unwrap_or(0) + 86_400;
-    let changes = faults::seeded(&resources, DEFAULT_FAULTS, seed, until);
-    let scenario = crate::tiers::Scenario {
-        config: Config::new(Policy::QosRes),
-        resources,
-        requests,
-        changes,
-        faults: DEFAULT_FAULTS,
-        seed,
-    };
-    let nodes: u64 = scenario.resources.iter().map(|r| u64::from(r.nodes)).sum();
-    let first = scenario.requests.iter().map(|r| r.t).min().unwrap_or(0);
-    let (mut last, mut busy) = (first, 0u64);
-    let mut running: HashMap<JobId, u64> = HashMap::new();
-    let (_, out) = scenario.run_observed(&mut |event, decisions| {
-        if let Some(t) = event.time() {
-            last = last.max(t);
-        }
-        for decision in decisions {
-            match *decision {
-                Decision::Start { t, job } => {
-                    running.insert(job, t);
-                }
-                Decision::End { t, job, .. } | Decision::Lost { t, job, running: true } => {
-                    if let Some(start) = running.remove(&job) {
-                        busy += t.saturating_sub(start);
-                    }
-                }
-                _ => {}
-            }
-        }
-    })?;
-    let accepted: Vec<_> = out.fates.iter().filter(|f| f.accepted).collect();
-    let requests = out.fates.len() as u64;
-    let span = last.saturating_sub(first).max(1);
-    let waits = accepted.iter().filter_map(|f| f.first_start.map(|s| s.saturating_sub(f.submitted)));
-    let slowdowns = accepted.iter().filter_map(|f| {
-        let (start, end) = (f.first_start?, f.ended?);
-        Some(end.saturating_sub(f.submitted) as f64 / end.saturating_sub(start).max(10) as f64)
-    });
-    Ok(Row {
-        model: "tiers",
-        after: "Gold, Silver and Bronze (Tomás et al.)",
-        requests,
-        accepted_pct: 100.0 * accepted.len() as f64 / requests.max(1) as f64,
-        utilisation_pct: 100.0 * busy as f64 / (nodes.max(1) * span) as f64,
-        income: None,
-        income_unit: "-",
-        violations: accepted.iter().filter(|f| f.violated).count() as u64,
-        mean_wait_s: mean(waits.map(|w| w as f64).collect::<Vec<_>>().into_iter()),
-        mean_bounded_slowdown: mean(slowdowns.collect::<Vec<_>>().into_iter()),
-    })
-}
-
-/// Submit, start and end times of reservations, from the kernel's records.
-#[derive(Debug, Default)]
-struct Times {
-    submitted: HashMap<JobId, u64>,
-    started: HashMap<JobId, u64>,
-    waits: Vec<u64>,
-    slowdowns: Vec<f64>,
-}
-
-impl Times {
-    fn see(&mut self, body: &Body) {
-        match *body {
-            Body::ReservationEvent(ResvEvent::Request(request)) => {
-                self.submitted.insert(request.job, request.t);
-            }
-            Body::ReservationDecision(ResvDecision::Start { t, job }) => {
-                self.started.insert(job, t);
-                if let Some(&submit) = self.submitted.get(&job) {
-                    self.waits.push(t.saturating_sub(submit));
-                }
-            }
-            Body::ReservationDecision(ResvDecision::End { t, job, .. }) => {
-                if let (Some(&submit), Some(&start)) = (self.submitted.get(&job), self.started.get(&job)) {
-                    let run = t.saturating_sub(start).max(10);
-                    self.slowdowns.push(t.saturating_sub(submit) as f64 / run as f64);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn mean_wait(&self) -> f64 {
-        mean(self.waits.iter().map(|&w| w as f64))
-    }
-
-    fn mean_slowdown(&self) -> f64 {
-        mean(self.slowdowns.iter().copied())
-    }
-}
-
-fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {
+pub(crate) fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {
     let count = values.len();
     if count == 0 { 0.0 } else { values.sum::<f64>() / count as f64 }
 }

@@ -79,3 +79,23 @@ pub enum CliError {
     #[error(transparent)]
     Criteria(#[from] crate::service_level::criteria::CriteriaError),
 }
+
+/// Whether `error`, or an error it came from, is a write to a closed pipe.
+pub fn closed_pipe(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current = Some(error);
+    while let Some(e) = current {
+        if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {
+            return true;
+        }
+        current = e.source();
+    }
+    false
+}
+
+/// A model's own error as the command line's; a closed pipe stays quiet.
+pub fn model_result<E: std::error::Error + 'static>(result: Result<(), E>) -> Result<(), CliError> {
+    match result {
+        Err(e) if closed_pipe(&e) => Ok(()),
+        other => other.map_err(|e| CliError::Usage(e.to_string())),
+    }
+}

@@ -30,6 +30,7 @@ pub mod compare;
 pub mod config;
 pub mod error;
 pub mod input;
+pub mod model;
 pub mod output;
 pub mod plot;
 pub mod progress;

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use host_sim::config;
-use host_sim::error::CliError;
+use host_sim::error::{CliError, closed_pipe};
+use host_sim::model::{HostModel, Reservation, ServiceLevel, Sla, Tiers};
 use host_sim::service_level::cli;
 
 /// Admission control for deadline agreements, simulated over job traces.
@@ -110,16 +111,16 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Config(args)) => print_defaults(&definition, &args),
         Some(Command::Compare(args)) => host_sim::compare::cli::run(&args),
-        Some(Command::Run(args)) => cli::run(&args),
-        Some(Command::Sweep(args)) => cli::sweep(&args),
-        Some(Command::Reserve(args)) => model_result(host_sim::reservation::cli::reserve(&args)),
-        Some(Command::ReserveSweep(args)) => model_result(host_sim::reservation::cli::reserve_sweep(&args)),
+        Some(Command::Run(args)) => ServiceLevel::run(&args),
+        Some(Command::Sweep(args)) => ServiceLevel::sweep(&args),
         Some(Command::Criteria(args)) => cli::criteria(&args),
-        None => cli::run(&cli.run),
-        Some(Command::Tiers(args)) => model_result(host_sim::tiers::cli::run(&args)),
-        Some(Command::TiersSweep(args)) => model_result(host_sim::tiers::cli::run_sweep(&args)),
-        Some(Command::Sla(args)) => model_result(host_sim::sla::cli::run(&args)),
-        Some(Command::SlaSweep(args)) => model_result(host_sim::sla::cli::run_sweep(&args)),
+        None => ServiceLevel::run(&cli.run),
+        Some(Command::Reserve(args)) => Reservation::run(&args),
+        Some(Command::ReserveSweep(args)) => Reservation::sweep(&args),
+        Some(Command::Tiers(args)) => Tiers::run(&args),
+        Some(Command::TiersSweep(args)) => Tiers::sweep(&args),
+        Some(Command::Sla(args)) => Sla::run(&args),
+        Some(Command::SlaSweep(args)) => Sla::sweep(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -133,26 +134,6 @@ fn main() -> ExitCode {
             }
             ExitCode::FAILURE
         }
-    }
-}
-
-/// Whether `error`, or an error it came from, is a write to a closed pipe.
-fn closed_pipe(error: &(dyn std::error::Error + 'static)) -> bool {
-    let mut current = Some(error);
-    while let Some(e) = current {
-        if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {
-            return true;
-        }
-        current = e.source();
-    }
-    false
-}
-
-/// A model's own error as the command line's; a closed pipe stays quiet.
-fn model_result<E: std::error::Error + 'static>(result: Result<(), E>) -> Result<(), CliError> {
-    match result {
-        Err(e) if closed_pipe(&e) => Ok(()),
-        other => other.map_err(|e| CliError::Usage(e.to_string())),
     }
 }
 

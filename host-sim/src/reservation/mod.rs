@@ -15,6 +15,7 @@
 //! - `error`: [`ReserveError`], which every module of the side returns.
 
 pub mod cli;
+pub mod contract;
 mod error;
 pub mod figures;
 pub mod log;

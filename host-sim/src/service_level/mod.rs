@@ -18,6 +18,7 @@
 //! - [`criteria`]: the thesis' criteria analysis of a sweep's output.
 
 pub mod cli;
+pub mod contract;
 pub mod criteria;
 pub mod levels;
 pub mod metrics;

@@ -15,6 +15,7 @@
 //! - [`cli`]: the `sla` and `sla-sweep` subcommands.
 
 pub mod cli;
+pub mod contract;
 pub mod figures;
 pub mod generator;
 pub mod heuristic;

@@ -14,6 +14,7 @@
 //! - `error`: [`TiersError`], which every module of the side returns.
 
 pub mod cli;
+pub mod contract;
 mod error;
 pub mod faults;
 pub mod figures;

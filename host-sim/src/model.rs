@@ -1,0 +1,59 @@
+//! What a model is on the host: [`HostModel`], implemented once per model (in
+//! `NAME/contract.rs`): its one-configuration and grid subcommands over the shared
+//! trace input ([`crate::input`]), and its row of `compare`. `main` dispatches the
+//! subcommands through it and [`compare_all`] iterates it; [`MODELS`] is the one
+//! list of the models host-sim knows.
+
+use crate::compare::{CompareError, Row};
+use crate::error::CliError;
+use crate::workload::Workload;
+
+/// A model, as the host runs it.
+pub trait HostModel {
+    /// The options of its one-configuration subcommand (`run`, `reserve`, `tiers`,
+    /// `sla`).
+    type RunArgs;
+    /// The options of its grid subcommand (`sweep`, `reserve-sweep`, `tiers-sweep`,
+    /// `sla-sweep`).
+    type SweepArgs;
+
+    /// One configuration, from its options to its output.
+    fn run(args: &Self::RunArgs) -> Result<(), CliError>;
+    /// The model's grid, from its options to its files and figures.
+    fn sweep(args: &Self::SweepArgs) -> Result<(), CliError>;
+    /// The model on `workload` with its documented defaults, on a machine of
+    /// `processors` where it has a pool: one row of the measures every model shares.
+    fn compare(workload: &Workload, processors: u32) -> Result<Row, CompareError>;
+}
+
+/// The service-level model (Lezama 2012): `run`, `sweep` (and `criteria`).
+#[derive(Debug)]
+pub struct ServiceLevel;
+
+/// Flexible advance reservations (Netto et al. 2007): `reserve`, `reserve-sweep`.
+#[derive(Debug)]
+pub struct Reservation;
+
+/// Gold, Silver and Bronze (Tomás et al.): `tiers`, `tiers-sweep`.
+#[derive(Debug)]
+pub struct Tiers;
+
+/// SLA priority heuristics (Yarmolenko and Sakellariou): `sla`, `sla-sweep`.
+#[derive(Debug)]
+pub struct Sla;
+
+/// A model's row of `compare`.
+type CompareRow = fn(&Workload, u32) -> Result<Row, CompareError>;
+
+/// The models host-sim knows, in the order `compare` shows them.
+pub const MODELS: [(&str, CompareRow); 4] = [
+    ("service_level", ServiceLevel::compare),
+    ("reservation", Reservation::compare),
+    ("tiers", Tiers::compare),
+    ("sla", Sla::compare),
+];
+
+/// Every model's row of `compare` on `workload`.
+pub fn compare_all(workload: &Workload, processors: u32) -> Result<Vec<Row>, CompareError> {
+    MODELS.iter().map(|(_, row)| row(workload, processors)).collect()
+}

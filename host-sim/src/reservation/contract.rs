@@ -1,0 +1,91 @@
+//! The reservation model's side of the host contract ([`crate::model::HostModel`]):
+//! its subcommands, and its row of `compare` with its documented defaults.
+
+use std::collections::HashMap;
+
+use kernel::JobId;
+use kernel::log::Body;
+use kernel::reservation::{Decision as ResvDecision, Event as ResvEvent};
+
+use super::{Experiment, Input};
+use crate::compare::{CompareError, Row, mean};
+use crate::error::CliError;
+use crate::error::model_result;
+use crate::model::{HostModel, Reservation};
+use crate::reservation;
+use crate::workload::Workload;
+
+impl HostModel for Reservation {
+    type RunArgs = super::cli::ReserveArgs;
+    type SweepArgs = super::cli::ReserveSweepArgs;
+
+    fn run(args: &Self::RunArgs) -> Result<(), CliError> {
+        model_result(super::cli::reserve(args))
+    }
+
+    fn sweep(args: &Self::SweepArgs) -> Result<(), CliError> {
+        model_result(super::cli::reserve_sweep(args))
+    }
+
+    fn compare(workload: &Workload, nodes: u32) -> Result<Row, CompareError> {
+        let experiment = Experiment::paper(nodes);
+        let mut times = Times::default();
+        let mut record = |body: Body| times.see(&body);
+        let outcome =
+            reservation::simulate_recorded(&Input { jobs: &workload.jobs }, &experiment, Some(&mut record))?;
+        let accepted = outcome.totals.accepted + outcome.totals.offers_accepted;
+        Ok(Row {
+            model: "reserve",
+            after: "flexible advance reservations (Netto et al. 2007)",
+            requests: outcome.totals.requests,
+            accepted_pct: 100.0
+                * reservation::metrics::ratio(u128::from(accepted), u128::from(outcome.totals.requests)),
+            utilisation_pct: outcome.utilisation.0,
+            income: None,
+            income_unit: "-",
+            violations: 0,
+            mean_wait_s: times.mean_wait(),
+            mean_bounded_slowdown: times.mean_slowdown(),
+        })
+    }
+}
+
+/// Submit, start and end times of reservations, from the kernel's records.
+#[derive(Debug, Default)]
+struct Times {
+    submitted: HashMap<JobId, u64>,
+    started: HashMap<JobId, u64>,
+    waits: Vec<u64>,
+    slowdowns: Vec<f64>,
+}
+
+impl Times {
+    fn see(&mut self, body: &Body) {
+        match *body {
+            Body::ReservationEvent(ResvEvent::Request(request)) => {
+                self.submitted.insert(request.job, request.t);
+            }
+            Body::ReservationDecision(ResvDecision::Start { t, job }) => {
+                self.started.insert(job, t);
+                if let Some(&submit) = self.submitted.get(&job) {
+                    self.waits.push(t.saturating_sub(submit));
+                }
+            }
+            Body::ReservationDecision(ResvDecision::End { t, job, .. }) => {
+                if let (Some(&submit), Some(&start)) = (self.submitted.get(&job), self.started.get(&job)) {
+                    let run = t.saturating_sub(start).max(10);
+                    self.slowdowns.push(t.saturating_sub(submit) as f64 / run as f64);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn mean_wait(&self) -> f64 {
+        mean(self.waits.iter().map(|&w| w as f64))
+    }
+
+    fn mean_slowdown(&self) -> f64 {
+        mean(self.slowdowns.iter().copied())
+    }
+}

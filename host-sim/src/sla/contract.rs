@@ -1,0 +1,58 @@
+//! The sla model's side of the host contract ([`crate::model::HostModel`]):
+//! its subcommands, and its row of `compare` with its documented defaults.
+
+use crate::compare::{CompareError, Row, mean};
+use crate::error::CliError;
+use crate::error::model_result;
+use crate::model::{HostModel, Sla};
+use crate::workload::Workload;
+
+impl HostModel for Sla {
+    type RunArgs = super::cli::SlaArgs;
+    type SweepArgs = super::cli::SlaSweepArgs;
+
+    fn run(args: &Self::RunArgs) -> Result<(), CliError> {
+        model_result(super::cli::run(args))
+    }
+
+    fn sweep(args: &Self::SweepArgs) -> Result<(), CliError> {
+        model_result(super::cli::run_sweep(args))
+    }
+
+    fn compare(workload: &Workload, nodes: u32) -> Result<Row, CompareError> {
+        use crate::sla::generator::SLOT_TICKS;
+        use crate::sla::{heuristic, mapping, run};
+        let seed = 1;
+        let spec =
+            heuristic::parse("min(TF - 0.8*tD)").map_err(|e| crate::sla::SlaError::Usage(e.to_string()))?;
+        let config = run::config(nodes, SLOT_TICKS, SLOT_TICKS, spec.order(seed));
+        let mut engine = replay::engine::sla::SlaEngine::new(config)
+            .map_err(|e| crate::sla::SlaError::Config(e.to_string()))?;
+        let mapped = mapping::map(&workload.jobs, nodes, seed);
+        let first = mapped.requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);
+        let last = mapped.requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
+        let capacity = u128::from(nodes) * u128::from(last.saturating_sub(first).max(1));
+        let input = run::Input { requests: mapped.requests, capacity };
+        let out = run::run_set(&mut engine, &input, run::Batch::Every(3600), &mut |_, _| {});
+        let (mut waits, mut slowdowns) = (Vec::new(), Vec::new());
+        for (r, start) in input.requests.iter().zip(&out.starts) {
+            let Some(start) = *start else { continue };
+            waits.push(start.saturating_sub(r.submit) as f64);
+            let end = start.saturating_add(r.terms.td);
+            slowdowns.push(end.saturating_sub(r.submit) as f64 / r.terms.td.max(10) as f64);
+        }
+        let s = &out.summary;
+        Ok(Row {
+            model: "sla",
+            after: "SLA priority heuristics (Yarmolenko and Sakellariou)",
+            requests: s.requests,
+            accepted_pct: s.sla_factor,
+            utilisation_pct: s.cpu_utilisation,
+            income: Some(s.income.asap_fair),
+            income_unit: "ASAP Fair income, units",
+            violations: 0,
+            mean_wait_s: mean(waits.into_iter()),
+            mean_bounded_slowdown: mean(slowdowns.into_iter()),
+        })
+    }
+}

@@ -1,0 +1,87 @@
+//! The tiers model's side of the host contract ([`crate::model::HostModel`]):
+//! its subcommands, and its row of `compare` with its documented defaults.
+
+use std::collections::HashMap;
+
+use kernel::JobId;
+
+use crate::compare::{CompareError, Row, mean};
+use crate::error::CliError;
+use crate::error::model_result;
+use crate::model::{HostModel, Tiers};
+use crate::workload::Workload;
+
+impl HostModel for Tiers {
+    type RunArgs = super::cli::TiersArgs;
+    type SweepArgs = super::cli::TiersSweepArgs;
+
+    fn run(args: &Self::RunArgs) -> Result<(), CliError> {
+        model_result(super::cli::run(args))
+    }
+
+    fn sweep(args: &Self::SweepArgs) -> Result<(), CliError> {
+        model_result(super::cli::run_sweep(args))
+    }
+
+    fn compare(workload: &Workload, _nodes: u32) -> Result<Row, CompareError> {
+        use crate::tiers::faults::{self, DEFAULT_FAULTS};
+        use crate::tiers::testbed::{self, MIXES};
+        use kernel::tiers::{Config, Decision, Policy};
+
+        let seed = 1;
+        let resources = testbed::split_resources(3, 9);
+        let requests = testbed::trace_workload(workload, MIXES[0], seed);
+        let until = requests.iter().map(|r| r.deadline.max(r.t)).max().unwrap_or(0) + 86_400;
+        let changes = faults::seeded(&resources, DEFAULT_FAULTS, seed, until);
+        let scenario = crate::tiers::Scenario {
+            config: Config::new(Policy::QosRes),
+            resources,
+            requests,
+            changes,
+            faults: DEFAULT_FAULTS,
+            seed,
+        };
+        let nodes: u64 = scenario.resources.iter().map(|r| u64::from(r.nodes)).sum();
+        let first = scenario.requests.iter().map(|r| r.t).min().unwrap_or(0);
+        let (mut last, mut busy) = (first, 0u64);
+        let mut running: HashMap<JobId, u64> = HashMap::new();
+        let (_, out) = scenario.run_observed(&mut |event, decisions| {
+            if let Some(t) = event.time() {
+                last = last.max(t);
+            }
+            for decision in decisions {
+                match *decision {
+                    Decision::Start { t, job } => {
+                        running.insert(job, t);
+                    }
+                    Decision::End { t, job, .. } | Decision::Lost { t, job, running: true } => {
+                        if let Some(start) = running.remove(&job) {
+                            busy += t.saturating_sub(start);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        })?;
+        let accepted: Vec<_> = out.fates.iter().filter(|f| f.accepted).collect();
+        let requests = out.fates.len() as u64;
+        let span = last.saturating_sub(first).max(1);
+        let waits = accepted.iter().filter_map(|f| f.first_start.map(|s| s.saturating_sub(f.submitted)));
+        let slowdowns = accepted.iter().filter_map(|f| {
+            let (start, end) = (f.first_start?, f.ended?);
+            Some(end.saturating_sub(f.submitted) as f64 / end.saturating_sub(start).max(10) as f64)
+        });
+        Ok(Row {
+            model: "tiers",
+            after: "Gold, Silver and Bronze (Tomás et al.)",
+            requests,
+            accepted_pct: 100.0 * accepted.len() as f64 / requests.max(1) as f64,
+            utilisation_pct: 100.0 * busy as f64 / (nodes.max(1) * span) as f64,
+            income: None,
+            income_unit: "-",
+            violations: accepted.iter().filter(|f| f.violated).count() as u64,
+            mean_wait_s: mean(waits.map(|w| w as f64).collect::<Vec<_>>().into_iter()),
+            mean_bounded_slowdown: mean(slowdowns.collect::<Vec<_>>().into_iter()),
+        })
+    }
+}
