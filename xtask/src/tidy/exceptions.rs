@@ -1,6 +1,7 @@
 //! What tidy excuses, each entry `(path, function or "", reason)`: a function's name
 //! for the function rule, `""` for the file rule and for a missing model layer (the
-//! path is then the missing one), `"import cycle"` for a cycle (the path is the
+//! path is then the missing one), the model's name for a model missing from a shared
+//! file (the path is then that file), `"import cycle"` for a cycle (the path is the
 //! cycle's first file). Keep the reasons to one line.
 
 /// An excused finding: `(path, function or "", reason)`.
