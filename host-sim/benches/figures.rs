@@ -77,7 +77,7 @@ fn worst_admission_ns<const Q: usize>() -> f64 {
     ns
 }
 
-/// The three kernel set-ups of `benches/kernel.rs` over every shared trace.
+/// The three kernel set-ups of `benches/service_level.rs` over every shared trace.
 fn per_trace() -> Map<String, Value> {
     let mut traces = Map::new();
     for name in TRACES {

@@ -101,50 +101,35 @@ pub fn fuzz(seconds: u32) -> Result {
     Ok(())
 }
 
-/// A one-level and a multi-level run over every shared trace, a tiers run (`qos-res`,
-/// mix C, 3 reliable and 9 volunteer nodes, seeded faults) and an SLA run
-/// (`min(TF - 0.8*tD)`, one-hour batches), each log re-verified.
+/// The runs of the `traces` step on every shared trace, as `(label, subcommand,
+/// options)`: `host-sim SUBCOMMAND --trace T OPTIONS --log TRACE.LABEL.log`, each log
+/// then re-verified with `replay verify`. A model's run is one row (`xtask tidy`
+/// requires a row for every model; see `xtask/src/tidy/registry.rs`): the service
+/// level with one level and with five, the reservation model with its defaults, tiers
+/// under `qos-res` with mix C (3 reliable and 9 volunteer nodes, seeded faults), and
+/// SLA under `min(TF - 0.8*tD)` in one-hour batches.
+const TRACE_RUNS: &[(&str, &str, &[&str])] = &[
+    ("single", "run", &["--machines", "4", "--slack", "2"]),
+    ("multi", "run", &["--machines", "4", "--levels", "1,2,3,4,5", "--seed", "7"]),
+    ("reservation", "reserve", &[]),
+    ("tiers", "tiers", &["--policy", "qos-res", "--mix", "C"]),
+    ("sla", "sla", &["--heuristic", "min(TF - 0.8*tD)", "--batch", "1h"]),
+];
+
+/// Every run of [`TRACE_RUNS`] over every shared trace, each log re-verified.
 fn traces() -> Result {
     let Some(traces) = shared_traces("traces")? else { return Ok(()) };
     let out = target_dir().join("xtask/traces");
     fs::create_dir_all(&out).map_err(|e| format!("traces: cannot create {}: {e}", out.display()))?;
     for trace in &traces {
         let name = trace.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let runs: [(&str, &[&str]); 2] =
-            [("single", &["--slack", "2"]), ("multi", &["--levels", "1,2,3,4,5", "--seed", "7"])];
-        for (label, level_args) in runs {
+        for (label, subcommand, options) in TRACE_RUNS {
             let log = out.join(format!("{name}.{label}.log"));
             let mut sim = Command::new(host_sim_bin());
-            sim.arg("run")
-                .arg("--trace")
-                .arg(trace)
-                .args(["--machines", "4"])
-                .args(level_args)
-                .arg("--log")
-                .arg(&log);
+            sim.arg(subcommand).arg("--trace").arg(trace).args(*options).arg("--log").arg(&log);
             run(&format!("trace {name} ({label})"), &mut sim)?;
             run(&format!("verify {name} ({label})"), Command::new(replay_bin()).arg("verify").arg(&log))?;
         }
-        let log = out.join(format!("{name}.tiers.log"));
-        let mut sim = Command::new(host_sim_bin());
-        sim.arg("tiers")
-            .arg("--trace")
-            .arg(trace)
-            .args(["--policy", "qos-res", "--mix", "C"])
-            .arg("--log")
-            .arg(&log);
-        run(&format!("trace {name} (tiers)"), &mut sim)?;
-        run(&format!("verify {name} (tiers)"), Command::new(replay_bin()).arg("verify").arg(&log))?;
-        let log = out.join(format!("{name}.sla.log"));
-        let mut sim = Command::new(host_sim_bin());
-        sim.arg("sla")
-            .arg("--trace")
-            .arg(trace)
-            .args(["--heuristic", "min(TF - 0.8*tD)", "--batch", "1h"])
-            .arg("--log")
-            .arg(&log);
-        run(&format!("trace {name} (sla)"), &mut sim)?;
-        run(&format!("verify {name} (sla)"), Command::new(replay_bin()).arg("verify").arg(&log))?;
     }
     Ok(())
 }

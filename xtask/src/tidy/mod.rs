@@ -7,7 +7,9 @@
 //! - **Functions**: a function outside `#[cfg(test)]` items has at most
 //!   [`FN_LINES_MAX`] lines, from its `fn` line through its closing brace.
 //! - **Models**: every model of [`registry::MODELS`] has its place in every layer of
-//!   [`registry::LAYERS`].
+//!   [`registry::LAYERS`], and is named in every shared file of
+//!   [`registry::MENTIONS`] (the xtask's runs, the panic-free probe, the determinism
+//!   test).
 //! - **Cycles**: no two files of a crate import each other, directly or round a loop
 //!   (see [`cycles`]).
 //!
@@ -57,6 +59,8 @@ pub fn tidy(show_repeats: bool) -> Result {
             findings.push(Finding { path, line: 0, function: String::new(), message });
         }
     }
+    let text_of = |path: &str| sources.iter().find(|s| s.path == path).map(|s| s.text.as_str());
+    findings.extend(registry::unmentioned(registry::MODELS, registry::MENTIONS, text_of));
     counts.crates = cycles::check(&sources, &tests, &mut findings);
     if show_repeats {
         let runs = repeats::find(&sources, &tests);
@@ -73,7 +77,7 @@ pub fn tidy(show_repeats: bool) -> Result {
         counts.test_files,
         counts.functions,
         registry::MODELS.len(),
-        registry::LAYERS.len(),
+        registry::LAYERS.len() + registry::MENTIONS.len(),
         counts.crates
     );
     judge(&findings, &summary)

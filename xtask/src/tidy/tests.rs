@@ -1,14 +1,14 @@
 //! The rules on small texts: a function of 71 lines fails and one of 70 passes, a
 //! `#[cfg(test)]` module is skipped, a file of 401 lines fails and one of 400 passes,
-//! test paths are recognised, use trees and cycles are read as meant, and repeated
-//! runs are found from six lines.
+//! test paths are recognised, use trees and cycles are read as meant, repeated runs
+//! are found from six lines, and a model missing from a shared file is named.
 
 use std::collections::BTreeSet;
 
 use super::files::Source;
 use super::report::Finding;
 use super::scan::{self, Function};
-use super::{FILE_LINES_MAX, FN_LINES_MAX, cycles, file_too_long, repeats, sizes};
+use super::{FILE_LINES_MAX, FN_LINES_MAX, cycles, file_too_long, registry, repeats, sizes};
 
 /// A function `name` of `lines` lines in all (its `fn` line and closing brace
 /// included), indented by `indent` spaces.
@@ -146,4 +146,61 @@ fn a_run_of_six_lines_is_reported_and_one_of_five_is_not() {
     };
     assert_eq!(found(5), Vec::<String>::new());
     assert_eq!(found(6), ["c/src/b.rs:2-7 repeats c/src/a.rs:2-7 (6 lines of code)"]);
+}
+
+/// Two models and one shared file, `runs.rs`, that must name each model's subcommand
+/// in a row.
+const TWO_MODELS: &[(&str, &str)] = &[("alpha", "first"), ("beta", "second")];
+const ROWS: &[registry::Mention] = &[("the runs", "x/runs.rs", "(\"{s}\", ", "a row (\"{s}\", ...) for {m}")];
+
+fn unmentioned(mentions: &[registry::Mention], files: &[(&str, &str)]) -> Vec<(String, String, String)> {
+    let text_of = |path: &str| files.iter().find(|(p, _)| *p == path).map(|(_, text)| *text);
+    let found = registry::unmentioned(TWO_MODELS, mentions, text_of);
+    found.into_iter().map(|f| (f.path, f.function, f.message)).collect()
+}
+
+#[test]
+fn a_model_missing_from_a_shared_file_is_named_with_its_layer_and_what_to_add() {
+    let both = "const RUNS = [(\"first\", 1), (\"second\", 2)];\n";
+    assert_eq!(unmentioned(ROWS, &[("x/runs.rs", both)]), []);
+    // `second` appears, but not as a row: only the needle's shape counts.
+    let one = "const RUNS = [(\"first\", 1)];\n// \"second\" is to come.\n";
+    assert_eq!(
+        unmentioned(ROWS, &[("x/runs.rs", one)]),
+        [(
+            "x/runs.rs".to_owned(),
+            "beta".to_owned(),
+            "the model `beta` is missing from the runs: add a row (\"second\", ...) for beta \
+             (see xtask/src/tidy/registry.rs)"
+                .to_owned()
+        )]
+    );
+}
+
+#[test]
+fn a_missing_shared_file_is_one_finding_not_one_per_model() {
+    let found = unmentioned(ROWS, &[]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].0.as_str(), found[0].1.as_str()), ("x/runs.rs", ""));
+    assert!(found[0].2.contains("x/runs.rs, which is missing"), "{}", found[0].2);
+}
+
+#[test]
+fn the_real_needles_match_the_shapes_of_the_shared_files() {
+    // One line in the shape of each shared file, per model, as the real files have it.
+    let steps = "    (\"single\", \"first\", &[\"--machines\", \"4\"]),\n    (\"beta\", \"second\", &[]),\n";
+    let probe = "    use kernel::alpha::{self, AlphaKernel};\n    use kernel::beta;\n";
+    let determinism = "    let logs = twice(\"first\", &[\"first\", \"--seed\", \"3\"]);\n    twice(\"b\", &[\"second\", \"--x\"]);\n";
+    let files = [
+        ("xtask/src/steps.rs", steps),
+        ("xtask/footprint/src/main.rs", probe),
+        ("host-sim/tests/determinism.rs", determinism),
+    ];
+    assert_eq!(unmentioned(registry::MENTIONS, &files), []);
+    // The fuzz targets' list names the models too, but is not a run.
+    let fuzz_list = "const FUZZ_TARGETS: &[&str] = &[\"first\", \"second\"];\n";
+    let found = unmentioned(registry::MENTIONS, &[("xtask/src/steps.rs", fuzz_list), files[1], files[2]]);
+    let missing: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
+    assert_eq!(missing, ["alpha", "beta"]);
+    assert!(found[0].2.starts_with("the model `alpha` is missing from the xtask traces step: add a row"));
 }

@@ -1,9 +1,9 @@
 //! Kernel decisions per second on real traces: the submits of a shared trace are
 //! decoded into memory first, then only `Kernel::step` is timed.
 //!
-//! Run with `cargo bench -p host-sim --bench kernel`. One admission decision (accept
-//! or reject) is made per submit; divan's `item/s` column is that rate, over every
-//! shared trace in `../shared/traces/`.
+//! Run with `cargo bench -p host-sim --bench service_level`. One admission decision
+//! (accept or reject) is made per submit; divan's `item/s` column is that rate, over
+//! every shared trace in `../shared/traces/`.
 
 mod support;
 
