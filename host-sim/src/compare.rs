@@ -39,7 +39,6 @@ use serde::Serialize;
 
 use crate::plot::{BarChart, BarGroup};
 use crate::reservation;
-use crate::workload::Workload;
 
 pub mod cli;
 
@@ -72,12 +71,6 @@ pub enum CompareError {
     Tiers(#[from] crate::tiers::TiersError),
     #[error("sla: {0}")]
     Sla(#[from] crate::sla::SlaError),
-}
-
-/// Every model on `workload`; `nodes` is the machine's size in processors
-/// ([`crate::input::pool_size`]: `MaxProcs`, else `MaxNodes`, else the widest job).
-pub fn compare(workload: &Workload, nodes: u32) -> Result<Vec<Row>, CompareError> {
-    crate::model::compare_all(workload, nodes)
 }
 
 pub(crate) fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {
