@@ -172,6 +172,41 @@ fn collect_model<M: Drawn>(
     M::collect(reader, &header, options)
 }
 
+impl Options {
+    /// Adds `job`'s mark at `t` to `marks` when `t` is inside the drawn range.
+    pub(crate) fn mark(&self, marks: &mut Vec<Mark>, t: Tick, job: u32, kind: MarkKind) {
+        if overlaps(t, t, self.from, self.to) {
+            marks.push(Mark { t, job, kind });
+        }
+    }
+}
+
+/// What a collector drew, before it becomes a [`Chart`].
+#[derive(Debug)]
+pub(crate) struct Drawing {
+    pub bars: Vec<Bar>,
+    pub marks: Vec<Mark>,
+    /// Outcomes the legend lists.
+    pub outcomes: Vec<Outcome>,
+}
+
+/// The chart of `rows` (`row_noun`s) up to `to`: its title names the log's inputs,
+/// `what` (the machine or pool), the window and the range drawn.
+pub(crate) fn chart(
+    header: &crate::format::Header,
+    what: &str,
+    row_noun: &'static str,
+    rows: Range<u32>,
+    options: &Options,
+    to: Tick,
+    drawing: Drawing,
+) -> Chart {
+    let Drawing { bars, marks, outcomes } = drawing;
+    let (window, from) = (options.window, options.from);
+    let title = format!("{}: {what}, window {window}, t {from}..{to} s", header.input_names());
+    Chart { title, row_noun, rows, from, to, bars, marks, outcomes }
+}
+
 /// The rows to draw: `options.rows` checked against the log's `total`.
 pub(crate) fn chosen_rows(
     options: &Options,

@@ -18,6 +18,7 @@ use kernel::reservation::{Decision, Event};
 use super::{
     Bar, Chart, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps,
 };
+use super::{Drawing, chart};
 use crate::contract::Reservation;
 use crate::format::{LogReader, ReservationHeader};
 
@@ -67,9 +68,7 @@ impl Drawn for Reservation {
                         position.saw(request.t);
                         state.last_request = request.t;
                         state.requests.insert(request.job, (request.nodes, request.deadline));
-                        if overlaps(request.t, request.t, options.from, options.to) {
-                            state.marks.push(Mark { t: request.t, job: request.job, kind: MarkKind::Submit });
-                        }
+                        options.mark(&mut state.marks, request.t, request.job, MarkKind::Submit);
                     }
                 }
                 Body::ReservationDecision(decision) if position.in_window(options) => {
@@ -91,22 +90,9 @@ impl Drawn for Reservation {
             }
         }
         let bars = lay_out(state.runs, pool, &rows, options.from, to);
-        Ok(Chart {
-            title: format!(
-                "{}: pool of {pool} nodes, window {}, t {}..{} s",
-                reader.header().input_names(),
-                options.window,
-                options.from,
-                to
-            ),
-            row_noun: "node",
-            rows,
-            from: options.from,
-            to,
-            bars,
-            marks: state.marks,
-            outcomes: vec![Outcome::OnTime, Outcome::Cut, Outcome::Late, Outcome::Open],
-        })
+        let outcomes = vec![Outcome::OnTime, Outcome::Cut, Outcome::Late, Outcome::Open];
+        let drawing = Drawing { bars, marks: state.marks, outcomes };
+        Ok(chart(reader.header(), &format!("pool of {pool} nodes"), "node", rows, options, to, drawing))
     }
 }
 
@@ -114,10 +100,7 @@ fn decision_into(decision: Decision, state: &mut State, position: &mut Position,
     match decision {
         Decision::Reject { job, .. } => {
             state.requests.remove(&job);
-            let t = state.last_request;
-            if overlaps(t, t, options.from, options.to) {
-                state.marks.push(Mark { t, job, kind: MarkKind::Reject });
-            }
+            options.mark(&mut state.marks, state.last_request, job, MarkKind::Reject);
         }
         Decision::Start { t, job } => {
             position.saw(t);

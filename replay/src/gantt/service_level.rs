@@ -13,6 +13,7 @@ use kernel::service_level::{Decision, Event};
 use super::{
     Bar, Chart, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps,
 };
+use super::{Drawing, chart};
 use crate::contract::ServiceLevel;
 use crate::format::{Header, LogReader};
 
@@ -38,9 +39,7 @@ impl State {
     }
 
     fn mark(&mut self, t: Tick, job: u32, kind: MarkKind, options: &Options) {
-        if overlaps(t, t, options.from, options.to) {
-            self.marks.push(Mark { t, job, kind });
-        }
+        options.mark(&mut self.marks, t, job, kind);
     }
 }
 
@@ -93,24 +92,10 @@ impl Drawn for ServiceLevel {
             }
         }
         state.bars.sort_by_key(|b| (b.start, b.rows.start, b.job));
-        Ok(Chart {
-            title: format!(
-                "{}: {} machine{}, window {}, t {}..{} s",
-                header.input_names(),
-                header.machines,
-                if header.machines == 1 { "" } else { "s" },
-                options.window,
-                options.from,
-                to
-            ),
-            row_noun: "machine",
-            rows,
-            from: options.from,
-            to,
-            bars: state.bars,
-            marks: state.marks,
-            outcomes: vec![Outcome::OnTime, Outcome::Preempted, Outcome::Late, Outcome::Open],
-        })
+        let what = format!("{} machine{}", header.machines, if header.machines == 1 { "" } else { "s" });
+        let outcomes = vec![Outcome::OnTime, Outcome::Preempted, Outcome::Late, Outcome::Open];
+        let drawing = Drawing { bars: state.bars, marks: state.marks, outcomes };
+        Ok(chart(header, &what, "machine", rows, options, to, drawing))
     }
 }
 

@@ -18,6 +18,7 @@ use super::reservation::{Run, lay_out};
 use super::{
     Bar, Chart, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps,
 };
+use super::{Drawing, chart};
 use crate::contract::Sla;
 use crate::format::{LogReader, SlaHeader};
 
@@ -55,23 +56,9 @@ impl Drawn for Sla {
         let to = position.end(options)?;
         let marks = std::mem::take(&mut state.marks);
         let (bars, outcomes) = state.bars(nodes, &rows, options.from, to);
-        Ok(Chart {
-            title: format!(
-                "{}: {nodes} nodes, {}, window {}, t {}..{} s",
-                reader.header().input_names(),
-                header.config.order,
-                options.window,
-                options.from,
-                to
-            ),
-            row_noun: "node",
-            rows,
-            from: options.from,
-            to,
-            bars,
-            marks,
-            outcomes,
-        })
+        let what = format!("{nodes} nodes, {}", header.config.order);
+        let drawing = Drawing { bars, marks, outcomes };
+        Ok(chart(reader.header(), &what, "node", rows, options, to, drawing))
     }
 }
 
@@ -105,9 +92,7 @@ impl State {
         position.saw(self.now);
         if let Event::Submit { t, request } = event {
             self.requests.insert(request.job, request);
-            if overlaps(t, t, options.from, options.to) {
-                self.marks.push(Mark { t, job: request.job, kind: MarkKind::Submit });
-            }
+            options.mark(&mut self.marks, t, request.job, MarkKind::Submit);
         }
         true
     }
@@ -134,9 +119,7 @@ impl State {
             }
             Decision::Reject { job, .. } => {
                 self.requests.remove(&job);
-                if overlaps(self.now, self.now, options.from, options.to) {
-                    self.marks.push(Mark { t: self.now, job, kind: MarkKind::Reject });
-                }
+                options.mark(&mut self.marks, self.now, job, MarkKind::Reject);
             }
         }
     }

@@ -16,6 +16,7 @@ use kernel::tiers::{Decision, Event};
 use super::{
     Bar, Chart, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps,
 };
+use super::{Drawing, chart};
 use crate::contract::Tiers;
 use crate::format::{LogReader, TiersHeader};
 
@@ -70,9 +71,7 @@ impl Drawn for Tiers {
                     {
                         position.saw(request.t);
                         state.last_submit = request.t;
-                        if overlaps(request.t, request.t, options.from, options.to) {
-                            state.marks.push(Mark { t: request.t, job: request.job, kind: MarkKind::Submit });
-                        }
+                        options.mark(&mut state.marks, request.t, request.job, MarkKind::Submit);
                     }
                 }
                 Body::TiersDecision(decision) if position.in_window(options) => {
@@ -94,23 +93,10 @@ impl Drawn for Tiers {
         }
         let nodes: Vec<u32> = header.resources.iter().map(|r| r.nodes).collect();
         let bars = lay_out(state.runs, &first_row, &nodes, &rows, options.from, to);
-        Ok(Chart {
-            title: format!(
-                "{}: {} resources, {total} nodes, window {}, t {}..{} s",
-                reader.header().input_names(),
-                header.resources.len(),
-                options.window,
-                options.from,
-                to
-            ),
-            row_noun: "node",
-            rows,
-            from: options.from,
-            to,
-            bars,
-            marks: state.marks,
-            outcomes: vec![Outcome::OnTime, Outcome::Late, Outcome::Lost, Outcome::Open],
-        })
+        let what = format!("{} resources, {total} nodes", header.resources.len());
+        let outcomes = vec![Outcome::OnTime, Outcome::Late, Outcome::Lost, Outcome::Open];
+        let drawing = Drawing { bars, marks: state.marks, outcomes };
+        Ok(chart(reader.header(), &what, "node", rows, options, to, drawing))
     }
 }
 
@@ -129,10 +115,7 @@ fn decision_into(decision: Decision, state: &mut State, position: &mut Position,
             state.placed.insert(job, resource);
         }
         Decision::Reject { job, .. } => {
-            let t = state.last_submit;
-            if overlaps(t, t, options.from, options.to) {
-                state.marks.push(Mark { t, job, kind: MarkKind::Reject });
-            }
+            options.mark(&mut state.marks, state.last_submit, job, MarkKind::Reject);
         }
         Decision::Start { t, job } => {
             position.saw(t);
