@@ -84,7 +84,7 @@ const EXAMPLE_RESERVE_SWEEP: &str =
     "Example: host-sim reserve-sweep --trace ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz --out out/netto";
 const EXAMPLE_CRITERIA: &str = "Example: host-sim criteria out/kth-sweep --machine-counts 1,2,4";
 const EXAMPLE_TIERS: &str = "Example: host-sim tiers --policy qos-res --mix C --seed 3 --log out/tiers.log";
-const EXAMPLE_TIERS_SWEEP: &str = "Example: host-sim tiers-sweep --seeds 5 --out out/tiers";
+const EXAMPLE_TIERS_SWEEP: &str = "Example: host-sim tiers-sweep --seeds 1..5 --out out/tiers";
 
 /// `host-sim config`.
 #[derive(Debug, Args)]

@@ -231,7 +231,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
 /// `run --seeds`: the workload is read once (a trace) or generated per seed.
 fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliError> {
     use crate::service_level::replicate;
-    let seeds = replicate::parse_seeds(seeds).map_err(|e| CliError::Usage(format!("--seeds: {e}")))?;
+    let seeds = crate::units::parse_seeds(seeds).map_err(|e| CliError::Usage(format!("--seeds: {e}")))?;
     let trace = if args.input.source.trace.is_empty() {
         None
     } else {

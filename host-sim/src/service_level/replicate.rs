@@ -19,7 +19,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::CliError;
-use crate::service_level::levels::LevelError;
 use crate::service_level::metrics::{METRIC_KEYS, Metrics};
 use crate::service_level::sim::{self, RunConfig, RunReport};
 use crate::workload::Workload;
@@ -70,38 +69,6 @@ pub fn t_975(df: u64) -> f64 {
         return Z_975;
     }
     T_975.iter().rev().find(|(d, _)| *d <= df).map_or(T_975[0].1, |(_, t)| *t)
-}
-
-/// Seeds as `A..B` (both included, `1..30` is thirty seeds) or a comma list.
-pub fn parse_seeds(text: &str) -> Result<Vec<u64>, LevelError> {
-    let whole = |s: &str| {
-        s.trim().parse::<u64>().map_err(|_| LevelError::Whole {
-            text: s.trim().to_owned(),
-            min: 0,
-            max: u64::MAX,
-        })
-    };
-    let seeds: Vec<u64> = match text.split_once("..") {
-        Some((a, b)) => {
-            let (a, b) = (whole(a)?, whole(b)?);
-            if a > b {
-                return Err(LevelError::Whole { text: text.to_owned(), min: a, max: u64::MAX });
-            }
-            (a..=b).collect()
-        }
-        None => text.split(',').map(whole).collect::<Result<_, _>>()?,
-    };
-    let mut unique = seeds.clone();
-    unique.sort_unstable();
-    unique.dedup();
-    if unique.len() != seeds.len() {
-        return Err(LevelError::Whole {
-            text: format!("{text} (a seed given twice)"),
-            min: 0,
-            max: u64::MAX,
-        });
-    }
-    Ok(seeds)
 }
 
 /// One seed's run: its across-window mean and standard deviation.
@@ -225,16 +192,6 @@ mod tests {
         assert_eq!(t_975(35), 2.042); // between 30 and 40: the row below
         assert_eq!(t_975(60), 2.000);
         assert_eq!(t_975(121), 1.960);
-    }
-
-    #[test]
-    fn seeds_as_ranges_and_lists() {
-        assert_eq!(parse_seeds("1..30").unwrap().len(), 30);
-        assert_eq!(parse_seeds("3..3").unwrap(), [3]);
-        assert_eq!(parse_seeds("7, 2,9").unwrap(), [7, 2, 9]);
-        assert!(parse_seeds("5..1").is_err());
-        assert!(parse_seeds("1,x").is_err());
-        assert!(parse_seeds("1,2,1").is_err());
     }
 
     fn run_with(seed: u64, prj: f64) -> SeedRun {

@@ -97,9 +97,11 @@ pub struct TiersSweepArgs {
     /// Directory for tiers_runs.csv, tiers_cells.csv and tiers.json.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Repetitions per cell, seeds 1..=N (the paper's 5).
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub seeds: u64,
+    /// Seeds of each cell's repetitions, as `run --seeds` takes them: `A..B` (both
+    /// included; the paper's five are `1..5`) or a list `1,5,9`. A bare number, which
+    /// this option read as a count before, is refused with the range to write.
+    #[arg(long, value_name = "A..B|LIST", default_value = "1..5")]
+    pub seeds: String,
     #[command(flatten)]
     pub faults: FaultArgs,
     #[command(flatten)]
@@ -229,7 +231,7 @@ fn text(s: &Summary, policy: &str, mix: &str, events: u64, decisions: u64) -> St
 /// `host-sim tiers-sweep`.
 pub fn run_sweep(args: &TiersSweepArgs) -> Result<(), TiersError> {
     let faults = args.faults.faults()?;
-    let seeds: Vec<u64> = (1..=args.seeds.max(1)).collect();
+    let seeds = sweep_seeds(&args.seeds)?;
     let bar = progress::bar(3 * 4 * seeds.len() as u64, "runs");
     let cells = sweep::sweep(&seeds, faults, &bar)?;
     bar.finish_and_clear();
@@ -247,4 +249,17 @@ pub fn run_sweep(args: &TiersSweepArgs) -> Result<(), TiersError> {
         text.push_str(&format!("  [{}] {paper}: {ours}\n", if holds { "holds" } else { "fails" }));
     }
     write_stdout(&text)
+}
+
+/// `--seeds` of `tiers-sweep`: `A..B` or a list, as `run --seeds`; a bare number is
+/// refused rather than read as one seed, since it used to be a count.
+fn sweep_seeds(text: &str) -> Result<Vec<u64>, TiersError> {
+    if let Ok(count) = text.trim().parse::<u64>() {
+        let range = if count == 0 { "1..5".to_owned() } else { format!("1..{count}") };
+        return Err(TiersError::Usage(format!(
+            "--seeds: \"{count}\" is a bare number, which tiers-sweep read as a count before; \
+             write a range such as {range}, or {count}..{count} for that one seed"
+        )));
+    }
+    crate::units::parse_seeds(text).map_err(|e| TiersError::Usage(format!("--seeds: {e}")))
 }
