@@ -1,9 +1,6 @@
 //! What a run is fed: jobs in release order, where they came from (name and CRC-64),
 //! and how many trace lines were left out, by reason.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use serde::Serialize;
 
 use kernel::{JobId, Tick};
@@ -17,32 +14,7 @@ pub const HOST_VERSION: &str = concat!("host-sim ", env!("CARGO_PKG_VERSION"));
 /// several times faster than one over a whole trace; the checksums are the same.
 pub static INPUT_CRC: crc::Crc<u64, crc::Table<16>> = crc::Crc::<u64, crc::Table<16>>::new(&crc::CRC_64_XZ);
 
-/// A map keyed by job number, hashed with one multiplication (Fibonacci hashing)
-/// instead of SipHash: the keys come from our own input, not from an adversary, and
-/// the maps are looked up once per job. Nothing iterates one in an order that matters.
-pub type JobIdMap<V> = HashMap<JobId, V, BuildHasherDefault<JobIdHasher>>;
-
-/// The hasher of [`JobIdMap`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct JobIdHasher(u64);
-
-impl Hasher for JobIdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        bytes.iter().for_each(|&b| self.write_u64(u64::from(b)));
-    }
-
-    fn write_u32(&mut self, value: u32) {
-        self.write_u64(u64::from(value));
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
+pub use replay::job_map::{JobIdHasher, JobIdMap};
 
 /// One job: an identifier, a release time, a processing time, and the processors it
 /// used. The service-level model abstracts the processor count away (the thesis'

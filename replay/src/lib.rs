@@ -11,6 +11,7 @@
 //!   then checks deadlines and work (or, for a reservation log, windows and the pool's
 //!   capacity) without the kernel.
 //! - [`export`]: JSON lines and a readable listing.
+//! - [`job_map`]: maps keyed by job identifier with a cheap fixed hash.
 //! - [`jobs`]: per-job results (one CSV row per job) from events and decisions.
 //! - [`gantt`]: Gantt charts of a log as SVG, one collector per model.
 //! - [`staged`]: output files written to `PATH.tmp` and renamed once whole.
@@ -22,6 +23,7 @@ pub mod engine;
 pub mod export;
 pub mod format;
 pub mod gantt;
+pub mod job_map;
 pub mod jobs;
 pub mod model;
 pub mod staged;

@@ -27,7 +27,8 @@
 use kernel::service_level::{Decision, Event, Level, MachineId};
 use kernel::{JobId, Tick};
 
-use self::ids::{IdSet, JobMap};
+use self::ids::IdSet;
+use crate::job_map::JobIdMap as JobMap;
 
 mod ids;
 mod violation;

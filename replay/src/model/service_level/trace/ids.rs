@@ -1,38 +1,9 @@
-//! The checker's job bookkeeping: a map keyed by job identifier with a fixed, cheap
-//! hash, and a set of every identifier ever accepted, one bit each.
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+//! The checker's job bookkeeping: a set of every identifier ever accepted, one bit
+//! each, in pages kept in a [`JobMap`].
 
 use kernel::JobId;
 
-/// Fibonacci hashing of a job identifier: one multiplication, no random state (the
-/// maps are never iterated in an order that matters: the checker sorts the jobs it
-/// lists).
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct JobHasher(u64);
-
-impl Hasher for JobHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(u64::from(byte));
-        }
-    }
-
-    fn write_u32(&mut self, value: u32) {
-        self.write_u64(u64::from(value));
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-pub(super) type JobMap<V> = HashMap<JobId, V, BuildHasherDefault<JobHasher>>;
+use crate::job_map::JobIdMap as JobMap;
 
 /// Identifiers per page of [`IdSet`].
 const IDS_PER_PAGE: u32 = 4096;
