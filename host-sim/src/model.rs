@@ -2,7 +2,10 @@
 //! `NAME/contract.rs`): its one-configuration and grid subcommands over the shared
 //! trace input ([`crate::input`]), and its row of `compare`. `main` dispatches the
 //! subcommands through it and [`compare_all`] iterates it; [`MODELS`] is the one
-//! list of the models host-sim knows.
+//! list of the models host-sim knows. The models are the marker types of
+//! [`replay::contract`], one name for each in every crate.
+
+pub use replay::contract::{Reservation, ServiceLevel, Sla, Tiers};
 
 use crate::compare::{CompareError, Row};
 use crate::error::CliError;
@@ -25,22 +28,6 @@ pub trait HostModel {
     /// `processors` where it has a pool: one row of the measures every model shares.
     fn compare(workload: &Workload, processors: u32) -> Result<Row, CompareError>;
 }
-
-/// The service-level model (Lezama 2012): `run`, `sweep` (and `criteria`).
-#[derive(Debug)]
-pub struct ServiceLevel;
-
-/// Flexible advance reservations (Netto et al. 2007): `reserve`, `reserve-sweep`.
-#[derive(Debug)]
-pub struct Reservation;
-
-/// Gold, Silver and Bronze (Tomás et al.): `tiers`, `tiers-sweep`.
-#[derive(Debug)]
-pub struct Tiers;
-
-/// SLA priority heuristics (Yarmolenko and Sakellariou): `sla`, `sla-sweep`.
-#[derive(Debug)]
-pub struct Sla;
 
 /// A model's row of `compare`.
 type CompareRow = fn(&Workload, u32) -> Result<Row, CompareError>;
