@@ -289,15 +289,8 @@ fn header(input: &Input) -> Header {
     header.settings = input.settings.iter().map(|(key, value)| Setting::new(key, value)).collect();
     let reservation = input.reservation.map(
         |(nodes, slot_ticks, criterion, fixing, offer_trials, [slots, waiting, running], offers)| {
-            const CRITERIA: [Criterion; 5] = [
-                Criterion::Fifo,
-                Criterion::Edf,
-                Criterion::LeastFlexibleFirst,
-                Criterion::BiggestJobFirst,
-                Criterion::Shuffle,
-            ];
-            const FIXINGS: [Fixing; 5] =
-                [Fixing::Never, Fixing::AtAcceptance, Fixing::Quarter, Fixing::Half, Fixing::ThreeQuarters];
+            const CRITERIA: [Criterion; 5] = Criterion::ALL;
+            const FIXINGS: [Fixing; 5] = Fixing::ALL;
             let config = Config {
                 nodes,
                 slot_ticks,

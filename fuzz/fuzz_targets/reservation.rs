@@ -51,15 +51,8 @@ enum Step {
     Reset,
 }
 
-const CRITERIA: [Criterion; 5] = [
-    Criterion::Fifo,
-    Criterion::Edf,
-    Criterion::LeastFlexibleFirst,
-    Criterion::BiggestJobFirst,
-    Criterion::Shuffle,
-];
-const FIXINGS: [Fixing; 5] =
-    [Fixing::Never, Fixing::AtAcceptance, Fixing::Quarter, Fixing::Half, Fixing::ThreeQuarters];
+const CRITERIA: [Criterion; 5] = Criterion::ALL;
+const FIXINGS: [Fixing; 5] = Fixing::ALL;
 const KINDS: [RequestKind; 3] = [RequestKind::Strict, RequestKind::RelaxedStart, RequestKind::Flexible];
 
 /// What the decisions said about an accepted job that has not ended.

@@ -32,13 +32,7 @@ pub mod findings;
 pub mod tables;
 
 pub const LOADS_MILLI: [u64; 3] = [1000, 1250, 1500];
-pub const CRITERIA: [Criterion; 5] = [
-    Criterion::Fifo,
-    Criterion::Edf,
-    Criterion::LeastFlexibleFirst,
-    Criterion::BiggestJobFirst,
-    Criterion::Shuffle,
-];
+pub const CRITERIA: [Criterion; 5] = Criterion::ALL;
 pub const FIXINGS: [Fixing; 5] =
     [Fixing::AtAcceptance, Fixing::Quarter, Fixing::Half, Fixing::ThreeQuarters, Fixing::Never];
 /// `ϕ` max of the offer runs, in thousandths, matched with the interval sizes of the

@@ -36,6 +36,10 @@ pub struct SortKey {
 }
 
 impl Criterion {
+    /// Every criterion, in declaration order.
+    pub const ALL: [Self; 5] =
+        [Self::Fifo, Self::Edf, Self::LeastFlexibleFirst, Self::BiggestJobFirst, Self::Shuffle];
+
     /// The sort key of `r` for a plan made at `now`.
     pub fn key(self, r: &Reservation, now: Tick) -> SortKey {
         let primary = match self {
@@ -89,6 +93,10 @@ pub enum Fixing {
 }
 
 impl Fixing {
+    /// Every fixing, in declaration order.
+    pub const ALL: [Self; 5] =
+        [Self::Never, Self::AtAcceptance, Self::Quarter, Self::Half, Self::ThreeQuarters];
+
     /// The share of the waiting time, in percent; `None` for [`Fixing::Never`].
     pub const fn percent(self) -> Option<u8> {
         match self {
