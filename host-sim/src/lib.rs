@@ -11,6 +11,7 @@
 //! - [`window`]: durations and the split into windows (every model's `--window`).
 //! - [`units`]: decimals in thousandths, parsed exactly and written back short.
 //! - [`output`]: standard output written without a panic on a closed pipe.
+//! - [`findings`]: a paper's statements beside our numbers, one type for every model.
 //! - [`plot`]: SVG figures (line and bar charts) shared by every sweep.
 //! - [`progress`]: the progress bar of long work.
 //! - [`service_level`]: the service-level model (Lezama 2012): levels, the run loop,
@@ -29,6 +30,7 @@
 pub mod compare;
 pub mod config;
 pub mod error;
+pub mod findings;
 pub mod input;
 pub mod model;
 pub mod output;

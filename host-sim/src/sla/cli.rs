@@ -321,7 +321,7 @@ pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
     text.push_str(&sweep::tables::table2_text(&sweep::tables::table2(&result), s));
     text.push_str("\nThe paper's findings here:\n");
     for f in sweep::findings::findings(&result) {
-        text.push_str(&format!("  [{}] {}: {}\n", if f.holds { "holds" } else { "fails" }, f.paper, f.ours));
+        text.push_str(&f.line());
     }
     write_stdout(&text)
 }

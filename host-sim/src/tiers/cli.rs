@@ -243,8 +243,8 @@ pub fn run_sweep(args: &TiersSweepArgs) -> Result<(), TiersError> {
     }
     let mut text = sweep::table(&cells);
     text.push_str("\nThe paper (§6.3) beside ours (A / B / C / D; calibrated on No-QoS A only):\n");
-    for (paper, ours, holds) in sweep::statements(&cells) {
-        text.push_str(&format!("  [{}] {paper}: {ours}\n", if holds { "holds" } else { "fails" }));
+    for finding in sweep::statements(&cells) {
+        text.push_str(&finding.line());
     }
     write_stdout(&text)
 }

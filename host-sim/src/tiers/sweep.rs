@@ -15,6 +15,7 @@ use super::faults::Faults;
 use super::metrics::{self, Summary};
 use super::testbed::{MIXES, Mix};
 use super::{Scenario, TiersError};
+use crate::findings::Finding;
 
 /// One cell of the grid: a policy and a mix, over the seeds.
 #[derive(Clone, Debug, Serialize)]
@@ -149,7 +150,7 @@ fn cell(cells: &[Cell], policy: Policy, mix: char) -> Option<&Summary> {
 }
 
 /// The paper's statements, each with ours and whether it holds.
-pub fn statements(cells: &[Cell]) -> Vec<(String, String, bool)> {
+pub fn statements(cells: &[Cell]) -> Vec<Finding> {
     let mixes = ['A', 'B', 'C', 'D'];
     let per = |p: Policy, f: &dyn Fn(&Summary) -> f64| -> Vec<f64> {
         mixes.iter().map(|&m| cell(cells, p, m).map_or(f64::NAN, f)).collect()
@@ -157,7 +158,7 @@ pub fn statements(cells: &[Cell]) -> Vec<(String, String, bool)> {
     let show = |v: &[f64]| v.iter().map(|x| format!("{x:.2}")).collect::<Vec<_>>().join(" / ");
     let rising = |v: &[f64]| v.windows(2).all(|w| w[1] >= w[0]);
     let mut out = Vec::new();
-    let mut add = |paper: &str, ours: String, holds: bool| out.push((paper.to_string(), ours, holds));
+    let mut add = |paper, ours, holds| out.push(Finding::checked(paper, ours, holds));
     let v = per(Policy::NoQos, &|s| s.rejected_pct.all);
     add("No-QoS: rejection under 2% (A-D)", show(&v), v.iter().all(|&x| x < 2.0));
     let v = per(Policy::NoQos, &|s| s.violated_pct.all);
