@@ -14,6 +14,7 @@
 //! - [`findings`]: a paper's statements beside our numbers, one type for every model.
 //! - [`plot`]: SVG figures (line and bar charts) shared by every sweep.
 //! - [`progress`]: the progress bar of long work.
+//! - [`record_log`]: every model's decision log, staged and written one way.
 //! - [`service_level`]: the service-level model (Lezama 2012): levels, the run loop,
 //!   metrics, records, replications, the sweep grid and the criteria analysis.
 //! - [`reservation`]: flexible advance reservations (Netto et al. 2007) around the
@@ -36,6 +37,7 @@ pub mod model;
 pub mod output;
 pub mod plot;
 pub mod progress;
+pub mod record_log;
 pub mod reservation;
 pub mod service_level;
 pub mod sla;

@@ -85,7 +85,7 @@ pub fn split(jobs: &[ReserveJob], length: Tick) -> Split {
 }
 
 /// Where every event and decision goes, for a log: the kernel's records in order.
-pub type Recorder<'a> = &'a mut (dyn FnMut(Body) + Send);
+pub use crate::record_log::Recorder;
 
 /// Runs every window on a thread with a stack big enough for the kernel.
 pub fn run_windows(
