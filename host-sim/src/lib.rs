@@ -25,6 +25,7 @@
 //!   (Tomás et al.) around the tiers kernel: the paper's testbed and workload, traces,
 //!   faults, the run loop, the figures' sweep.
 //! - [`error`]: one error enum per boundary.
+//! - [`path_error`]: a named file or stream that could not be read or written.
 //!
 //! Same input, same options: same log bytes and same numbers, on every machine.
 
@@ -35,6 +36,7 @@ pub mod findings;
 pub mod input;
 pub mod model;
 pub mod output;
+pub mod path_error;
 pub mod plot;
 pub mod progress;
 pub mod record_log;

@@ -12,6 +12,7 @@ use super::report::{self, PAPER_FIFO, Summary};
 use super::sweep;
 use super::{Experiment, Input, ReserveError, simulate, simulate_recorded};
 use crate::input::TraceArgs;
+use crate::path_error::PathError;
 use crate::progress;
 use crate::record_log;
 use crate::units::parse_milli;
@@ -191,7 +192,7 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
         None => simulate(&input, &experiment)?,
     };
     let summary = Summary::new(&trace, loaded.workload.hash_hex(), &outcome);
-    let io = |source| ReserveError::Io { path: "standard output".into(), source };
+    let io = |source| ReserveError::Io(PathError { path: "standard output".into(), source });
     let mut stdout = std::io::stdout().lock();
     if args.json {
         report::write_json(&summary, &mut stdout).map_err(io)?;
@@ -226,14 +227,11 @@ pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {
     progress.finish_and_clear();
     let results = results?;
     let tables = sweep::tables::write_figures(&args.out, &results)?;
-    if args.plots.enabled() {
-        let figures = super::figures::write(&args.out, &tables).map_err(|e| ReserveError::Io {
-            path: args.out.display().to_string(),
-            source: std::io::Error::other(e),
-        })?;
-        eprintln!("host-sim: wrote {} figures to {}", figures.len(), args.out.join("*.svg").display());
-    }
-    let io = |source| ReserveError::Io { path: "standard output".into(), source };
+    let path = || args.out.display().to_string();
+    args.plots
+        .write_figures(&args.out, || super::figures::write(&args.out, &tables))
+        .map_err(|e| ReserveError::Io(PathError { path: path(), source: std::io::Error::other(e) }))?;
+    let io = |source| ReserveError::Io(PathError { path: "standard output".into(), source });
     sweep::findings::write_findings(&results, std::io::stdout().lock()).map_err(io)?;
     eprintln!("host-sim: wrote fig2.csv ... fig7.csv to {}", args.out.display());
     Ok(())

@@ -12,18 +12,11 @@ use kernel::log::Body;
 use kernel::sla::Config;
 use replay::engine::sla::SlaEngine;
 use replay::format::{Header, Model};
-use replay::staged::StageError;
 
 use super::SlaError;
 use super::metrics;
 use super::run::{self, Decide, Outcome, Plan, SetOutcome};
 use crate::record_log;
-
-impl From<StageError> for SlaError {
-    fn from(e: StageError) -> Self {
-        Self::Io { path: e.path.display().to_string(), source: e.source }
-    }
-}
 
 impl Decide for SlaEngine {
     fn decide(

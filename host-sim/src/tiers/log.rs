@@ -10,17 +10,10 @@ use crate::units::format_milli;
 use crate::workload::HOST_VERSION;
 use kernel::log::Body;
 use replay::format::{Header, Model};
-use replay::staged::StageError;
 
 use super::metrics::Summary;
 use super::run::RunOutput;
 use super::{Scenario, TiersError};
-
-impl From<StageError> for TiersError {
-    fn from(e: StageError) -> Self {
-        Self::Io { path: e.path.display().to_string(), source: e.source }
-    }
-}
 
 /// The header every tiers log of `scenario` starts from: the kernel's configuration
 /// and resources, the seed, and the owner-load settings. The caller adds the inputs

@@ -16,6 +16,7 @@ use super::metrics::{self, Summary};
 use super::testbed::{MIXES, Mix};
 use super::{Scenario, TiersError};
 use crate::findings::Finding;
+use crate::path_error::PathError;
 
 /// One cell of the grid: a policy and a mix, over the seeds.
 #[derive(Clone, Debug, Serialize)]
@@ -89,7 +90,7 @@ fn row(policy: &str, mix: char, seed: &str, s: &Summary) -> Vec<String> {
 
 /// Writes [`HEADER`] and `rows` to `path` through the `csv` crate.
 fn write_csv(path: &Path, rows: impl IntoIterator<Item = Vec<String>>) -> Result<(), TiersError> {
-    let io = |source| TiersError::Io { path: path.display().to_string(), source };
+    let io = |source| TiersError::Io(PathError { path: path.display().to_string(), source });
     let mut writer = csv::Writer::from_path(path).map_err(|e| io(std::io::Error::other(e)))?;
     writer.write_record(HEADER).map_err(|e| io(std::io::Error::other(e)))?;
     for row in rows {
@@ -102,7 +103,7 @@ fn write_csv(path: &Path, rows: impl IntoIterator<Item = Vec<String>>) -> Result
 pub fn write(dir: &Path, cells: &[Cell], seeds: &[u64]) -> Result<(), TiersError> {
     let io = |path: &Path| {
         let path = path.display().to_string();
-        move |source| TiersError::Io { path, source }
+        move |source| TiersError::Io(PathError { path, source })
     };
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let json = serde_json::to_string_pretty(&serde_json::json!({ "seeds": seeds, "cells": cells }))
