@@ -143,8 +143,7 @@ fn print_defaults(definition: &clap::Command, args: &ConfigArgs) -> Result<(), C
         return Err(CliError::Usage("host-sim config: give --defaults (and --command SUBCOMMAND)".into()));
     }
     let text = config::defaults(definition, &args.command).map_err(|e| CliError::Usage(e.to_string()))?;
-    host_sim::output::write_stdout(&text)
-        .map_err(|source| CliError::Io(PathError { path: "standard output".to_owned(), source }))
+    host_sim::output::write_stdout(&text).map_err(|source| CliError::Io(PathError::stdout(source)))
 }
 
 // The check that every path option of this definition is a path in a scenario; it

@@ -15,3 +15,10 @@ pub struct PathError {
     #[source]
     pub source: io::Error,
 }
+
+impl PathError {
+    /// Standard output that could not be written, which every subcommand prints to.
+    pub fn stdout(source: io::Error) -> Self {
+        Self { path: "standard output".to_owned(), source }
+    }
+}

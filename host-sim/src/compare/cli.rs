@@ -74,5 +74,5 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
     } else {
         super::write_table(&rows, stdout)
     };
-    written.map_err(|source| CliError::Io(PathError { path: "standard output".to_owned(), source }))
+    written.map_err(|source| CliError::Io(PathError::stdout(source)))
 }

@@ -192,7 +192,7 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
         None => simulate(&input, &experiment)?,
     };
     let summary = Summary::new(&trace, loaded.workload.hash_hex(), &outcome);
-    let io = |source| ReserveError::Io(PathError { path: "standard output".into(), source });
+    let io = |source| ReserveError::Io(PathError::stdout(source));
     let mut stdout = std::io::stdout().lock();
     if args.json {
         report::write_json(&summary, &mut stdout).map_err(io)?;
@@ -231,7 +231,7 @@ pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {
     args.plots
         .write_figures(&args.out, || super::figures::write(&args.out, &tables))
         .map_err(|e| ReserveError::Io(PathError { path: path(), source: std::io::Error::other(e) }))?;
-    let io = |source| ReserveError::Io(PathError { path: "standard output".into(), source });
+    let io = |source| ReserveError::Io(PathError::stdout(source));
     sweep::findings::write_findings(&results, std::io::stdout().lock()).map_err(io)?;
     eprintln!("host-sim: wrote fig2.csv ... fig7.csv to {}", args.out.display());
     Ok(())

@@ -226,7 +226,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let stdout = std::io::stdout().lock();
     let written =
         if args.json { report::write_json(&summary, stdout) } else { report::write_table(&summary, stdout) };
-    written.map_err(|source| CliError::Io(PathError { path: "standard output".to_owned(), source }))
+    written.map_err(|source| CliError::Io(PathError::stdout(source)))
 }
 
 /// `run --seeds`: the workload is read once (a trace) or generated per seed.
@@ -258,7 +258,7 @@ fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliE
     } else {
         replicate::write_table(&result, stdout)
     };
-    written.map_err(|source| CliError::Io(PathError { path: "standard output".to_owned(), source }))
+    written.map_err(|source| CliError::Io(PathError::stdout(source)))
 }
 
 fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
@@ -326,7 +326,7 @@ pub fn sweep(args: &SweepArgs) -> Result<(), CliError> {
             Ok(())
         }
         None => report::write_sweep_table(&rows, std::io::stdout().lock())
-            .map_err(|source| CliError::Io(PathError { path: "standard output".to_owned(), source })),
+            .map_err(|source| CliError::Io(PathError::stdout(source))),
     }
 }
 
@@ -349,7 +349,7 @@ pub fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
     std::io::stdout()
         .lock()
         .write_all(criteria::report(&analyses).as_bytes())
-        .map_err(|source| CliError::Io(PathError { path: "standard output".to_owned(), source }))?;
+        .map_err(|source| CliError::Io(PathError::stdout(source)))?;
     let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
     std::fs::create_dir_all(out)
         .map_err(|source| CliError::Io(PathError { path: out.display().to_string(), source }))?;

@@ -228,8 +228,7 @@ pub fn run(args: &SlaArgs) -> Result<(), SlaError> {
 
 /// Standard output through [`report::write_stdout`](crate::output::write_stdout).
 fn write_stdout(text: &str) -> Result<(), SlaError> {
-    crate::output::write_stdout(text)
-        .map_err(|source| SlaError::Io(PathError { path: "standard output".to_owned(), source }))
+    crate::output::write_stdout(text).map_err(|source| SlaError::Io(PathError::stdout(source)))
 }
 
 fn heuristic_spec(order: Order) -> Spec {

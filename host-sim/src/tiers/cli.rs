@@ -192,8 +192,7 @@ pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
 
 /// Standard output through [`report::write_stdout`](crate::output::write_stdout).
 fn write_stdout(text: &str) -> Result<(), TiersError> {
-    crate::output::write_stdout(text)
-        .map_err(|source| TiersError::Io(PathError { path: "standard output".to_owned(), source }))
+    crate::output::write_stdout(text).map_err(|source| TiersError::Io(PathError::stdout(source)))
 }
 
 fn text(s: &Summary, policy: &str, mix: &str, events: u64, decisions: u64) -> String {
