@@ -8,6 +8,7 @@ use std::io;
 
 use thiserror::Error;
 
+use crate::path_error::PathError;
 use crate::service_level::levels::LevelError;
 use crate::service_level::sim::SimError;
 use crate::service_level::sweep::SweepError;
@@ -62,12 +63,8 @@ pub enum CliError {
     Sim(#[from] SimError),
     #[error(transparent)]
     Sweep(#[from] SweepError),
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] PathError),
     #[error(transparent)]
     Output(#[from] replay::staged::StageError),
     #[error(transparent)]

@@ -11,8 +11,10 @@
 //! - [`window`]: durations and the split into windows (every model's `--window`).
 //! - [`units`]: decimals in thousandths, parsed exactly and written back short.
 //! - [`output`]: standard output written without a panic on a closed pipe.
+//! - [`findings`]: a paper's statements beside our numbers, one type for every model.
 //! - [`plot`]: SVG figures (line and bar charts) shared by every sweep.
 //! - [`progress`]: the progress bar of long work.
+//! - [`record_log`]: every model's decision log, staged and written one way.
 //! - [`service_level`]: the service-level model (Lezama 2012): levels, the run loop,
 //!   metrics, records, replications, the sweep grid and the criteria analysis.
 //! - [`reservation`]: flexible advance reservations (Netto et al. 2007) around the
@@ -23,17 +25,21 @@
 //!   (Tomás et al.) around the tiers kernel: the paper's testbed and workload, traces,
 //!   faults, the run loop, the figures' sweep.
 //! - [`error`]: one error enum per boundary.
+//! - [`path_error`]: a named file or stream that could not be read or written.
 //!
 //! Same input, same options: same log bytes and same numbers, on every machine.
 
 pub mod compare;
 pub mod config;
 pub mod error;
+pub mod findings;
 pub mod input;
 pub mod model;
 pub mod output;
+pub mod path_error;
 pub mod plot;
 pub mod progress;
+pub mod record_log;
 pub mod reservation;
 pub mod service_level;
 pub mod sla;

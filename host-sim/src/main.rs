@@ -9,6 +9,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use host_sim::config;
 use host_sim::error::{CliError, closed_pipe};
 use host_sim::model::{HostModel, Reservation, ServiceLevel, Sla, Tiers};
+use host_sim::path_error::PathError;
 use host_sim::service_level::cli;
 
 /// Admission control for deadline agreements, simulated over job traces.
@@ -142,8 +143,7 @@ fn print_defaults(definition: &clap::Command, args: &ConfigArgs) -> Result<(), C
         return Err(CliError::Usage("host-sim config: give --defaults (and --command SUBCOMMAND)".into()));
     }
     let text = config::defaults(definition, &args.command).map_err(|e| CliError::Usage(e.to_string()))?;
-    host_sim::output::write_stdout(&text)
-        .map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
+    host_sim::output::write_stdout(&text).map_err(|source| CliError::Io(PathError::stdout(source)))
 }
 
 // The check that every path option of this definition is a path in a scenario; it

@@ -187,6 +187,20 @@ impl PlotArgs {
     pub fn enabled(self) -> bool {
         !self.no_plots
     }
+
+    /// Writes a sweep's figures into `dir` with `write` when they are wanted, and says
+    /// on standard error how many were written where, as every sweep does.
+    pub fn write_figures(
+        self,
+        dir: &Path,
+        write: impl FnOnce() -> Result<Vec<PathBuf>, PlotError>,
+    ) -> Result<(), PlotError> {
+        if self.enabled() {
+            let figures = write()?;
+            eprintln!("host-sim: wrote {} figures to {}", figures.len(), dir.join("*.svg").display());
+        }
+        Ok(())
+    }
 }
 
 /// Writes `svg` to `path`.

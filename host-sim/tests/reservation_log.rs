@@ -5,7 +5,7 @@ mod common;
 
 use common::HAND_TRACE;
 
-use host_sim::reservation::cli::log_header;
+use host_sim::record_log;
 use host_sim::reservation::{Experiment, Input, log, simulate, simulate_recorded};
 use host_sim::swf::{self, SwfOptions};
 use kernel::reservation::Criterion;
@@ -25,9 +25,10 @@ fn logged_runs_verify_and_match_unlogged_ones() {
     let dir = std::env::temp_dir().join(format!("reserve-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("run.log");
-    let header = log_header(&experiment, &trace.workload);
+    let header = log::header(&experiment, &trace.workload);
     let logged =
-        log::write(&path, &header, |record| simulate_recorded(&input, &experiment, Some(record))).unwrap();
+        record_log::write(&path, &header, |record| simulate_recorded(&input, &experiment, Some(record)))
+            .unwrap();
     let plain = simulate(&input, &experiment).unwrap();
     assert_eq!(logged, plain);
     assert!(plain.totals.requests == 8 && plain.totals.accepted >= 1);

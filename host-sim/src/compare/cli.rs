@@ -7,6 +7,7 @@ use clap::Args;
 
 use crate::error::CliError;
 use crate::input::TraceArgs;
+use crate::path_error::PathError;
 
 /// `host-sim compare`.
 #[derive(Debug, Args)]
@@ -52,7 +53,7 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
     if let Some(dir) = &args.out {
         let io = |path: &Path| {
             let path = path.display().to_string();
-            move |source| CliError::Io { path, source }
+            move |source| CliError::Io(PathError { path, source })
         };
         std::fs::create_dir_all(dir).map_err(io(dir))?;
         let csv = dir.join("compare.csv");
@@ -73,5 +74,5 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
     } else {
         super::write_table(&rows, stdout)
     };
-    written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
+    written.map_err(|source| CliError::Io(PathError::stdout(source)))
 }

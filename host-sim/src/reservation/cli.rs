@@ -10,15 +10,14 @@ use kernel::reservation::{Criterion, Fixing};
 use super::mapping::{Estimates, Flex};
 use super::report::{self, PAPER_FIFO, Summary};
 use super::sweep;
-use super::{Experiment, Input, ReserveError, run, simulate, simulate_recorded};
+use super::{Experiment, Input, ReserveError, simulate, simulate_recorded};
 use crate::input::TraceArgs;
+use crate::path_error::PathError;
 use crate::progress;
-use crate::units::{format_milli, parse_milli};
+use crate::record_log;
+use crate::units::parse_milli;
 use crate::window::{DurationError, parse_duration};
 use crate::workload::Workload;
-use kernel::service_level::Policy;
-use replay::engine::service_level::DEFAULT_QUEUE_CAPACITY;
-use replay::format::{Header, Model};
 
 /// Options shared by `reserve` and `reserve-sweep`.
 #[derive(Debug, Args)]
@@ -165,27 +164,6 @@ fn slot_ticks(text: &str) -> Result<Tick, String> {
     }
 }
 
-/// The log header of a reservation run: the reservation kernel's configuration and
-/// capacities, what identifies the input, and the mapping's options (load, flexible
-/// windows, estimates, the offer user's `phi` limit) as settings. The service-level
-/// fields are unused: one machine, the default queue capacity and policy, no levels.
-pub fn log_header(experiment: &Experiment, workload: &Workload) -> Header {
-    let mut header = Header {
-        seed: experiment.seed,
-        window_ticks: Some(experiment.window_ticks),
-        model: Model::Reservation(replay::engine::reservation::header(run::kernel_config(
-            &experiment.run_options(),
-        ))),
-        ..Header::new(1, DEFAULT_QUEUE_CAPACITY, Policy::default(), Vec::new())
-    };
-    workload.stamp(&mut header);
-    header.set("load", format_milli(experiment.load_milli));
-    header.set("flex", experiment.flex.name());
-    header.set("estimates", experiment.estimates.name());
-    header.set("offers", experiment.offers_phi_milli.map_or_else(|| "off".to_owned(), format_milli));
-    header
-}
-
 pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
     let loaded = load(&args.input)?;
     let experiment = Experiment {
@@ -208,13 +186,13 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
     let trace = trace_name(&args.input.source);
     let outcome = match &args.log {
         Some(path) => {
-            let header = log_header(&experiment, &loaded.workload);
-            super::log::write(path, &header, |record| simulate_recorded(&input, &experiment, Some(record)))?
+            let header = super::log::header(&experiment, &loaded.workload);
+            record_log::write(path, &header, |record| simulate_recorded(&input, &experiment, Some(record)))?
         }
         None => simulate(&input, &experiment)?,
     };
     let summary = Summary::new(&trace, loaded.workload.hash_hex(), &outcome);
-    let io = |source| ReserveError::Io { path: "standard output".into(), source };
+    let io = |source| ReserveError::Io(PathError::stdout(source));
     let mut stdout = std::io::stdout().lock();
     if args.json {
         report::write_json(&summary, &mut stdout).map_err(io)?;
@@ -249,14 +227,11 @@ pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {
     progress.finish_and_clear();
     let results = results?;
     let tables = sweep::tables::write_figures(&args.out, &results)?;
-    if args.plots.enabled() {
-        let figures = super::figures::write(&args.out, &tables).map_err(|e| ReserveError::Io {
-            path: args.out.display().to_string(),
-            source: std::io::Error::other(e),
-        })?;
-        eprintln!("host-sim: wrote {} figures to {}", figures.len(), args.out.join("*.svg").display());
-    }
-    let io = |source| ReserveError::Io { path: "standard output".into(), source };
+    let path = || args.out.display().to_string();
+    args.plots
+        .write_figures(&args.out, || super::figures::write(&args.out, &tables))
+        .map_err(|e| ReserveError::Io(PathError { path: path(), source: std::io::Error::other(e) }))?;
+    let io = |source| ReserveError::Io(PathError::stdout(source));
     sweep::findings::write_findings(&results, std::io::stdout().lock()).map_err(io)?;
     eprintln!("host-sim: wrote fig2.csv ... fig7.csv to {}", args.out.display());
     Ok(())

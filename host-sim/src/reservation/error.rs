@@ -2,23 +2,18 @@
 //! in one enum that the model's modules share (kept apart from the model's front page
 //! so that they depend on it, not on the front page).
 
-use std::io;
-
 use thiserror::Error;
 
 use crate::error::SwfError;
+use crate::path_error::PathError;
 
 /// Everything that can go wrong on the reservation side.
 #[derive(Debug, Error)]
 pub enum ReserveError {
     #[error(transparent)]
     Swf(#[from] SwfError),
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] PathError),
     #[error(transparent)]
     Output(#[from] replay::staged::StageError),
     #[error(transparent)]

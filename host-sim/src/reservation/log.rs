@@ -1,41 +1,31 @@
-//! The decision log of a reservation run: written to `FILE.tmp` and renamed to `FILE`
-//! once complete, so that a failed run never leaves a log that looks whole.
+//! The decision log of a reservation run: its header. The log itself is written by
+//! [`crate::record_log`], as every model's is.
 
-use std::io::BufWriter;
-use std::path::Path;
+use kernel::service_level::Policy;
+use replay::engine::service_level::DEFAULT_QUEUE_CAPACITY;
+use replay::format::{Header, Model};
 
-use kernel::log::Body;
-use replay::format::{FormatError, Header, LogWriter};
-use replay::staged;
+use super::{Experiment, run};
+use crate::units::format_milli;
+use crate::workload::Workload;
 
-use super::ReserveError;
-use super::run::Recorder;
-
-/// Runs `run` with a recorder that writes every record under `header` to `path`.
-pub fn write<T>(
-    path: &Path,
-    header: &Header,
-    run: impl FnOnce(Recorder<'_>) -> Result<T, ReserveError>,
-) -> Result<T, ReserveError> {
-    staged::write(path, |file, tmp| {
-        let format = |e: FormatError| ReserveError::Io {
-            path: tmp.display().to_string(),
-            source: std::io::Error::other(e.to_string()),
-        };
-        let mut writer = LogWriter::new(BufWriter::new(file), header).map_err(format)?;
-        let mut failed: Option<FormatError> = None;
-        let mut record = |body: Body| {
-            if failed.is_none()
-                && let Err(e) = writer.record(body)
-            {
-                failed = Some(e);
-            }
-        };
-        let value = run(&mut record)?;
-        if let Some(e) = failed {
-            return Err(format(e));
-        }
-        writer.finish().map_err(format)?;
-        Ok(value)
-    })
+/// The log header of a reservation run: the reservation kernel's configuration and
+/// capacities, what identifies the input, and the mapping's options (load, flexible
+/// windows, estimates, the offer user's `phi` limit) as settings. The service-level
+/// fields are unused: one machine, the default queue capacity and policy, no levels.
+pub fn header(experiment: &Experiment, workload: &Workload) -> Header {
+    let mut header = Header {
+        seed: experiment.seed,
+        window_ticks: Some(experiment.window_ticks),
+        model: Model::Reservation(replay::engine::reservation::header(run::kernel_config(
+            &experiment.run_options(),
+        ))),
+        ..Header::new(1, DEFAULT_QUEUE_CAPACITY, Policy::default(), Vec::new())
+    };
+    workload.stamp(&mut header);
+    header.set("load", format_milli(experiment.load_milli));
+    header.set("flex", experiment.flex.name());
+    header.set("estimates", experiment.estimates.name());
+    header.set("offers", experiment.offers_phi_milli.map_or_else(|| "off".to_owned(), format_milli));
+    header
 }

@@ -10,7 +10,7 @@
 //! - [`metrics`]: utilisation, acceptance, offers' `ϕ`, per window and over windows.
 //! - [`report`]: one run's summary as a table or JSON, and the paper comparison.
 //! - [`sweep`]: the figures' grid in parallel, one CSV per figure, and the findings.
-//! - [`log`]: the decision log of a run (reservation records, log format v4).
+//! - [`log`]: the header of a run's decision log (reservation records, log format v4).
 //! - [`cli`]: the `reserve` and `reserve-sweep` subcommands.
 //! - `error`: [`ReserveError`], which every module of the side returns.
 

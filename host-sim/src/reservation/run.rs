@@ -29,6 +29,7 @@ use kernel::{JobId, Tick};
 use super::error::ReserveError;
 use super::mapping::ReserveJob;
 use super::metrics::WindowStats;
+use crate::path_error::PathError;
 use crate::window::{self, Window};
 use crate::workload::Job;
 
@@ -85,7 +86,7 @@ pub fn split(jobs: &[ReserveJob], length: Tick) -> Split {
 }
 
 /// Where every event and decision goes, for a log: the kernel's records in order.
-pub type Recorder<'a> = &'a mut (dyn FnMut(Body) + Send);
+pub use crate::record_log::Recorder;
 
 /// Runs every window on a thread with a stack big enough for the kernel.
 pub fn run_windows(
@@ -120,7 +121,7 @@ pub fn run_windows_recorded(
                 }
                 Ok(stats)
             })
-            .map_err(|e| ReserveError::Io { path: "kernel thread".into(), source: e })?;
+            .map_err(|e| ReserveError::Io(PathError { path: "kernel thread".into(), source: e }))?;
         handle.join().unwrap_or_else(|payload| std::panic::resume_unwind(payload))
     })
 }

@@ -9,6 +9,7 @@ use replay::engine::service_level::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_
 
 use crate::error::CliError;
 use crate::input::TraceArgs;
+use crate::path_error::PathError;
 use crate::progress;
 use crate::service_level::levels::{self, LevelError};
 use crate::service_level::report::{self, RunSummary};
@@ -225,7 +226,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let stdout = std::io::stdout().lock();
     let written =
         if args.json { report::write_json(&summary, stdout) } else { report::write_table(&summary, stdout) };
-    written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
+    written.map_err(|source| CliError::Io(PathError::stdout(source)))
 }
 
 /// `run --seeds`: the workload is read once (a trace) or generated per seed.
@@ -257,7 +258,7 @@ fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliE
     } else {
         replicate::write_table(&result, stdout)
     };
-    written.map_err(|source| CliError::Io { path: "standard output".to_owned(), source })
+    written.map_err(|source| CliError::Io(PathError::stdout(source)))
 }
 
 fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
@@ -321,14 +322,11 @@ pub fn sweep(args: &SweepArgs) -> Result<(), CliError> {
         Some(dir) => {
             sweep::write_files(dir, &document)?;
             eprintln!("host-sim: wrote {} rows to {}", rows.len(), dir.join("sweep.{csv,json}").display());
-            if args.plots.enabled() {
-                let figures = sweep::figures::write(dir, &rows)?;
-                eprintln!("host-sim: wrote {} figures to {}", figures.len(), dir.join("*.svg").display());
-            }
+            args.plots.write_figures(dir, || sweep::figures::write(dir, &rows))?;
             Ok(())
         }
         None => report::write_sweep_table(&rows, std::io::stdout().lock())
-            .map_err(|source| CliError::Io { path: "standard output".to_owned(), source }),
+            .map_err(|source| CliError::Io(PathError::stdout(source))),
     }
 }
 
@@ -351,10 +349,10 @@ pub fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
     std::io::stdout()
         .lock()
         .write_all(criteria::report(&analyses).as_bytes())
-        .map_err(|source| CliError::Io { path: "standard output".to_owned(), source })?;
+        .map_err(|source| CliError::Io(PathError::stdout(source)))?;
     let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
     std::fs::create_dir_all(out)
-        .map_err(|source| CliError::Io { path: out.display().to_string(), source })?;
+        .map_err(|source| CliError::Io(PathError { path: out.display().to_string(), source }))?;
     criteria::write_csv(&out.join("criteria.csv"), &analyses)?;
     if args.plots.enabled() {
         let figures = criteria::figures::write(out, &analyses)?;

@@ -227,12 +227,13 @@ pub fn report(analyses: &[ModeAnalysis]) -> String {
                     .iter()
                     .map(|d| format!("{p} {} ({:.1})", d.config.sf_or_k_text, d.groups[group_index(group)]))
                     .collect();
+                let finding = thesis::finding(analysis.mode, group, m, best.join(", "));
                 let _ = writeln!(
                     out,
                     "    {m:>2} machine{:<1}  ours: {:<40} thesis: {}",
                     if m == 1 { "" } else { "s" },
-                    best.join(", "),
-                    thesis::finding(analysis.mode, group, m)
+                    finding.ours,
+                    finding.paper
                 );
             }
             let lowest: Vec<String> = analysis

@@ -14,6 +14,7 @@ use replay::jobs::{CSV_HEADER, JobTable};
 use replay::staged;
 
 use crate::error::CliError;
+use crate::path_error::PathError;
 use crate::service_level::sim::SimError;
 use crate::service_level::sim::{self, Recorder, RunConfig, RunReport};
 use crate::workload::Workload;
@@ -88,7 +89,7 @@ pub fn run(
         None => run_logged(config, workload, log, None, progress),
         Some(path) => staged::write(path, |file: File, _| {
             let out = BufWriter::new(file);
-            let csv_error = |source| CliError::Io { path: path.display().to_string(), source };
+            let csv_error = |source| CliError::Io(PathError { path: path.display().to_string(), source });
             let mut table = JobsCsv::new(config, out).map_err(csv_error)?;
             let result = run_logged(config, workload, log, Some(&mut table), progress);
             if let Some(error) = table.take_error() {

@@ -15,11 +15,11 @@ use std::path::Path;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
-use std::io;
 use thiserror::Error;
 
 use kernel::service_level::{Policy, SLACK_ONE_MILLI};
 
+use crate::path_error::PathError;
 use crate::service_level::levels::{single, thesis_set};
 use crate::service_level::metrics::{METRIC_KEYS, Metrics};
 use crate::service_level::sim::SimError;
@@ -34,12 +34,8 @@ pub mod figures;
 pub enum SweepError {
     #[error(transparent)]
     Sim(#[from] SimError),
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] PathError),
     #[error("{path}: cannot write CSV: {source}")]
     Csv {
         path: String,
@@ -265,7 +261,7 @@ impl<'a> SweepDocument<'a> {
 pub fn write_files(dir: &Path, document: &SweepDocument<'_>) -> Result<(), SweepError> {
     let io_error = |path: &Path| {
         let path = path.display().to_string();
-        move |source| SweepError::Io { path, source }
+        move |source| SweepError::Io(PathError { path, source })
     };
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
     let csv_path = dir.join("sweep.csv");

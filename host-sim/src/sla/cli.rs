@@ -14,6 +14,7 @@ use super::metrics;
 use super::run::{self, Batch, Input, Outcome, Plan, SetOutcome};
 use super::{SlaError, paper, sweep};
 use crate::input::{TraceArgs, Traced};
+use crate::path_error::PathError;
 use crate::progress;
 use crate::window::parse_duration;
 
@@ -227,8 +228,7 @@ pub fn run(args: &SlaArgs) -> Result<(), SlaError> {
 
 /// Standard output through [`report::write_stdout`](crate::output::write_stdout).
 fn write_stdout(text: &str) -> Result<(), SlaError> {
-    crate::output::write_stdout(text)
-        .map_err(|source| SlaError::Io { path: "standard output".to_owned(), source })
+    crate::output::write_stdout(text).map_err(|source| SlaError::Io(PathError::stdout(source)))
 }
 
 fn heuristic_spec(order: Order) -> Spec {
@@ -296,14 +296,12 @@ pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
     bar.finish_and_clear();
     let result = result.map_err(SlaError::Usage)?;
     let elapsed = started.elapsed();
-    let io = |e: std::io::Error| SlaError::Io { path: args.out.display().to_string(), source: e };
+    let io = |e: std::io::Error| SlaError::Io(PathError { path: args.out.display().to_string(), source: e });
     let files = sweep::files::write(&args.out, &result).map_err(io)?;
     eprintln!("host-sim: wrote {} files to {}", files.len(), args.out.display());
-    if args.plots.enabled() {
-        let figures =
-            super::figures::write(&args.out, &result).map_err(|e| SlaError::Usage(e.to_string()))?;
-        eprintln!("host-sim: wrote {} figures to {}", figures.len(), args.out.join("*.svg").display());
-    }
+    args.plots
+        .write_figures(&args.out, || super::figures::write(&args.out, &result))
+        .map_err(|e| SlaError::Usage(e.to_string()))?;
     let s = &result.set_stats;
     let mut text = format!(
         "sla-sweep: {} points x {} sets (seed {}) in {:.1} s; sets: {:.1} jobs, mean tD {:.2} h, mean NCPU {:.1} (mode {})\n\n",
@@ -321,7 +319,7 @@ pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
     text.push_str(&sweep::tables::table2_text(&sweep::tables::table2(&result), s));
     text.push_str("\nThe paper's findings here:\n");
     for f in sweep::findings::findings(&result) {
-        text.push_str(&format!("  [{}] {}: {}\n", if f.holds { "holds" } else { "fails" }, f.paper, f.ours));
+        text.push_str(&f.line());
     }
     write_stdout(&text)
 }

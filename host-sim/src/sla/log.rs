@@ -1,10 +1,9 @@
 //! The decision log of an `sla` run: sla records under a header whose model is
 //! [`Model::Sla`] (the kernel's configuration and the engine's capacities), written
-//! through [`replay::staged`] so that a failed run never leaves a log that looks whole.
+//! through [`crate::record_log`] so that a failed run never leaves a log that looks whole.
 //! Runs with and without a log go through the same engine
 //! ([`replay::engine::sla::SlaEngine`]), so they decide alike.
 
-use std::io::BufWriter;
 use std::path::Path;
 
 use indicatif::ProgressBar;
@@ -12,18 +11,12 @@ use indicatif::ProgressBar;
 use kernel::log::Body;
 use kernel::sla::Config;
 use replay::engine::sla::SlaEngine;
-use replay::format::{FormatError, Header, LogWriter, Model};
-use replay::staged::{self, StageError};
+use replay::format::{Header, Model};
 
 use super::SlaError;
 use super::metrics;
 use super::run::{self, Decide, Outcome, Plan, SetOutcome};
-
-impl From<StageError> for SlaError {
-    fn from(e: StageError) -> Self {
-        Self::Io { path: e.path.display().to_string(), source: e.source }
-    }
-}
+use crate::record_log;
 
 impl Decide for SlaEngine {
     fn decide(
@@ -67,34 +60,16 @@ pub fn run_plain(plan: &Plan, bar: &ProgressBar) -> Result<Outcome, SlaError> {
 /// Runs every set of `plan` and writes its header, then every event and its
 /// decisions, to `path`.
 pub fn run_logged(plan: &Plan, path: &Path, bar: &ProgressBar) -> Result<Outcome, SlaError> {
-    staged::write(path, |file, tmp| {
-        let format = |e: FormatError| SlaError::Io {
-            path: tmp.display().to_string(),
-            source: std::io::Error::other(e.to_string()),
-        };
-        let mut writer = LogWriter::new(BufWriter::new(file), &plan.header).map_err(format)?;
+    record_log::write(path, &plan.header, |record| {
         let mut engine = engine(plan.config)?;
-        let mut failed: Option<FormatError> = None;
         let mut sets = Vec::with_capacity(plan.inputs.len());
         for input in &plan.inputs {
-            let set = run::run_set(&mut engine, input, plan.batch, &mut |event, decisions| {
-                let bodies = std::iter::once(Body::SlaEvent(*event))
-                    .chain(decisions.iter().map(|d| Body::SlaDecision(*d)));
-                for body in bodies {
-                    if failed.is_none()
-                        && let Err(e) = writer.record(body)
-                    {
-                        failed = Some(e);
-                    }
-                }
-            });
-            sets.push(set);
+            sets.push(run::run_set(&mut engine, input, plan.batch, &mut |event, decisions| {
+                record(Body::SlaEvent(*event));
+                decisions.iter().for_each(|d| record(Body::SlaDecision(*d)));
+            }));
             bar.inc(1);
         }
-        if let Some(e) = failed {
-            return Err(format(e));
-        }
-        writer.finish().map_err(format)?;
         Ok(outcome(sets))
     })
 }

@@ -26,23 +26,20 @@ pub mod paper;
 pub mod run;
 pub mod sweep;
 
-use std::io;
-
 use thiserror::Error;
 
 use crate::error::SwfError;
+use crate::path_error::PathError;
 
 /// Everything that can go wrong on the sla side.
 #[derive(Debug, Error)]
 pub enum SlaError {
     #[error(transparent)]
     Swf(#[from] SwfError),
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] PathError),
+    #[error(transparent)]
+    Output(#[from] replay::staged::StageError),
     #[error("sla kernel: {0}")]
     Config(String),
     #[error("{0}")]

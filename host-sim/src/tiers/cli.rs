@@ -11,6 +11,7 @@ use super::metrics::Summary;
 use super::testbed::{self, Mix};
 use super::{Scenario, TiersError, sweep};
 use crate::input::TraceArgs;
+use crate::path_error::PathError;
 use crate::progress;
 use crate::units::parse_milli;
 use crate::workload::INPUT_CRC;
@@ -193,8 +194,7 @@ pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
 
 /// Standard output through [`report::write_stdout`](crate::output::write_stdout).
 fn write_stdout(text: &str) -> Result<(), TiersError> {
-    crate::output::write_stdout(text)
-        .map_err(|source| TiersError::Io { path: "standard output".to_owned(), source })
+    crate::output::write_stdout(text).map_err(|source| TiersError::Io(PathError::stdout(source)))
 }
 
 fn text(s: &Summary, policy: &str, mix: &str, events: u64, decisions: u64) -> String {
@@ -236,17 +236,14 @@ pub fn run_sweep(args: &TiersSweepArgs) -> Result<(), TiersError> {
     let cells = sweep::sweep(&seeds, faults, &bar)?;
     bar.finish_and_clear();
     sweep::write(&args.out, &cells, &seeds)?;
-    if args.plots.enabled() {
-        let figures = super::figures::write(&args.out, &cells).map_err(|e| TiersError::Io {
-            path: args.out.display().to_string(),
-            source: std::io::Error::other(e),
-        })?;
-        eprintln!("host-sim: wrote {} figures to {}", figures.len(), args.out.join("*.svg").display());
-    }
+    let path = || args.out.display().to_string();
+    args.plots
+        .write_figures(&args.out, || super::figures::write(&args.out, &cells))
+        .map_err(|e| TiersError::Io(PathError { path: path(), source: std::io::Error::other(e) }))?;
     let mut text = sweep::table(&cells);
     text.push_str("\nThe paper (§6.3) beside ours (A / B / C / D; calibrated on No-QoS A only):\n");
-    for (paper, ours, holds) in sweep::statements(&cells) {
-        text.push_str(&format!("  [{}] {paper}: {ours}\n", if holds { "holds" } else { "fails" }));
+    for finding in sweep::statements(&cells) {
+        text.push_str(&finding.line());
     }
     write_stdout(&text)
 }

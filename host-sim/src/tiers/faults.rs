@@ -32,6 +32,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::error::TiersError;
+use crate::path_error::PathError;
 
 /// A leave (`false`) or return (`true`) of resource `resource` at `t`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -107,7 +108,7 @@ pub struct FtaTrace {
 /// Reads an `event_trace.tab` file (see the module documentation).
 pub fn read_fta(path: &Path, resources: &[Resource]) -> Result<FtaTrace, TiersError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|source| TiersError::Io { path: path.display().to_string(), source })?;
+        .map_err(|source| TiersError::Io(PathError { path: path.display().to_string(), source }))?;
     parse_fta(&path.display().to_string(), &text, resources)
 }
 

@@ -1,26 +1,19 @@
 //! The decision log of a `tiers` run: tiers records under a header whose model is
 //! [`replay::format::Model::Tiers`] (the kernel's configuration, resources
-//! and capacities), written through [`replay::staged`] so that a failed run never
+//! and capacities), written through [`crate::record_log`] so that a failed run never
 //! leaves a log that looks whole.
 
-use std::io::BufWriter;
 use std::path::Path;
 
+use crate::record_log;
 use crate::units::format_milli;
 use crate::workload::HOST_VERSION;
 use kernel::log::Body;
-use replay::format::{FormatError, Header, LogWriter, Model};
-use replay::staged::{self, StageError};
+use replay::format::{Header, Model};
 
 use super::metrics::Summary;
 use super::run::RunOutput;
 use super::{Scenario, TiersError};
-
-impl From<StageError> for TiersError {
-    fn from(e: StageError) -> Self {
-        Self::Io { path: e.path.display().to_string(), source: e.source }
-    }
-}
 
 /// The header every tiers log of `scenario` starts from: the kernel's configuration
 /// and resources, the seed, and the owner-load settings. The caller adds the inputs
@@ -42,28 +35,10 @@ pub fn run_logged(
     header: &Header,
     path: &Path,
 ) -> Result<(Summary, RunOutput), TiersError> {
-    staged::write(path, |file, tmp| {
-        let format = |e: FormatError| TiersError::Io {
-            path: tmp.display().to_string(),
-            source: std::io::Error::other(e.to_string()),
-        };
-        let mut writer = LogWriter::new(BufWriter::new(file), header).map_err(format)?;
-        let mut failed: Option<FormatError> = None;
-        let value = scenario.run_observed(&mut |event, decisions| {
-            let bodies = std::iter::once(Body::TiersEvent(*event))
-                .chain(decisions.iter().map(|d| Body::TiersDecision(*d)));
-            for body in bodies {
-                if failed.is_none()
-                    && let Err(e) = writer.record(body)
-                {
-                    failed = Some(e);
-                }
-            }
-        })?;
-        if let Some(e) = failed {
-            return Err(format(e));
-        }
-        writer.finish().map_err(format)?;
-        Ok(value)
+    record_log::write(path, header, |record| {
+        scenario.run_observed(&mut |event, decisions| {
+            record(Body::TiersEvent(*event));
+            decisions.iter().for_each(|d| record(Body::TiersDecision(*d)));
+        })
     })
 }

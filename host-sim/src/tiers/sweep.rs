@@ -15,6 +15,8 @@ use super::faults::Faults;
 use super::metrics::{self, Summary};
 use super::testbed::{MIXES, Mix};
 use super::{Scenario, TiersError};
+use crate::findings::Finding;
+use crate::path_error::PathError;
 
 /// One cell of the grid: a policy and a mix, over the seeds.
 #[derive(Clone, Debug, Serialize)]
@@ -88,7 +90,7 @@ fn row(policy: &str, mix: char, seed: &str, s: &Summary) -> Vec<String> {
 
 /// Writes [`HEADER`] and `rows` to `path` through the `csv` crate.
 fn write_csv(path: &Path, rows: impl IntoIterator<Item = Vec<String>>) -> Result<(), TiersError> {
-    let io = |source| TiersError::Io { path: path.display().to_string(), source };
+    let io = |source| TiersError::Io(PathError { path: path.display().to_string(), source });
     let mut writer = csv::Writer::from_path(path).map_err(|e| io(std::io::Error::other(e)))?;
     writer.write_record(HEADER).map_err(|e| io(std::io::Error::other(e)))?;
     for row in rows {
@@ -101,7 +103,7 @@ fn write_csv(path: &Path, rows: impl IntoIterator<Item = Vec<String>>) -> Result
 pub fn write(dir: &Path, cells: &[Cell], seeds: &[u64]) -> Result<(), TiersError> {
     let io = |path: &Path| {
         let path = path.display().to_string();
-        move |source| TiersError::Io { path, source }
+        move |source| TiersError::Io(PathError { path, source })
     };
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let json = serde_json::to_string_pretty(&serde_json::json!({ "seeds": seeds, "cells": cells }))
@@ -149,7 +151,7 @@ fn cell(cells: &[Cell], policy: Policy, mix: char) -> Option<&Summary> {
 }
 
 /// The paper's statements, each with ours and whether it holds.
-pub fn statements(cells: &[Cell]) -> Vec<(String, String, bool)> {
+pub fn statements(cells: &[Cell]) -> Vec<Finding> {
     let mixes = ['A', 'B', 'C', 'D'];
     let per = |p: Policy, f: &dyn Fn(&Summary) -> f64| -> Vec<f64> {
         mixes.iter().map(|&m| cell(cells, p, m).map_or(f64::NAN, f)).collect()
@@ -157,7 +159,7 @@ pub fn statements(cells: &[Cell]) -> Vec<(String, String, bool)> {
     let show = |v: &[f64]| v.iter().map(|x| format!("{x:.2}")).collect::<Vec<_>>().join(" / ");
     let rising = |v: &[f64]| v.windows(2).all(|w| w[1] >= w[0]);
     let mut out = Vec::new();
-    let mut add = |paper: &str, ours: String, holds: bool| out.push((paper.to_string(), ours, holds));
+    let mut add = |paper, ours, holds| out.push(Finding::checked(paper, ours, holds));
     let v = per(Policy::NoQos, &|s| s.rejected_pct.all);
     add("No-QoS: rejection under 2% (A-D)", show(&v), v.iter().all(|&x| x < 2.0));
     let v = per(Policy::NoQos, &|s| s.violated_pct.all);

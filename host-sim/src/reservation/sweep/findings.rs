@@ -8,36 +8,8 @@ use kernel::reservation::Criterion;
 use super::super::mapping::{Estimates, Flex};
 use super::super::{Experiment, Outcome};
 use super::{CRITERIA, FIX_LOAD_MILLI, FIXINGS, LOADS_MILLI, PHIS_MILLI, Results};
+use crate::findings::{Finding, Tally};
 use crate::units::format_milli;
-
-/// One finding: how many of its cases hold, and the numbers behind it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Finding {
-    pub claim: &'static str,
-    pub held: usize,
-    pub cases: usize,
-    pub detail: String,
-}
-
-/// A finding's cases as they are checked: each holds or not, with its numbers.
-#[derive(Default)]
-struct Tally {
-    held: usize,
-    cases: usize,
-    detail: Vec<String>,
-}
-
-impl Tally {
-    fn case(&mut self, holds: bool, detail: String) {
-        self.cases += 1;
-        self.held += usize::from(holds);
-        self.detail.push(detail);
-    }
-
-    fn finding(self, claim: &'static str) -> Finding {
-        Finding { claim, held: self.held, cases: self.cases, detail: self.detail.join("; ") }
-    }
-}
 
 /// Checks the paper's findings on the results.
 pub fn findings(outcomes: &[Outcome]) -> Vec<Finding> {
@@ -164,20 +136,9 @@ fn join(values: &[f64]) -> String {
 pub fn write_findings(outcomes: &[Outcome], mut out: impl Write) -> io::Result<()> {
     writeln!(out, "{:<58} {:<16} numbers", "finding of the paper", "here")?;
     for finding in findings(outcomes) {
-        let verdict = if finding.held == finding.cases {
-            "holds".to_owned()
-        } else if finding.held == 0 {
-            "does not hold".to_owned()
-        } else {
-            "partly".to_owned()
-        };
-        writeln!(
-            out,
-            "{:<58} {:<16} {}",
-            finding.claim,
-            format!("{verdict} {}/{}", finding.held, finding.cases),
-            finding.detail
-        )?;
+        // Every finding here is checked case by case, so it always has its count.
+        let verdict = finding.cases.map(|c| c.verdict()).unwrap_or_default();
+        writeln!(out, "{:<58} {:<16} {}", finding.paper, verdict, finding.ours)?;
     }
     // Capacity must not shape the figures: say how close any run came.
     let deepest = outcomes.iter().map(|o| o.totals.deepest_waiting).max().unwrap_or(0);

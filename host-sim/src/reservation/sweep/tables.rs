@@ -9,6 +9,7 @@ use kernel::reservation::Criterion;
 use super::super::mapping::{Estimates, Flex};
 use super::super::{Experiment, Outcome, ReserveError};
 use super::{CRITERIA, FIX_LOAD_MILLI, FIXINGS, LOADS_MILLI, PHIS_MILLI, Results};
+use crate::path_error::PathError;
 use crate::units::format_milli;
 
 /// One figure's table, as written to its CSV: `name` (`fig2`), header and rows.
@@ -27,7 +28,7 @@ impl Table {
 }
 
 fn csv_error(path: &Path) -> impl Fn(csv::Error) -> ReserveError + '_ {
-    move |e| ReserveError::Io { path: path.display().to_string(), source: io::Error::other(e) }
+    move |e| ReserveError::Io(PathError { path: path.display().to_string(), source: io::Error::other(e) })
 }
 
 fn write_csv(dir: &Path, table: &Table) -> Result<(), ReserveError> {
@@ -38,7 +39,7 @@ fn write_csv(dir: &Path, table: &Table) -> Result<(), ReserveError> {
     for row in &table.rows {
         writer.write_record(row).map_err(&error)?;
     }
-    writer.flush().map_err(|source| ReserveError::Io { path: path.display().to_string(), source })
+    writer.flush().map_err(|source| ReserveError::Io(PathError { path: path.display().to_string(), source }))
 }
 
 fn f(x: f64) -> String {
@@ -222,7 +223,7 @@ fn tables(results: &Results<'_>, base: Experiment) -> Vec<Table> {
 /// tables (which [`super::super::figures`] draws).
 pub fn write_figures(dir: &Path, outcomes: &[Outcome]) -> Result<Vec<Table>, ReserveError> {
     std::fs::create_dir_all(dir)
-        .map_err(|source| ReserveError::Io { path: dir.display().to_string(), source })?;
+        .map_err(|source| ReserveError::Io(PathError { path: dir.display().to_string(), source }))?;
     let results = Results(outcomes);
     let Some(base) = results.base() else { return Ok(Vec::new()) };
     let tables = tables(&results, base);

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Group, ModeAnalysis, group_index, parameter, thesis};
-use crate::plot::{BarChart, BarGroup, PlotError, write_svg};
+use crate::plot::{self, BarChart, BarGroup, PlotError};
 use crate::service_level::sweep::Mode;
 
 fn mode_title(mode: Mode) -> &'static str {
@@ -57,11 +57,5 @@ pub fn charts(analyses: &[ModeAnalysis]) -> Vec<(String, BarChart)> {
 
 /// Writes every chart as `DIR/<stem>.svg`; returns the paths written.
 pub fn write(dir: &Path, analyses: &[ModeAnalysis]) -> Result<Vec<PathBuf>, PlotError> {
-    let mut written = Vec::new();
-    for (stem, chart) in charts(analyses) {
-        let path = dir.join(format!("{stem}.svg"));
-        write_svg(&path, &chart.to_svg()?)?;
-        written.push(path);
-    }
-    Ok(written)
+    plot::write_all(dir, charts(analyses).into_iter().map(|(stem, chart)| (format!("{stem}.svg"), chart)))
 }

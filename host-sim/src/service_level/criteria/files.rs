@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::{ALL_METRICS, Config, Group, ModeAnalysis, ranking};
+use crate::path_error::PathError;
 use crate::service_level::sweep::Mode;
 
 /// A sweep's output could not be read.
@@ -19,8 +20,8 @@ pub enum CriteriaError {
     Empty { path: String },
     #[error(transparent)]
     Plot(#[from] crate::plot::PlotError),
-    #[error("{path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    #[error(transparent)]
+    Io(#[from] PathError),
 }
 
 const COLUMNS: [&str; 8] =
@@ -133,5 +134,5 @@ pub fn write_csv(path: &Path, analyses: &[ModeAnalysis]) -> Result<(), CriteriaE
             writer.write_record(&record).map_err(csv_error)?;
         }
     }
-    writer.flush().map_err(|source| CriteriaError::Io { path: name.clone(), source })
+    writer.flush().map_err(|source| CriteriaError::Io(PathError { path: name.clone(), source }))
 }

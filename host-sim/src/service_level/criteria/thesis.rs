@@ -3,6 +3,7 @@
 //! machine count, the general statement of the group is given.
 
 use super::Group;
+use crate::findings::Finding;
 use crate::service_level::sweep::Mode;
 
 /// The thesis' figure number for a mode and group (Figures 44 to 49).
@@ -14,8 +15,15 @@ pub fn figure(mode: Mode, group: Group) -> u32 {
     base + super::group_index(group) as u32
 }
 
-/// What the thesis reports for `mode`, `group` and `machines`.
-pub fn finding(mode: Mode, group: Group, machines: u16) -> &'static str {
+/// What the thesis reports for `mode`, `group` and `machines`, beside `ours`. The
+/// thesis names configurations where we measure degradations, so the two are shown
+/// side by side without a verdict.
+pub fn finding(mode: Mode, group: Group, machines: u16, ours: String) -> Finding {
+    Finding::beside(statement(mode, group, machines), ours)
+}
+
+/// The thesis' statement for `mode`, `group` and `machines`.
+fn statement(mode: Mode, group: Group, machines: u16) -> &'static str {
     match (mode, group, machines) {
         (Mode::Single, Group::System, 1) => "sf 9, 10, 8",
         (Mode::Single, Group::System, 2) => "sf 9, 8, 10",

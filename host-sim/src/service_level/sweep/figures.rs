@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Mode, Row};
-use crate::plot::{LineChart, PlotError, Series, file_stem, write_svg};
+use crate::plot::{self, LineChart, PlotError, Series, file_stem};
 use crate::service_level::metrics::Metrics;
 
 /// One metric's figure: key, title, y-axis label with unit, and how to read it.
@@ -177,13 +177,7 @@ fn policy_charts(rows: &[&Row]) -> Vec<(String, LineChart)> {
 
 /// Writes every chart as `DIR/<stem>.svg`; returns the paths written.
 pub fn write(dir: &Path, rows: &[Row]) -> Result<Vec<PathBuf>, PlotError> {
-    let mut written = Vec::new();
-    for (stem, chart) in charts(rows) {
-        let path = dir.join(format!("{stem}.svg"));
-        write_svg(&path, &chart.to_svg()?)?;
-        written.push(path);
-    }
-    Ok(written)
+    plot::write_all(dir, charts(rows).into_iter().map(|(stem, chart)| (format!("{stem}.svg"), chart)))
 }
 
 #[cfg(test)]

@@ -9,14 +9,7 @@ use kernel::sla::{Heuristic, Order, Term, Weight};
 
 use super::super::paper;
 use super::{ASAP_CPU, ASAP_FAIR, ASAP_SLA, CPU, Kind, Measure, Point, SLA, Sweep, best, family, single};
-
-/// A paper's finding, our numbers, and whether it holds here.
-#[derive(Clone, Debug, Serialize)]
-pub struct Finding {
-    pub paper: &'static str,
-    pub ours: String,
-    pub holds: bool,
-}
+use crate::findings::Finding;
 
 /// The paper's four findings checked against the sweep.
 pub fn findings(sweep: &Sweep) -> Vec<Finding> {
@@ -50,7 +43,7 @@ fn beat_random(sweep: &Sweep) -> Finding {
         "; other single terms above random on both: {}",
         if others.is_empty() { "none".to_owned() } else { others.join(", ") }
     );
-    Finding { paper: paper::FINDINGS[0], ours, holds }
+    Finding::checked(paper::FINDINGS[0], ours, holds)
 }
 
 /// How the pair families compare with their first term alone, per measure (SLA, CPU):
@@ -113,9 +106,9 @@ fn pairs_reach_first_term(sweep: &Sweep) -> Finding {
     let n = reach.families;
     let three = sweep.points.iter().filter(|p| p.kind == Kind::ThreeTerm);
     let gain = fig7(sweep);
-    Finding {
-        paper: paper::FINDINGS[1],
-        ours: format!(
+    Finding::checked(
+        paper::FINDINGS[1],
+        format!(
             "{}; {}; with w = 0 in every grid the best can never be lower. Three terms (Figure 7): SLA {:.2} vs {:.2} / {:.2}, CPU {:.2} vs {:.2} / {:.2} ({} points)",
             reach.describe(0, "SLA"),
             reach.describe(1, "CPU"),
@@ -127,8 +120,8 @@ fn pairs_reach_first_term(sweep: &Sweep) -> Finding {
             gain.only_tl[1],
             three.count()
         ),
-        holds: reach.reached == [n, n],
-    }
+        reach.reached == [n, n],
+    )
 }
 
 /// 3. Fair = (SLA + CPU) / 2, on every point, Rigid and ASAP.
@@ -142,14 +135,14 @@ fn fair_is_mean(sweep: &Sweep) -> Finding {
                 .max((i.asap_fair - (i.asap_sla + i.asap_cpu) / 2.0).abs())
         })
         .fold(0.0f64, f64::max);
-    Finding {
-        paper: paper::FINDINGS[2],
-        ours: format!(
+    Finding::checked(
+        paper::FINDINGS[2],
+        format!(
             "largest |Fair - (SLA + CPU)/2| over all {} points: {gap:.2e} (it holds by construction: V_F = (1 + kA)/2 for every job)",
             sweep.points.len()
         ),
-        holds: gap < 1e-6,
-    }
+        gap < 1e-6,
+    )
 }
 
 /// 4. Under ASAP, max(TS) and max(TF) earn more than min(TS) and min(TF).
@@ -165,7 +158,7 @@ fn asap_prefers_max(sweep: &Sweep) -> Finding {
                 write!(ours, "{}{label} {hi} {b:.1} vs {lo} {a:.1}", if ours.is_empty() { "" } else { "; " });
         }
     }
-    Finding { paper: paper::FINDINGS[3], ours, holds }
+    Finding::checked(paper::FINDINGS[3], ours, holds)
 }
 
 /// Figure 7's comparison: the best SLA and CPU of the three-term grid, of its row
