@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::error::SwfError;
+use crate::swf::SwfError;
 use crate::swf::{self, SwfOptions};
 use crate::workload::{Job, Workload};
 

@@ -31,19 +31,55 @@
 //! of the file, only with its number of jobs.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
+use thiserror::Error;
 
 use flate2::bufread::MultiGzDecoder;
 
 use replay::format::Setting;
 
-use crate::error::SwfError;
 use crate::workload::{self, Excluded, INPUT_CRC, Job, JobIdMap, Workload};
 
 mod line;
 
 use line::{Line, RawJob, parse_line, read_header};
+
+/// Reading a Standard Workload Format trace.
+#[derive(Debug, Error)]
+pub enum SwfError {
+    #[error("{file}: cannot read the trace: {source}")]
+    Io {
+        file: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{file}: cannot decompress the gzip stream: {source}")]
+    Gzip {
+        file: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{file}:{line}: the line is not valid UTF-8")]
+    NotUtf8 { file: String, line: u64 },
+    #[error("{file}:{line}: {found} fields, an SWF job line has exactly 18")]
+    FieldCount { file: String, line: u64, found: usize },
+    #[error(
+        "{file}:{line}: {found} fields, an SWF job line has exactly 18; for a variant with more fields after \
+         the standard 18 (such as Alea's 21-field traces), --allow-extra-fields reads the 18 and ignores the rest"
+    )]
+    ExtraFields { file: String, line: u64, found: usize },
+    #[error("{file}:{line}: field {field} ({name}): \"{text}\" is not a number")]
+    NotANumber { file: String, line: u64, field: usize, name: &'static str, text: String },
+    #[error("{file}:{line}: field {field} ({name}): \"{text}\" is out of range")]
+    OutOfRange { file: String, line: u64, field: usize, name: &'static str, text: String },
+    #[error(
+        "{file}:{line}: field 1 (job number): \"{text}\" is not a job number (a whole number from 0 to 4294967295)"
+    )]
+    NotAJobNumber { file: String, line: u64, text: String },
+    #[error("{file}:{line}: field 1 (job number): job {job} is already on line {first_line}")]
+    DuplicateJob { file: String, line: u64, job: u32, first_line: u64 },
+}
 
 /// The number of fields on an SWF job line.
 pub const FIELDS: usize = 18;

@@ -42,8 +42,7 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
         trace.workload.keep_first(limit);
     }
     let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(&trace.workload.jobs));
-    let rows =
-        crate::model::compare_all(&trace.workload, nodes).map_err(|e| CliError::Usage(e.to_string()))?;
+    let rows = crate::model::compare_all(&trace.workload, nodes)?;
     let document = serde_json::json!({
         "trace": trace.workload.file_name(),
         "input_hash": trace.workload.hash_hex(),

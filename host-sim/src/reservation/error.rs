@@ -4,8 +4,8 @@
 
 use thiserror::Error;
 
-use crate::error::SwfError;
 use crate::path_error::PathError;
+use crate::swf::SwfError;
 
 /// Everything that can go wrong on the reservation side.
 #[derive(Debug, Error)]

@@ -28,8 +28,8 @@ pub mod sweep;
 
 use thiserror::Error;
 
-use crate::error::SwfError;
 use crate::path_error::PathError;
+use crate::swf::SwfError;
 
 /// Everything that can go wrong on the sla side.
 #[derive(Debug, Error)]

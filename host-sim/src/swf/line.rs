@@ -2,7 +2,7 @@
 //! slices of the line's bytes, and only the three fields a job needs are converted.
 //! Only an error allocates (its message copies the file name and the field).
 
-use crate::error::SwfError;
+use super::SwfError;
 
 use super::{FIELD_NAMES, FIELDS, NumberError};
 
