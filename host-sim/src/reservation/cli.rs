@@ -12,6 +12,7 @@ use super::report::{self, PAPER_FIFO, Summary};
 use super::sweep;
 use super::{Experiment, Input, ReserveError, simulate, simulate_recorded};
 use crate::input::TraceArgs;
+use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
 use crate::record_log;
@@ -75,15 +76,11 @@ pub struct ReserveArgs {
     /// with f > 100 are cut at the end of their reservation).
     #[arg(long, value_name = "MODEL", default_value = "accurate")]
     pub estimates: String,
-    /// Write the decision log (reservation records, log format v4), via FILE.tmp.
-    #[arg(long, value_name = "FILE")]
-    pub log: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: RunOutputArgs,
     /// Also run FIFO at loads 1.0, 1.25 and 1.5 and print it beside the paper's figures.
     #[arg(long)]
     pub compare_paper: bool,
-    /// Print the summary as one JSON object.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `host-sim reserve-sweep`.
@@ -184,7 +181,7 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
     };
     let input = Input { jobs: &loaded.workload.jobs };
     let trace = trace_name(&args.input.source);
-    let outcome = match &args.log {
+    let outcome = match &args.output.log {
         Some(path) => {
             let header = super::log::header(&experiment, &loaded.workload);
             record_log::write(path, &header, |record| simulate_recorded(&input, &experiment, Some(record)))?
@@ -194,7 +191,7 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
     let summary = Summary::new(&trace, loaded.workload.hash_hex(), &outcome);
     let io = |source| ReserveError::Io(PathError::stdout(source));
     let mut stdout = std::io::stdout().lock();
-    if args.json {
+    if args.output.json {
         report::write_json(&summary, &mut stdout).map_err(io)?;
     } else {
         report::write_table(&summary, &mut stdout).map_err(io)?;
@@ -207,7 +204,7 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
             })
             .collect::<Result<Vec<_>, _>>()?;
         // With --json the comparison goes to stderr, so that stdout stays one object.
-        if args.json {
+        if args.output.json {
             report::write_paper_comparison(&rows, std::io::stderr().lock()).map_err(io)?;
         } else {
             std::io::Write::write_all(&mut stdout, b"\n").map_err(io)?;

@@ -9,6 +9,7 @@ use replay::engine::service_level::{DEFAULT_QUEUE_CAPACITY, MAX_MACHINES, QUEUE_
 
 use crate::error::CliError;
 use crate::input::TraceArgs;
+use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
 use crate::service_level::levels::{self, LevelError};
@@ -90,17 +91,13 @@ pub struct RunArgs {
     /// Ties go to the lowest machine index. Written into the log header.
     #[arg(long, value_name = "POLICY", default_value = "first-fit")]
     pub policy: String,
-    /// Write the decision log here.
-    #[arg(long, value_name = "FILE")]
-    pub log: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: RunOutputArgs,
     /// Write one CSV row per job here, as each job's fate is final: window, job,
     /// level, submit, p, deadline, outcome (accepted or the reject reason), machine,
     /// start, completion, interruptions (times in ticks from the window's start).
     #[arg(long, value_name = "FILE.csv")]
     pub jobs_out: Option<PathBuf>,
-    /// Print the metrics as one JSON object instead of a table.
-    #[arg(long)]
-    pub json: bool,
     /// Run the configuration once per seed, in parallel, and report each metric's
     /// mean, sample standard deviation and Student-t 95% confidence interval across
     /// seeds beside the across-window spread: `A..B` (both included, `1..30` is 30
@@ -215,17 +212,20 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let result = crate::service_level::record::run(
         &config,
         &workload,
-        args.log.as_deref(),
+        args.output.log.as_deref(),
         args.jobs_out.as_deref(),
         &progress,
     );
     progress.finish_and_clear();
     let report = result?;
-    let log = args.log.as_ref().map(|p| p.display().to_string());
+    let log = args.output.log.as_ref().map(|p| p.display().to_string());
     let summary = RunSummary::new(&workload, &config, &report, log.as_deref());
     let stdout = std::io::stdout().lock();
-    let written =
-        if args.json { report::write_json(&summary, stdout) } else { report::write_table(&summary, stdout) };
+    let written = if args.output.json {
+        report::write_json(&summary, stdout)
+    } else {
+        report::write_table(&summary, stdout)
+    };
     written.map_err(|source| CliError::Io(PathError::stdout(source)))
 }
 
@@ -250,7 +250,7 @@ fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliE
     progress.finish_and_clear();
     let result = result?;
     let stdout = std::io::stdout().lock();
-    let written = if args.json {
+    let written = if args.output.json {
         let mut out = stdout;
         serde_json::to_writer_pretty(&mut out, &result)
             .map_err(std::io::Error::from)

@@ -14,6 +14,7 @@ use super::metrics;
 use super::run::{self, Batch, Input, Outcome, Plan, SetOutcome};
 use super::{SlaError, paper, sweep};
 use crate::input::{TraceArgs, Traced};
+use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
 use crate::window::parse_duration;
@@ -59,12 +60,8 @@ pub struct SlaArgs {
     /// The calendar's slot (s, m, h): every run occupies each slot it overlaps.
     #[arg(long, value_name = "DURATION", default_value = "6m")]
     pub slot: String,
-    /// Write the decision log (sla records) via FILE.tmp.
-    #[arg(long, value_name = "FILE")]
-    pub log: Option<PathBuf>,
-    /// Print the summary as one JSON object on the last line.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: RunOutputArgs,
 }
 
 /// `host-sim sla-sweep`.
@@ -192,13 +189,13 @@ pub fn run(args: &SlaArgs) -> Result<(), SlaError> {
         eprintln!("host-sim: {} trace jobs without a processor count left out", plan.left_out);
     }
     let bar = progress::bar(plan.inputs.len() as u64, "sets");
-    let outcome = match &args.log {
+    let outcome = match &args.output.log {
         Some(path) => super::log::run_logged(&plan, path, &bar)?,
         None => super::log::run_plain(&plan, &bar)?,
     };
     bar.finish_and_clear();
     let rejected = reasons(&outcome.sets);
-    if args.json {
+    if args.output.json {
         let mut income = serde_json::Map::new();
         for (key, value) in outcome.mean.income.entries() {
             income.insert(key.into(), value.into());

@@ -11,6 +11,7 @@ use super::metrics::Summary;
 use super::testbed::{self, Mix};
 use super::{Scenario, TiersError, sweep};
 use crate::input::TraceArgs;
+use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
 use crate::units::parse_milli;
@@ -84,12 +85,8 @@ pub struct TiersArgs {
     pub laxity: String,
     #[command(flatten)]
     pub faults: FaultArgs,
-    /// Write the decision log (tiers records) via FILE.tmp.
-    #[arg(long, value_name = "FILE")]
-    pub log: Option<PathBuf>,
-    /// Print the summary as one JSON object on the last line.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: RunOutputArgs,
 }
 
 /// `host-sim tiers-sweep`.
@@ -173,11 +170,11 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header), TiersError> {
 /// `host-sim tiers`.
 pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
     let (scenario, header) = scenario(args)?;
-    let (summary, out) = match &args.log {
+    let (summary, out) = match &args.output.log {
         Some(path) => super::log::run_logged(&scenario, &header, path)?,
         None => scenario.run()?,
     };
-    if args.json {
+    if args.output.json {
         let mut value = serde_json::to_value(&summary).map_err(|e| TiersError::Usage(e.to_string()))?;
         if let Some(map) = value.as_object_mut() {
             map.insert("policy".into(), args.policy.clone().into());
