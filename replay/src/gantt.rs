@@ -207,6 +207,11 @@ pub(crate) fn chart(
     Chart { title, row_noun, rows, from, to, bars, marks, outcomes }
 }
 
+/// `Ok` while a collector holds no more than [`MAX_BARS`] runs.
+pub(crate) const fn within_bar_limit(runs: usize) -> Result<(), GanttError> {
+    if runs > MAX_BARS { Err(GanttError::TooManyBars) } else { Ok(()) }
+}
+
 /// The rows to draw: `options.rows` checked against the log's `total`.
 pub(crate) fn chosen_rows(
     options: &Options,

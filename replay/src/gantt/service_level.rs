@@ -72,9 +72,7 @@ impl Drawn for ServiceLevel {
                 }
                 _ => {}
             }
-            if state.bars.len() > super::MAX_BARS {
-                return Err(GanttError::TooManyBars);
-            }
+            super::within_bar_limit(state.bars.len())?;
         }
         let to = position.end(options)?;
         let mut open: Vec<(u32, (u16, Tick))> = state.running.drain().collect();

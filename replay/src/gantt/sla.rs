@@ -49,9 +49,7 @@ impl Drawn for Sla {
             if !state.record(record.body, &mut position, options) {
                 break;
             }
-            if state.runs.len() > super::MAX_BARS {
-                return Err(GanttError::TooManyBars);
-            }
+            super::within_bar_limit(state.runs.len())?;
         }
         let to = position.end(options)?;
         let marks = std::mem::take(&mut state.marks);

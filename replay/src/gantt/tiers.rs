@@ -79,9 +79,7 @@ impl Drawn for Tiers {
                 }
                 _ => {}
             }
-            if state.runs.len() > super::MAX_BARS {
-                return Err(GanttError::TooManyBars);
-            }
+            super::within_bar_limit(state.runs.len())?;
         }
         let to = position.end(options)?;
         let mut open: Vec<(u32, (u64, u8, Tick))> = state.running.drain().collect();
