@@ -72,6 +72,8 @@ impl Report {
     }
 }
 
+// `Report`'s shared fields, kept while the log is read; `Report` adds the model's
+// counts once the audit has finished.
 /// The counts every model keeps while its log is read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {

@@ -23,6 +23,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+// The usual clap entry point, as `replay`'s and `host-sim`'s are.
 #[derive(Debug, Parser)]
 #[command(about = "Project automation; `cargo xtask verify` runs what CI runs")]
 struct Cli {

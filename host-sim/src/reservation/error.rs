@@ -7,6 +7,8 @@ use thiserror::Error;
 use crate::path_error::PathError;
 use crate::swf::SwfError;
 
+// Its input and output variants are the same as the other models' and `CliError`'s:
+// each model's error keeps its own, so that `?` converts into it in one step.
 /// Everything that can go wrong on the reservation side.
 #[derive(Debug, Error)]
 pub enum ReserveError {

@@ -106,6 +106,8 @@ pub fn spread(values: &[f64]) -> (f64, f64) {
     (mean, variance.sqrt())
 }
 
+// The same counts as a window's, summed: a struct of its own so that the JSON of the
+// totals leaves out what only a window has (its start, length and pool).
 /// The sums over windows.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Totals {

@@ -47,6 +47,8 @@ const STACK_BYTES: usize = 32 << 20;
 
 pub type Kernel = replay::engine::reservation::HostReservationKernel;
 
+// The options of one run, as `Experiment` minus what the sweep varies around it;
+// spelled out so that the run loop depends on nothing of the sweep.
 /// Everything about a run besides its requests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunOptions {

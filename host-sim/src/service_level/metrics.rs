@@ -174,6 +174,8 @@ impl Metrics {
         ]
     }
 
+    // The inverse of `to_array`: the field list is spelled twice, once per direction,
+    // because a struct cannot be destructured into an array.
     pub fn from_array(a: [f64; 13]) -> Self {
         let [
             prj,

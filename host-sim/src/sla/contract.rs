@@ -7,6 +7,8 @@ use crate::error::model_result;
 use crate::model::{HostModel, Sla};
 use crate::workload::Workload;
 
+// The same delegation as the other models' contracts: a model's subcommands are its
+// own functions, and its compare row below is what differs.
 impl HostModel for Sla {
     type RunArgs = super::cli::SlaArgs;
     type SweepArgs = super::cli::SlaSweepArgs;

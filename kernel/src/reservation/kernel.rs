@@ -133,6 +133,8 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
         self.counters
     }
 
+    // Every model's `step` refuses time going backwards the same way; each keeps its
+    // own `Event`, `Outcome` and `RejectReason`, so the lines are alike but not shared.
     /// Handles one event, hands every decision it causes to `sink` in order, and
     /// summarises the result.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {

@@ -134,6 +134,8 @@ impl Request {
     }
 }
 
+// A request's fields again, plus its plan: the kernel stores this, not the request,
+// so that the waiting queue holds one flat record per job.
 /// An accepted reservation that has not started: it may still be moved inside its
 /// window, unless it is fixed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

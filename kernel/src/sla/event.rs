@@ -30,6 +30,8 @@ impl Event {
     }
 }
 
+// Accept and Reject have the reservation model's shape; the types stay the model's
+// own, because their discriminants are part of the log format.
 /// One decision the kernel made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

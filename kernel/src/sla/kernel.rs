@@ -41,6 +41,8 @@ impl<const H: usize, const B: usize> SlaKernel<H, B> {
             assert!(H > 0, "the calendar needs at least one slot");
             assert!(B > 0 && B <= u32::MAX as usize, "the batch holds 1 to 2^32 - 1 requests");
         };
+        // The pool and slot checks every calendar-based kernel makes (reservation, tiers,
+        // sla); each returns its own `ConfigError`.
         if config.nodes == 0 {
             return Err(ConfigError::NoNodes);
         }

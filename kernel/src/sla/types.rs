@@ -246,6 +246,7 @@ impl Config {
     }
 }
 
+// Each model has its own configuration errors; the pool and slot ones read alike.
 /// Why a configuration cannot build a kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

@@ -173,6 +173,7 @@ pub enum ConfigError {
     },
 }
 
+// The same `Display` shape as every model's configuration error, over its own variants.
 impl core::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
@@ -185,6 +186,8 @@ impl core::fmt::Display for ConfigError {
     }
 }
 
+// Every model has its own reject reasons (their discriminants are in the log format);
+// the attributes and the first variants read alike.
 /// Why a request was rejected or an event refused.
 ///
 /// Variants are only ever added at the end: the discriminant is part of the log format.

@@ -57,6 +57,8 @@ pub(super) fn put_decision(decision: &Decision, c: &mut SlaContext, out: &mut Ve
             varint::put(out, varint::step32(c.last_job, job));
             varint::put(out, varint::step(c.now, start));
         }
+        // A reject is written as the tiers codec writes one: tag, job delta, reason byte,
+        // each codec over its own tags and reasons.
         Decision::Reject { job, reason } => {
             out.push(REJECT);
             varint::put(out, varint::step32(c.last_job, job));
