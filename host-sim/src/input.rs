@@ -60,8 +60,8 @@ impl TraceArgs {
         SwfOptions { skip_bad_lines: self.skip_bad_lines, allow_extra_fields: self.allow_extra_fields }
     }
 
-    /// Reads `--trace` (merging several), or `None` without one. `--limit` is not
-    /// applied here: each model applies it where its mapping says.
+    /// Reads `--trace` (merging several), or `None` without one, keeping the first
+    /// `--limit` jobs (recorded as the `limit` setting every log header then carries).
     pub fn read(&self) -> Result<Option<Traced>, SwfError> {
         let mut parts = Vec::with_capacity(self.trace.len());
         let (mut max_procs, mut max_nodes) = (None, None);
@@ -74,7 +74,11 @@ impl TraceArgs {
         if parts.is_empty() {
             return Ok(None);
         }
-        Ok(Some(Traced { workload: crate::workload::merge(parts), max_procs, max_nodes }))
+        let mut workload = crate::workload::merge(parts);
+        if let Some(limit) = self.limit {
+            workload.keep_first(limit);
+        }
+        Ok(Some(Traced { workload, max_procs, max_nodes }))
     }
 }
 

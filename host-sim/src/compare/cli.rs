@@ -34,13 +34,10 @@ pub struct CompareArgs {
 /// `host-sim compare`: every model on the trace, as a table (or JSON), and with
 /// `--out` as CSV, JSON and a figure.
 pub fn run(args: &CompareArgs) -> Result<(), CliError> {
-    let Some(mut trace) = args.source.read()? else {
+    let Some(trace) = args.source.read()? else {
         return Err(CliError::Usage("--trace is required: compare runs every model on a trace".into()));
     };
     trace.workload.check_not_empty(args.source.allow_empty)?;
-    if let Some(limit) = args.source.limit {
-        trace.workload.keep_first(limit);
-    }
     let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(&trace.workload.jobs));
     let rows = crate::model::compare_all(&trace.workload, nodes)?;
     let document = serde_json::json!({

@@ -132,13 +132,10 @@ pub struct Loaded {
 }
 
 pub fn load(input: &ReserveInput) -> Result<Loaded, ReserveError> {
-    let Some(mut trace) = input.source.read()? else {
+    let Some(trace) = input.source.read()? else {
         return Err(usage("--trace is required: reservations are made from a trace's jobs".into()));
     };
     trace.workload.check_not_empty(input.source.allow_empty)?;
-    if let Some(limit) = input.source.limit {
-        trace.workload.keep_first(limit);
-    }
     let nodes = input.nodes.unwrap_or_else(|| trace.pool_size(&trace.workload.jobs));
     Ok(Loaded { workload: trace.workload, nodes })
 }

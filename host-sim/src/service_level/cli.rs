@@ -171,12 +171,7 @@ fn load(input: &InputArgs) -> Result<Workload, CliError> {
             ));
         }
         None => synthetic::generate(&SyntheticParams::new(input.jobs, input.seed)),
-        Some(mut trace) => {
-            if let Some(limit) = input.source.limit {
-                trace.workload.keep_first(limit);
-            }
-            trace.workload
-        }
+        Some(trace) => trace.workload,
     };
     workload.check_not_empty(input.source.allow_empty)?;
     Ok(workload)

@@ -154,11 +154,7 @@ fn generated(args: &SlaArgs, slot: Tick, header: &mut replay::format::Header) ->
 fn traced(args: &SlaArgs, trace: &Traced, header: &mut replay::format::Header) -> Result<Source, SlaError> {
     trace.workload.check_not_empty(args.input.allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
     trace.workload.stamp(header);
-    let mut jobs = trace.workload.jobs.as_slice();
-    if let Some(limit) = args.input.limit {
-        jobs = &jobs[..jobs.len().min(usize::try_from(limit).unwrap_or(usize::MAX))];
-        header.set("limit", limit);
-    }
+    let jobs = trace.workload.jobs.as_slice();
     let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(jobs));
     let mapped = mapping::map(jobs, nodes, args.seed);
     let batch = Batch::parse(args.batch.as_deref().unwrap_or("1h")).map_err(SlaError::Usage)?;

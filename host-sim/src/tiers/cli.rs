@@ -131,14 +131,8 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header), TiersError> {
             let empty = trace.workload.check_not_empty(args.input.allow_empty);
             empty.map_err(|e| TiersError::Usage(e.to_string()))?;
             trace.workload.stamp(&mut inputs);
-            if let Some(limit) = args.input.limit {
-                inputs.set("limit", limit);
-            }
             let resources = testbed::split_resources(args.reliable, args.volunteer);
-            let mut requests = testbed::trace_workload(&trace.workload, mix, args.seed);
-            if let Some(limit) = args.input.limit {
-                requests.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-            }
+            let requests = testbed::trace_workload(&trace.workload, mix, args.seed);
             let until = requests.iter().map(|r| r.deadline.max(r.t)).max().unwrap_or(0) + 86_400;
             let changes = faults::seeded(&resources, faults, args.seed, until);
             Scenario { config: Config::new(policy), resources, requests, changes, faults, seed: args.seed }
