@@ -5,7 +5,8 @@
 //! which). [`LogModel`] says how that model's records sit in [`Body`], and
 //! [`crate::verify::Verified`] adds what re-makes and audits them. `verify` is written
 //! once over these traits; a model only implements them (in `verify/NAME.rs`) and
-//! adds one arm to [`with_model!`](crate::with_model).
+//! adds one arm to [`with_model!`](crate::with_model) and one to
+//! [`with_body_model!`](crate::with_body_model).
 
 use std::fmt::Debug;
 
@@ -49,15 +50,13 @@ pub struct Tiers;
 #[derive(Debug)]
 pub struct Sla;
 
-/// The model a record belongs to, by its [`LogModel::LABEL`]: every `Body` variant
-/// is some model's event or decision.
-pub const fn body_label(body: &Body) -> &'static str {
-    match body {
-        Body::Event(_) | Body::Decision(_) => ServiceLevel::LABEL,
-        Body::ReservationEvent(_) | Body::ReservationDecision(_) => Reservation::LABEL,
-        Body::TiersEvent(_) | Body::TiersDecision(_) => Tiers::LABEL,
-        Body::SlaEvent(_) | Body::SlaDecision(_) => Sla::LABEL,
-    }
+/// The model a record belongs to, by its [`LogModel::LABEL`].
+pub fn body_label(body: &Body) -> &'static str {
+    crate::with_body_model!(body, label())
+}
+
+fn label<M: LogModel>() -> &'static str {
+    M::LABEL
 }
 
 /// Runs `$run::<M>($args)` with `M` the [`LogModel`] of `$model` (a
@@ -70,6 +69,28 @@ macro_rules! with_model {
             $crate::format::Model::Reservation(_) => $run::<$crate::contract::Reservation>($($arg),*),
             $crate::format::Model::Tiers(_) => $run::<$crate::contract::Tiers>($($arg),*),
             $crate::format::Model::Sla(_) => $run::<$crate::contract::Sla>($($arg),*),
+        }
+    };
+}
+
+/// Runs `$run::<M>($args)` with `M` the [`LogModel`] whose record `$body` (a
+/// [`Body`]) is: every `Body` variant is some model's event or decision.
+#[macro_export]
+macro_rules! with_body_model {
+    ($body:expr, $run:ident ( $($arg:expr),* $(,)? )) => {
+        match $body {
+            kernel::log::Body::Event(_) | kernel::log::Body::Decision(_) => {
+                $run::<$crate::contract::ServiceLevel>($($arg),*)
+            }
+            kernel::log::Body::ReservationEvent(_) | kernel::log::Body::ReservationDecision(_) => {
+                $run::<$crate::contract::Reservation>($($arg),*)
+            }
+            kernel::log::Body::TiersEvent(_) | kernel::log::Body::TiersDecision(_) => {
+                $run::<$crate::contract::Tiers>($($arg),*)
+            }
+            kernel::log::Body::SlaEvent(_) | kernel::log::Body::SlaDecision(_) => {
+                $run::<$crate::contract::Sla>($($arg),*)
+            }
         }
     };
 }

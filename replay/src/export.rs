@@ -10,7 +10,7 @@ use std::io::{Read, Write};
 use kernel::Tick;
 use kernel::log::Body;
 
-use crate::contract::{LogModel, Reservation, ServiceLevel, Sla, Tiers};
+use crate::contract::LogModel;
 use crate::format::{FormatError, Header, LogReader};
 
 mod reservation;
@@ -57,18 +57,6 @@ pub trait Listed: LogModel {
     fn write_header(header: &Header, out: &mut dyn Write) -> std::io::Result<()>;
 }
 
-/// Runs `$run::<M>($args)` with `M` the model whose record `$body` is.
-macro_rules! with_body_model {
-    ($body:expr, $run:ident ( $($arg:expr),* $(,)? )) => {
-        match $body {
-            Body::Event(_) | Body::Decision(_) => $run::<ServiceLevel>($($arg),*),
-            Body::ReservationEvent(_) | Body::ReservationDecision(_) => $run::<Reservation>($($arg),*),
-            Body::TiersEvent(_) | Body::TiersDecision(_) => $run::<Tiers>($($arg),*),
-            Body::SlaEvent(_) | Body::SlaDecision(_) => $run::<Sla>($($arg),*),
-        }
-    };
-}
-
 /// One line per record, the header first: `{"kind":"header",...}`, then one object
 /// per record, named by its `kind`. Service-level records are `submit`, `advance`,
 /// `reset`, `accept`, `reject`, `start`, `preempt` and `complete`; accepts and
@@ -88,7 +76,7 @@ pub fn jsonl<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result
     let header = reader.header().clone();
     let mut now: Tick = 0;
     while let Some(record) = reader.next_record()? {
-        with_body_model!(record.body, json_record(out, record.seq, &record.body, &header, &mut now))?;
+        crate::with_body_model!(record.body, json_record(out, record.seq, &record.body, &header, &mut now))?;
     }
     Ok(reader.records_read())
 }
@@ -165,7 +153,7 @@ pub fn write_common_header(header: &Header, out: &mut dyn Write) -> std::io::Res
 
 /// One record, readably, e.g. `t=40 start job 7 on m1`.
 pub fn describe(body: &Body) -> String {
-    with_body_model!(body, describe_record(body))
+    crate::with_body_model!(body, describe_record(body))
 }
 
 fn describe_record<M: Listed>(body: &Body) -> String {
