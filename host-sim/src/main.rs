@@ -12,6 +12,10 @@ use host_sim::model::{HostModel, Reservation, ServiceLevel, Sla, Tiers};
 use host_sim::path_error::PathError;
 use host_sim::service_level::cli;
 
+// The binary's own module: it needs `Command`, which the library does not have.
+#[path = "main/files.rs"]
+mod files;
+
 /// Admission control for deadline agreements, simulated over job traces.
 ///
 /// With no subcommand, `run` is assumed: `host-sim --trace FILE` is `host-sim run --trace FILE`,
@@ -109,8 +113,17 @@ fn main() -> ExitCode {
         }
     };
     let cli = Cli::parse_from(&expanded.args);
-    let result = match cli.command {
-        Some(Command::Config(args)) => print_defaults(&definition, &args),
+    if let Err(error) = replay::staged::interrupt::remove_on_signal() {
+        eprintln!("host-sim: error: cannot watch for interrupts: {error}");
+        return ExitCode::FAILURE;
+    }
+    let result = files::check(cli.command.as_ref(), &cli.run).and_then(|()| dispatch(cli, &definition));
+    report(result, &expanded)
+}
+
+fn dispatch(cli: Cli, definition: &clap::Command) -> Result<(), CliError> {
+    match cli.command {
+        Some(Command::Config(args)) => print_defaults(definition, &args),
         Some(Command::Compare(args)) => host_sim::compare::cli::run(&args),
         Some(Command::Run(args)) => ServiceLevel::run(&args),
         Some(Command::Sweep(args)) => ServiceLevel::sweep(&args),
@@ -122,7 +135,10 @@ fn main() -> ExitCode {
         Some(Command::TiersSweep(args)) => Tiers::sweep(&args),
         Some(Command::Sla(args)) => Sla::run(&args),
         Some(Command::SlaSweep(args)) => Sla::sweep(&args),
-    };
+    }
+}
+
+fn report(result: Result<(), CliError>, expanded: &config::Expanded) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that went away (`host-sim ... | head`) is no error.

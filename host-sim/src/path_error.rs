@@ -16,6 +16,13 @@ pub struct PathError {
     pub source: io::Error,
 }
 
+/// An output that could not be staged, renamed or written, as any other file error.
+impl From<replay::staged::StageError> for PathError {
+    fn from(e: replay::staged::StageError) -> Self {
+        Self { path: e.path.display().to_string(), source: e.source }
+    }
+}
+
 impl PathError {
     /// Standard output that could not be written, which every subcommand prints to.
     pub fn stdout(source: io::Error) -> Self {

@@ -203,9 +203,10 @@ impl PlotArgs {
     }
 }
 
-/// Writes `svg` to `path`.
+/// Writes `svg` to `path`, whole or not at all ([`replay::staged`]).
 pub fn write_svg(path: &Path, svg: &str) -> Result<(), PlotError> {
-    std::fs::write(path, svg).map_err(|source| PlotError::Io { path: path.display().to_string(), source })
+    replay::staged::write_all(path, svg.as_bytes())
+        .map_err(|e| PlotError::Io { path: e.path.display().to_string(), source: e.source })
 }
 
 /// Anything drawn to SVG text: a [`LineChart`], a [`BarChart`], or a sweep's own mix

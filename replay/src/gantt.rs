@@ -123,7 +123,8 @@ pub struct Options {
     pub window: u64,
 }
 
-/// The most bars one chart draws; past it, a narrower range is asked for.
+/// The most runs and marks one chart draws (about 20 MB of SVG); past it, a
+/// narrower range is asked for rather than a file nobody can open.
 pub const MAX_BARS: usize = 100_000;
 
 #[derive(Debug, Error)]
@@ -136,8 +137,11 @@ pub enum GanttError {
     Rows { start: u32, end: u32, rows: u32, noun: &'static str },
     #[error("the log has {windows} window(s); --window {window} is not one of them")]
     NoWindow { window: u64, windows: u64 },
-    #[error("more than {MAX_BARS} runs fall in the range; draw a narrower one with --from and --to")]
-    TooManyBars,
+    #[error(
+        "more than {MAX_BARS} runs and marks fall in the range (at least {runs} runs and {marks} marks); \
+         draw a narrower one with --from and --to, or fewer rows with --machines"
+    )]
+    TooManyBars { runs: usize, marks: usize },
     #[error("the header is not for the {0} model")]
     NotModel(&'static str),
 }
@@ -169,7 +173,12 @@ fn collect_model<M: Drawn>(
     options: &Options,
 ) -> Result<Chart, GanttError> {
     let header = M::header(reader.header()).cloned().ok_or(GanttError::NotModel(M::NAME))?;
-    M::collect(reader, &header, options)
+    let chart = M::collect(reader, &header, options)?;
+    let (runs, marks) = (chart.bars.len(), chart.marks.len());
+    if runs + marks > MAX_BARS {
+        return Err(GanttError::TooManyBars { runs, marks });
+    }
+    Ok(chart)
 }
 
 impl Options {
@@ -209,7 +218,7 @@ pub(crate) fn chart(
 
 /// `Ok` while a collector holds no more than [`MAX_BARS`] runs.
 pub(crate) const fn within_bar_limit(runs: usize) -> Result<(), GanttError> {
-    if runs > MAX_BARS { Err(GanttError::TooManyBars) } else { Ok(()) }
+    if runs > MAX_BARS { Err(GanttError::TooManyBars { runs, marks: 0 }) } else { Ok(()) }
 }
 
 /// The rows to draw: `options.rows` checked against the log's `total`.

@@ -83,11 +83,26 @@ enum Format {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = staged::interrupt::remove_on_signal() {
+        return fail(Path::new(""), &format!("cannot watch for interrupts: {e}"));
+    }
+    if let Err(clash) = distinct_files(&cli.command) {
+        return fail(Path::new(""), &clash);
+    }
     match cli.command {
         Command::Verify { log } => run_verify(&log),
         Command::Export { log, format, out } => run_export(&log, format, out.as_deref()),
         Command::Show { log } => run_show(&log),
         Command::Gantt(args) => run_gantt(&args),
+    }
+}
+
+/// Refuses an output that is the log it reads, before anything is read.
+fn distinct_files(command: &Command) -> Result<(), staged::Clash> {
+    match command {
+        Command::Export { log, out: Some(out), .. } => staged::distinct(&[("LOG", log)], &[("--out", out)]),
+        Command::Gantt(args) => staged::distinct(&[("LOG", &args.log)], &[("--out", &args.out)]),
+        _ => Ok(()),
     }
 }
 

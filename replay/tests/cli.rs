@@ -48,3 +48,20 @@ fn an_export_of_a_damaged_log_leaves_no_file() {
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 1 + 6000);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_export_or_chart_over_its_own_log_is_refused_and_the_log_kept() {
+    let dir = std::env::temp_dir().join(format!("replay-cli-self-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bytes = log(10);
+    let path = dir.join("run.log");
+    std::fs::write(&path, &bytes).unwrap();
+    for command in ["export", "gantt"] {
+        let run = replay(&[command.as_ref(), path.as_os_str(), "--out".as_ref(), path.as_os_str()]);
+        assert!(!run.status.success(), "{command}");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains("--out") && stderr.contains("same file as LOG"), "{command}: {stderr}");
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{command}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

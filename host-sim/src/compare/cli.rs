@@ -55,9 +55,10 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
         let csv = dir.join("compare.csv");
         let mut text = Vec::new();
         super::write_csv(&rows, &mut text).map_err(io(&csv))?;
-        std::fs::write(&csv, text).map_err(io(&csv))?;
+        replay::staged::write_all(&csv, &text).map_err(|e| CliError::Io(e.into()))?;
         let json = dir.join("compare.json");
-        std::fs::write(&json, format!("{document:#}\n")).map_err(io(&json))?;
+        replay::staged::write_all(&json, format!("{document:#}\n").as_bytes())
+            .map_err(|e| CliError::Io(e.into()))?;
         super::chart(&trace.workload.file_name(), &rows)
             .to_svg()
             .and_then(|svg| crate::plot::write_svg(&dir.join("compare.svg"), &svg))

@@ -8,12 +8,12 @@
 //! Rows come out in grid order (modes, then sf or k, then machines, then policies),
 //! whatever order the runs finish in, so the files are the same on every machine.
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
+use replay::staged::{self, StageError};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -48,6 +48,8 @@ pub enum SweepError {
         #[source]
         source: serde_json::Error,
     },
+    #[error(transparent)]
+    Output(#[from] StageError),
     #[error("multi-level sweeps need whole level counts k; \"{0}\" is not one")]
     FractionalK(String),
     #[error("the sweep grid is empty: give at least one mode, slack and machine count")]
@@ -265,14 +267,15 @@ pub fn write_files(dir: &Path, document: &SweepDocument<'_>) -> Result<(), Sweep
     };
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
     let csv_path = dir.join("sweep.csv");
-    let file = File::create(&csv_path).map_err(io_error(&csv_path))?;
-    write_csv(document.rows, BufWriter::new(file))
-        .map_err(|source| SweepError::Csv { path: csv_path.display().to_string(), source })?;
+    staged::write(&csv_path, |file, _| {
+        write_csv(document.rows, BufWriter::new(file))
+            .map_err(|source| SweepError::Csv { path: csv_path.display().to_string(), source })
+    })?;
     let json_path = dir.join("sweep.json");
-    let file = File::create(&json_path).map_err(io_error(&json_path))?;
-    let mut out = BufWriter::new(file);
-    serde_json::to_writer_pretty(&mut out, document)
-        .map_err(|source| SweepError::Json { path: json_path.display().to_string(), source })?;
-    out.write_all(b"\n").and_then(|()| out.flush()).map_err(io_error(&json_path))?;
-    Ok(())
+    staged::write(&json_path, |file, _| {
+        let mut out = BufWriter::new(file);
+        serde_json::to_writer_pretty(&mut out, document)
+            .map_err(|source| SweepError::Json { path: json_path.display().to_string(), source })?;
+        out.write_all(b"\n").and_then(|()| out.flush()).map_err(io_error(&json_path))
+    })
 }

@@ -88,15 +88,16 @@ fn row(policy: &str, mix: char, seed: &str, s: &Summary) -> Vec<String> {
     row
 }
 
-/// Writes [`HEADER`] and `rows` to `path` through the `csv` crate.
+/// Writes [`HEADER`] and `rows` to `path` through the `csv` crate, whole or not at all.
 fn write_csv(path: &Path, rows: impl IntoIterator<Item = Vec<String>>) -> Result<(), TiersError> {
     let io = |source| TiersError::Io(PathError { path: path.display().to_string(), source });
-    let mut writer = csv::Writer::from_path(path).map_err(|e| io(std::io::Error::other(e)))?;
+    let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record(HEADER).map_err(|e| io(std::io::Error::other(e)))?;
     for row in rows {
         writer.write_record(&row).map_err(|e| io(std::io::Error::other(e)))?;
     }
-    writer.flush().map_err(io)
+    let bytes = writer.into_inner().map_err(|e| io(e.into_error()))?;
+    replay::staged::write_all(path, &bytes).map_err(|e| TiersError::Io(e.into()))
 }
 
 /// Writes `tiers_runs.csv`, `tiers_cells.csv` and `tiers.json` into `dir`.
@@ -114,7 +115,7 @@ pub fn write(dir: &Path, cells: &[Cell], seeds: &[u64]) -> Result<(), TiersError
     write_csv(&dir.join("tiers_runs.csv"), runs)?;
     write_csv(&dir.join("tiers_cells.csv"), cells.iter().map(|c| row(c.policy, c.mix, "mean", &c.mean)))?;
     let path = dir.join("tiers.json");
-    std::fs::write(&path, json).map_err(io(&path))
+    replay::staged::write_all(&path, json.as_bytes()).map_err(|e| TiersError::Io(e.into()))
 }
 
 /// The 3 x 4 table of means.

@@ -54,3 +54,33 @@ fn a_reset_with_nothing_before_it_opens_no_window() {
     // The next window is past the chosen one: reading stops.
     assert!(!position.event(None, &options));
 }
+
+#[test]
+fn a_chart_of_more_runs_and_marks_than_the_limit_asks_for_a_range() {
+    use kernel::log::Body;
+    use kernel::service_level::{Decision, Event, Level, Policy};
+
+    use crate::format::{Header, LogWriter};
+    // 110,000 submits, each a mark: past the limit with no run at all, as the
+    // submits of a million-job log are.
+    let jobs = 110_000u32;
+    let header = Header::new(1, 1024, Policy::FirstFit, vec![Level::whole(2, 19)]).with_input("unit", 7);
+    let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
+    for job in 0..jobs {
+        let t = u64::from(job) * 10;
+        writer.record(Body::Event(Event::Submit { t, job, p: 5, level: 0 })).unwrap();
+        writer
+            .record(Body::Decision(Decision::Accept { job, machine: 0, deadline: t + 10, preempted: None }))
+            .unwrap();
+    }
+    let bytes = writer.finish().unwrap();
+    let whole = collect(crate::format::LogReader::new(&bytes[..]).unwrap(), &Options::default());
+    let Err(GanttError::TooManyBars { runs, marks }) = whole else { panic!("drawn whole") };
+    assert!(runs + marks > MAX_BARS, "{runs} + {marks}");
+    // A range of a tenth of it is drawn.
+    let options = Options { to: Some(110_000), ..Options::default() };
+    let part = collect(crate::format::LogReader::new(&bytes[..]).unwrap(), &options).unwrap();
+    assert!(part.bars.len() + part.marks.len() <= MAX_BARS);
+    // Submits every 10 s from 0 to 110,000 s, both ends included.
+    assert_eq!(part.marks.len(), 11_001);
+}

@@ -34,12 +34,15 @@ fn csv_error(path: &Path) -> impl Fn(csv::Error) -> ReserveError + '_ {
 fn write_csv(dir: &Path, table: &Table) -> Result<(), ReserveError> {
     let path = dir.join(format!("{}.csv", table.name));
     let error = csv_error(&path);
-    let mut writer = csv::Writer::from_path(&path).map_err(&error)?;
+    let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record(&table.header).map_err(&error)?;
     for row in &table.rows {
         writer.write_record(row).map_err(&error)?;
     }
-    writer.flush().map_err(|source| ReserveError::Io(PathError { path: path.display().to_string(), source }))
+    let bytes = writer.into_inner().map_err(|e| {
+        ReserveError::Io(PathError { path: path.display().to_string(), source: e.into_error() })
+    })?;
+    replay::staged::write_all(&path, &bytes).map_err(|e| ReserveError::Io(e.into()))
 }
 
 fn f(x: f64) -> String {

@@ -112,7 +112,7 @@ fn config_of(record: &csv::StringRecord, index: &[usize; 8], name: &str) -> Resu
 pub fn write_csv(path: &Path, analyses: &[ModeAnalysis]) -> Result<(), CriteriaError> {
     let name = path.display().to_string();
     let csv_error = |source| CriteriaError::Csv { path: name.clone(), source };
-    let mut writer = csv::Writer::from_path(path).map_err(csv_error)?;
+    let mut writer = csv::Writer::from_writer(Vec::new());
     let mut header = vec!["mode".to_owned(), "sf_or_k".to_owned(), "machines".to_owned()];
     header.extend(ALL_METRICS.iter().map(|m| format!("{}_degradation", m.key)));
     header.extend(Group::ALL.iter().map(|g| format!("{}_mean", g.name())));
@@ -134,5 +134,8 @@ pub fn write_csv(path: &Path, analyses: &[ModeAnalysis]) -> Result<(), CriteriaE
             writer.write_record(&record).map_err(csv_error)?;
         }
     }
-    writer.flush().map_err(|source| CriteriaError::Io(PathError { path: name.clone(), source }))
+    let bytes = writer
+        .into_inner()
+        .map_err(|e| CriteriaError::Io(PathError { path: name.clone(), source: e.into_error() }))?;
+    replay::staged::write_all(path, &bytes).map_err(|e| CriteriaError::Io(e.into()))
 }

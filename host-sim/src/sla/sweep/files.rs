@@ -189,7 +189,7 @@ pub fn write(dir: &Path, sweep: &Sweep) -> io::Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for (name, text) in files {
         let path = dir.join(name);
-        std::fs::write(&path, text)?;
+        replay::staged::write_all(&path, text.as_bytes()).map_err(|e| e.source)?;
         written.push(path);
     }
     Ok(written)
