@@ -309,6 +309,11 @@ fn values_of(item: &Item, arg: &Arg, base: &Path) -> Result<Vec<OsString>, Strin
     };
     let repeated = matches!(arg.get_action(), ArgAction::Append);
     match value {
+        // An empty list would give no option at all, so `trace = []` would silently
+        // run the built-in workload: refused, as an empty option on the command line.
+        Value::Array(items) if items.is_empty() => {
+            Err("is an empty list; give at least one value, or leave the key out for its default".into())
+        }
         Value::Array(items) if repeated => items
             .iter()
             .map(|v| Ok(vec![long.clone().into(), word(v)?.into()]))

@@ -112,7 +112,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let cli = Cli::parse_from(&expanded.args);
+    let cli = match Cli::try_parse_from(&expanded.args) {
+        Ok(cli) => cli,
+        Err(error) => return refused(&error, &expanded),
+    };
     if let Err(error) = replay::staged::interrupt::remove_on_signal() {
         eprintln!("host-sim: error: cannot watch for interrupts: {error}");
         return ExitCode::FAILURE;
@@ -152,6 +155,20 @@ fn report(result: Result<(), CliError>, expanded: &config::Expanded) -> ExitCode
             ExitCode::FAILURE
         }
     }
+}
+
+/// A command line clap refused (or `--help`, `--version`): printed as clap prints it,
+/// with the scenario file's line when the option came from one.
+fn refused(error: &clap::Error, expanded: &config::Expanded) -> ExitCode {
+    if !error.use_stderr() {
+        error.exit();
+    }
+    let message = error.render().to_string();
+    eprint!("{message}");
+    if let Some(origin) = expanded.origin_of(&message) {
+        eprintln!("  (set by {}:{}, key `{}`)", origin.file, origin.line, origin.key);
+    }
+    ExitCode::from(2)
 }
 
 fn print_defaults(definition: &clap::Command, args: &ConfigArgs) -> Result<(), CliError> {

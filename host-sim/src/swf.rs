@@ -77,6 +77,11 @@ pub enum SwfError {
         "{file}:{line}: field 1 (job number): \"{text}\" is not a job number (a whole number from 0 to 4294967295)"
     )]
     NotAJobNumber { file: String, line: u64, text: String },
+    #[error(
+        "{file}:{line}: header field {key}: \"{text}\" is not a machine size (a whole number from 1 to \
+         4294967295, or -1 for unknown)"
+    )]
+    Header { file: String, line: u64, key: &'static str, text: String },
     #[error("{file}:{line}: field 1 (job number): job {job} is already on line {first_line}")]
     DuplicateJob { file: String, line: u64, job: u32, first_line: u64 },
 }
@@ -278,7 +283,16 @@ impl<'f> Builder<'f> {
             .and_then(|line| self.unique(line, number));
         match parsed {
             Ok(Line::Blank) => {}
-            Ok(Line::Comment) => read_header(text, &mut self.max_procs, &mut self.max_nodes),
+            Ok(Line::Comment) => {
+                read_header(text, &mut self.max_procs, &mut self.max_nodes).map_err(|bad| {
+                    SwfError::Header {
+                        file: self.file.to_owned(),
+                        line: number,
+                        key: bad.key,
+                        text: bad.text,
+                    }
+                })?
+            }
             Ok(Line::Job(job)) => {
                 if job.run <= 0 {
                     self.excluded.run_time_nonpositive += 1;

@@ -18,7 +18,7 @@ use crate::workload::Job;
 pub enum DurationError {
     #[error("\"{0}\" is not a duration: use a whole number with an optional unit s, m, h, d or w (e.g. 7d)")]
     Syntax(String),
-    #[error("\"{0}\" is zero: a window must be at least one second long")]
+    #[error("\"{0}\" is zero: give at least one second (e.g. 1s, 6m, 7d)")]
     Zero(String),
     #[error("\"{0}\" is too long to count in seconds")]
     Overflow(String),

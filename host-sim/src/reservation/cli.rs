@@ -16,7 +16,7 @@ use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
 use crate::record_log;
-use crate::units::parse_milli;
+use crate::units::{parse_decimal, parse_milli};
 use crate::window::{DurationError, parse_duration};
 use crate::workload::Workload;
 
@@ -119,9 +119,13 @@ pub fn parse_fixing(text: Option<&str>) -> Result<Fixing, ReserveError> {
 }
 
 fn parse_load(text: &str) -> Result<u64, ReserveError> {
-    parse_milli(text).filter(|&l| l > 0).ok_or_else(|| {
-        usage(format!("--load: \"{text}\" is not a positive number with at most three decimals"))
-    })
+    match parse_decimal(text) {
+        Ok(0) => Err(usage(format!(
+            "--load: \"{text}\" is zero; a load factor is above 0 (1.0 is the trace as recorded)"
+        ))),
+        Ok(load) => Ok(load),
+        Err(e) => Err(usage(format!("--load: {e}"))),
+    }
 }
 
 /// The workload, its processor counts and its pool size.
@@ -147,6 +151,12 @@ fn trace_name(source: &TraceArgs) -> String {
 
 fn base_experiment(input: &ReserveInput, nodes: u32) -> Result<Experiment, ReserveError> {
     let window_ticks = parse_duration(&input.window).map_err(|e| usage(format!("--window: {e}")))?;
+    if input.slot > window_ticks {
+        return Err(usage(format!(
+            "--slot {} s is longer than --window {} s: a window holds at least one slot",
+            input.slot, window_ticks
+        )));
+    }
     Ok(Experiment { seed: input.seed, slot_ticks: input.slot, window_ticks, ..Experiment::paper(nodes) })
 }
 
@@ -172,7 +182,7 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
         offers_phi_milli: args
             .offers
             .as_deref()
-            .map(|t| parse_milli(t).ok_or_else(|| usage(format!("--offers: \"{t}\" is not a number"))))
+            .map(|t| parse_decimal(t).map_err(|e| usage(format!("--offers: {e}"))))
             .transpose()?,
         ..base_experiment(&args.input, loaded.nodes)?
     };

@@ -17,7 +17,6 @@ use crate::service_level::report::{self, RunSummary};
 use crate::service_level::sim::RunConfig;
 use crate::service_level::sweep::{self, Mode, SweepConfig, SweepDocument};
 use crate::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
-use crate::units::parse_milli;
 use crate::window::parse_window;
 use crate::workload::Workload;
 
@@ -146,7 +145,7 @@ fn check_queue_capacity(capacity: u32) -> Result<(), CliError> {
 }
 
 fn parse_alpha(text: &str) -> Result<u64, CliError> {
-    parse_milli(text).ok_or_else(|| CliError::Level(LevelError::Decimal(text.to_owned())))
+    crate::units::parse_decimal(text).map_err(|e| CliError::Level(LevelError::Alpha(e)))
 }
 
 /// The workload, cut to the first `--windows` windows of `window_ticks` when asked.
@@ -268,18 +267,22 @@ fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
         .collect()
 }
 
+/// `--machine-counts`: whole numbers from 1 to 64, each once.
 fn parse_machine_counts(text: &str) -> Result<Vec<u16>, CliError> {
-    text.split(',')
-        .map(|m| {
-            m.trim().parse::<u16>().ok().filter(|&m| (1..=MAX_MACHINES).contains(&m)).ok_or_else(|| {
-                CliError::Level(LevelError::Whole {
-                    text: m.to_owned(),
-                    min: 1,
-                    max: u64::from(MAX_MACHINES),
-                })
-            })
-        })
-        .collect()
+    let mut counts: Vec<u16> = Vec::new();
+    for item in text.split(',') {
+        let count = item.trim().parse::<u16>().ok().filter(|&m| (1..=MAX_MACHINES).contains(&m)).ok_or_else(
+            || {
+                let whole = LevelError::Whole { text: item.to_owned(), min: 1, max: u64::from(MAX_MACHINES) };
+                CliError::Usage(format!("--machine-counts: {whole}"))
+            },
+        )?;
+        if counts.contains(&count) {
+            return Err(CliError::Usage(format!("--machine-counts: {count} is given twice")));
+        }
+        counts.push(count);
+    }
+    Ok(counts)
 }
 
 fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
@@ -287,7 +290,14 @@ fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
     Ok(SweepConfig {
         modes: parse_modes(&args.modes)?,
         slacks_milli: match &args.slacks {
-            Some(list) => levels::parse_slack_list(list)?,
+            Some(list) => {
+                let slacks = levels::parse_slack_list(list)?;
+                if let Some(twice) = slacks.iter().enumerate().find(|&(i, s)| slacks[..i].contains(s)) {
+                    let twice = crate::units::format_milli(u64::from(*twice.1));
+                    return Err(CliError::Usage(format!("--slacks: slack factor {twice} is given twice")));
+                }
+                slacks
+            }
             None => sweep::default_slacks_milli(),
         },
         machine_counts: match &args.machine_counts {

@@ -20,13 +20,13 @@ use thiserror::Error;
 
 use kernel::service_level::{Level, LevelId, SLACK_ONE_MILLI};
 
-use crate::units::parse_milli;
+use crate::units::{DecimalError, parse_decimal};
 
 /// Parsing service levels, prices and other numeric options.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum LevelError {
-    #[error("slack factor \"{0}\" is not a number with at most three decimals (e.g. 2 or 1.5)")]
-    SlackSyntax(String),
+    #[error("slack factor {0}")]
+    SlackSyntax(DecimalError),
     #[error("slack factor \"{0}\" is below 1: a deadline cannot come before the work is done")]
     SlackBelowOne(String),
     #[error("slack factor \"{0}\" is too large")]
@@ -37,8 +37,8 @@ pub enum LevelError {
     PriceCount { prices: usize, levels: usize },
     #[error("{0} service levels given: at least 1 and at most {max} are supported", max = MAX_LEVELS)]
     LevelCount(usize),
-    #[error("\"{0}\" is not a number with at most three decimals (e.g. 1 or 0.25)")]
-    Decimal(String),
+    #[error("--alpha: {0}")]
+    Alpha(DecimalError),
     #[error("\"{text}\" in a list is not a whole number from {min} to {max}")]
     Whole { text: String, min: u64, max: u64 },
 }
@@ -55,7 +55,11 @@ pub const SLACK_MAX_MILLI: u32 = 1_000_000_000;
 
 /// Parses one slack factor (`2`, `1.5`) into thousandths, at least 1.
 pub fn parse_slack(text: &str) -> Result<u32, LevelError> {
-    let milli = parse_milli(text).ok_or_else(|| LevelError::SlackSyntax(text.to_owned()))?;
+    let milli = match parse_decimal(text) {
+        Ok(milli) => milli,
+        Err(DecimalError::Negative(text)) => return Err(LevelError::SlackBelowOne(text)),
+        Err(e) => return Err(LevelError::SlackSyntax(e)),
+    };
     if milli < u64::from(SLACK_ONE_MILLI) {
         return Err(LevelError::SlackBelowOne(text.to_owned()));
     }

@@ -18,7 +18,8 @@
 //! A weight is kept exactly in thousandths (`0.135` is 135), as the kernel orders by
 //! it: a decimal with more than three places is refused (not rounded), and so is one
 //! beyond the kernel's range (`|w| <= 2147483.647`). `inf` and `-inf` order by their
-//! term alone, ties by the finite terms (the kernel's rule).
+//! term alone, ties by the finite terms (the kernel's rule); so at most one weight may
+//! be infinite, as two infinite terms have no order between them.
 //!
 //! # Errors
 //! An error names what was expected and points at the character with a caret:
@@ -279,6 +280,13 @@ impl Parser<'_> {
                 return Err(self.error(at, "at most three terms (h1 + w1*h2 + w2*h3)"));
             }
             let weight = self.weight(negative)?;
+            let infinite = |w: &Weight| matches!(w, Weight::PlusInf | Weight::MinusInf);
+            if infinite(&weight) && rest.iter().any(|(w, _)| infinite(w)) {
+                return Err(self.error(
+                    at,
+                    "at most one infinite weight: two infinite terms have no order between them",
+                ));
+            }
             rest.push((weight, self.term()?));
         }
         self.pos += 1;

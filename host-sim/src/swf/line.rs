@@ -201,22 +201,64 @@ pub(super) fn round_half_away(text: &[u8]) -> Result<i64, NumberError> {
     Ok(if negative { -magnitude } else { magnitude })
 }
 
-/// Reads `; MaxProcs: N` and `; MaxNodes: N`; other header lines are ignored.
-pub(super) fn read_header(bytes: &[u8], max_procs: &mut Option<u64>, max_nodes: &mut Option<u64>) {
-    let Ok(text) = std::str::from_utf8(bytes) else { return };
+/// A `MaxProcs` or `MaxNodes` header value that is not a machine size: its key and
+/// its text.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct BadSize {
+    pub key: &'static str,
+    pub text: String,
+}
+
+/// Reads `; MaxProcs: N` and `; MaxNodes: N`; other header lines are ignored. `N` is
+/// a whole number from 1 to 2^32 - 1, or -1, SWF's "unknown", which leaves the size
+/// unset; anything else is refused rather than passed over. Words after `N` are a
+/// remark, as the archive writes them (CTC SP2: `MaxNodes: 338 (batch partition;
+/// 512 total)`).
+pub(super) fn read_header(
+    bytes: &[u8],
+    max_procs: &mut Option<u64>,
+    max_nodes: &mut Option<u64>,
+) -> Result<(), BadSize> {
+    let Ok(text) = std::str::from_utf8(bytes) else { return Ok(()) };
     let body = text.trim_start().trim_start_matches(';').trim();
-    let Some((key, value)) = body.split_once(':') else { return };
-    let value = value.trim().parse::<u64>().ok();
-    match key.trim() {
-        "MaxProcs" => *max_procs = value.or(*max_procs),
-        "MaxNodes" => *max_nodes = value.or(*max_nodes),
-        _ => {}
+    let Some((key, value)) = body.split_once(':') else { return Ok(()) };
+    let (key, slot) = match key.trim() {
+        "MaxProcs" => ("MaxProcs", max_procs),
+        "MaxNodes" => ("MaxNodes", max_nodes),
+        _ => return Ok(()),
+    };
+    let value = value.split_whitespace().next().unwrap_or_default();
+    if value == "-1" {
+        return Ok(());
+    }
+    match value.parse::<u32>() {
+        Ok(size) if size > 0 => {
+            *slot = Some(u64::from(size));
+            Ok(())
+        }
+        _ => Err(BadSize { key, text: value.to_owned() }),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn machine_sizes_in_the_header_are_whole_or_unknown() {
+        let read = |line: &str| {
+            let (mut procs, mut nodes) = (None, None);
+            read_header(line.as_bytes(), &mut procs, &mut nodes).map(|()| (procs, nodes))
+        };
+        assert_eq!(read("; MaxNodes: 338 (batch partition; 512 total)"), Ok((None, Some(338))));
+        assert_eq!(read(";MaxProcs:1024"), Ok((Some(1024), None)));
+        assert_eq!(read("; MaxProcs: -1"), Ok((None, None)));
+        assert_eq!(read("; Note: MaxProcs is unknown"), Ok((None, None)));
+        for bad in ["-5", "0", "4294967296", "many", ""] {
+            let line = format!("; MaxProcs: {bad}");
+            assert_eq!(read(&line), Err(BadSize { key: "MaxProcs", text: bad.to_owned() }), "{line}");
+        }
+    }
 
     #[test]
     fn spaces_are_the_ascii_whitespace_of_char() {

@@ -14,15 +14,16 @@ use crate::input::TraceArgs;
 use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
-use crate::units::parse_milli;
+use crate::units::parse_decimal;
 use crate::workload::INPUT_CRC;
 use replay::format::Header;
 
 /// Fault options shared by `tiers` and `tiers-sweep`.
 #[derive(Debug, Args)]
 pub struct FaultArgs {
-    /// Mean available period of a desktop, seconds (exponential).
-    #[arg(long, value_name = "S", default_value_t = DEFAULT_FAULTS.up_mean_s)]
+    /// Mean available period of a desktop, seconds (exponential), at least 1.
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_FAULTS.up_mean_s,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub up_mean: u64,
     /// Mean unavailable period of a desktop, seconds (exponential); 0: desktops never leave.
     #[arg(long, value_name = "S", default_value_t = DEFAULT_FAULTS.down_mean_s)]
@@ -37,13 +38,13 @@ pub struct FaultArgs {
 
 impl FaultArgs {
     fn faults(&self) -> Result<Faults, TiersError> {
-        let load_max_milli = parse_milli(&self.load_max)
-            .ok_or_else(|| TiersError::Usage(format!("--load-max: `{}` is not a decimal", self.load_max)))?;
+        let load_max_milli =
+            parse_decimal(&self.load_max).map_err(|e| TiersError::Usage(format!("--load-max: {e}")))?;
         if self.load_pct > 100 {
             return Err(TiersError::Usage(format!("--load-pct: {} is over 100", self.load_pct)));
         }
         Ok(Faults {
-            up_mean_s: self.up_mean.max(1),
+            up_mean_s: self.up_mean,
             down_mean_s: self.down_mean,
             load_pct: self.load_pct,
             load_max_milli,
@@ -118,8 +119,7 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header), TiersError> {
     let policy = Policy::from_name(&args.policy).ok_or_else(|| usage("--policy", &args.policy))?;
     let mix = Mix::from_name(&args.mix).ok_or_else(|| usage("--mix", &args.mix))?;
     let faults = args.faults.faults()?;
-    let laxity = parse_milli(&args.laxity)
-        .ok_or_else(|| TiersError::Usage(format!("--laxity: `{}` is not a decimal", args.laxity)))?;
+    let laxity = parse_decimal(&args.laxity).map_err(|e| TiersError::Usage(format!("--laxity: {e}")))?;
     let mut inputs = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
     let mut scenario = match args.input.read()? {
         None => {

@@ -16,6 +16,10 @@ pub enum CriteriaError {
     Column { path: String, column: &'static str },
     #[error("{path}, line {line}, field {field}: \"{text}\" is not {expected}")]
     Field { path: String, line: u64, field: &'static str, text: String, expected: &'static str },
+    #[error(
+        "{path}, line {line}: {mode} sf_or_k {sf_or_k} on {machines} machines again (first on line {first}); a sweep has each configuration once"
+    )]
+    Duplicate { path: String, line: u64, first: u64, mode: &'static str, sf_or_k: String, machines: u16 },
     #[error("{path}: no configuration to analyse")]
     Empty { path: String },
     #[error(transparent)]
@@ -45,7 +49,8 @@ pub fn read_sweep(dir: &Path) -> Result<Vec<Config>, CriteriaError> {
             .ok_or(CriteriaError::Column { path: name.clone(), column })?;
     }
     let policy = header.iter().position(|h| h == "policy");
-    let mut configs = Vec::new();
+    let mut configs: Vec<Config> = Vec::new();
+    let mut lines = Vec::new();
     for record in reader.records() {
         let record = record.map_err(csv_error)?;
         if policy
@@ -54,7 +59,24 @@ pub fn read_sweep(dir: &Path) -> Result<Vec<Config>, CriteriaError> {
         {
             continue;
         }
-        configs.push(config_of(&record, &index, &name)?);
+        let config = config_of(&record, &index, &name)?;
+        let line = record.position().map_or(0, |p| p.line());
+        let same = |c: &Config| {
+            c.mode == config.mode && c.machines == config.machines && c.sf_or_k == config.sf_or_k
+        };
+        if let Some(at) = configs.iter().position(same) {
+            let (mode, sf_or_k, machines) = (config.mode.name(), config.sf_or_k_text, config.machines);
+            return Err(CriteriaError::Duplicate {
+                path: name,
+                line,
+                first: lines[at],
+                mode,
+                sf_or_k,
+                machines,
+            });
+        }
+        configs.push(config);
+        lines.push(line);
     }
     if configs.is_empty() {
         return Err(CriteriaError::Empty { path: name });
@@ -66,14 +88,23 @@ pub fn read_sweep(dir: &Path) -> Result<Vec<Config>, CriteriaError> {
 fn config_of(record: &csv::StringRecord, index: &[usize; 8], name: &str) -> Result<Config, CriteriaError> {
     let line = record.position().map_or(0, |p| p.line());
     let field = |i: usize| record.get(index[i]).unwrap_or("");
+    // G may be negative (the costs outweigh the prices); every other measure, and
+    // sf or k, has a floor. NaN and infinities are never a measure.
     let number = |i: usize| {
-        field(i).parse::<f64>().map_err(|_| CriteriaError::Field {
+        let (floor, expected) = match COLUMNS[i] {
+            "g_mean" => (f64::NEG_INFINITY, "a finite number"),
+            "sf_or_k" => (1.0, "a finite number of at least 1"),
+            _ => (0.0, "a finite number of at least 0"),
+        };
+        let error = || CriteriaError::Field {
             path: name.to_owned(),
             line,
             field: COLUMNS[i],
             text: field(i).to_owned(),
-            expected: "a number",
-        })
+            expected,
+        };
+        let value = field(i).parse::<f64>().map_err(|_| error())?;
+        if value.is_finite() && value >= floor { Ok(value) } else { Err(error()) }
     };
     let mode = match field(0) {
         "single" => Mode::Single,

@@ -123,7 +123,21 @@ fn errors_name_the_file_line_and_field() {
         "mode,sf_or_k,machines,g_mean,prj_mean,mwt_mean,mbsd_mean,cv_l_mean\nsingle,1,1,x,1,1,1,1\n",
     );
     let error = read_sweep(&dir).unwrap_err().to_string();
-    assert!(error.contains("sweep.csv, line 2, field g_mean: \"x\" is not a number"), "{error}");
+    assert!(error.contains("sweep.csv, line 2, field g_mean: \"x\" is not a finite number"), "{error}");
+    let header = "mode,sf_or_k,machines,g_mean,prj_mean,mwt_mean,mbsd_mean,cv_l_mean\n";
+    for (name, row, expected) in [
+        ("nan", "single,1,1,NaN,1,1,1,1", "field g_mean: \"NaN\" is not a finite number"),
+        ("inf", "single,1,1,1,inf,1,1,1", "field prj_mean: \"inf\" is not a finite number of at least 0"),
+        ("negative", "single,1,1,1,1,-3,1,1", "field mwt_mean: \"-3\" is not a finite number of at least 0"),
+        ("sf", "single,0.5,1,1,1,1,1,1", "field sf_or_k: \"0.5\" is not a finite number of at least 1"),
+    ] {
+        let dir = sweep_dir(name, &format!("{header}{row}\n"));
+        let error = read_sweep(&dir).unwrap_err().to_string();
+        assert!(error.contains(&format!("line 2, {expected}")), "{name}: {error}");
+    }
+    let twice = format!("{header}single,2,4,1,1,1,1,1\nsingle,1,4,1,1,1,1,1\nsingle,2.0,4,1,1,1,1,1\n");
+    let error = read_sweep(&sweep_dir("twice", &twice)).unwrap_err().to_string();
+    assert!(error.contains("line 4: single sf_or_k 2.0 on 4 machines again (first on line 2)"), "{error}");
     let dir = sweep_dir("column", "mode,sf_or_k,machines\nsingle,1,1\n");
     let error = read_sweep(&dir).unwrap_err().to_string();
     assert!(error.contains("no column \"g_mean\""), "{error}");

@@ -17,16 +17,17 @@ fn slacks_are_thousandths() {
 #[test]
 fn bad_slacks_say_why() {
     assert_eq!(parse_slack("0.5"), Err(LevelError::SlackBelowOne("0.5".into())));
-    assert_eq!(parse_slack("1.0001"), Err(LevelError::SlackSyntax("1.0001".into())));
-    assert_eq!(parse_slack("two"), Err(LevelError::SlackSyntax("two".into())));
-    assert_eq!(parse_slack("-2"), Err(LevelError::SlackSyntax("-2".into())));
-    assert_eq!(parse_slack("2."), Err(LevelError::SlackSyntax("2.".into())));
+    let syntax = |e| Err(LevelError::SlackSyntax(e));
+    assert_eq!(parse_slack("1.0001"), syntax(DecimalError::TooPrecise("1.0001".into())));
+    assert_eq!(parse_slack("two"), syntax(DecimalError::NotANumber("two".into())));
+    assert_eq!(parse_slack("-2"), Err(LevelError::SlackBelowOne("-2".into())));
+    assert_eq!(parse_slack("2."), syntax(DecimalError::NotANumber("2.".into())));
     assert_eq!(
         parse_slack("").unwrap_err().to_string(),
-        "slack factor \"\" is not a number with at most three decimals (e.g. 2 or 1.5)"
+        "slack factor \"\" is not a number; write a decimal such as 2, 1.5 or 0.25"
     );
     assert_eq!(parse_slack("2000000"), Err(LevelError::SlackTooLarge("2000000".into())));
-    assert_eq!(parse_slack_list("1,,2"), Err(LevelError::SlackSyntax("".into())));
+    assert_eq!(parse_slack_list("1,,2"), Err(LevelError::SlackSyntax(DecimalError::NotANumber("".into()))));
     let too_many = vec!["1"; 257].join(",");
     assert_eq!(parse_slack_list(&too_many), Err(LevelError::LevelCount(257)));
 }
