@@ -81,9 +81,10 @@ pub fn write_table(diff: &Diff, limit: Option<usize>, out: &mut dyn Write) -> io
             writeln!(out, "  {:<24} {count:>10}", change_name(change, diff.place))?;
         }
     }
-    writeln!(out, "{:<26} {:>14} {:>14} {:>12}", "count", "A", "B", "B-A")?;
+    let width = diff.measures.iter().map(|m| m.name.len()).max().unwrap_or(0).max(24);
+    writeln!(out, "{:<w$} {:>14} {:>14} {:>12}", "count", "A", "B", "B-A", w = width + 2)?;
     for m in &diff.measures {
-        writeln!(out, "  {:<24} {:>14} {:>14} {:>12}", m.name, m.a, m.b, delta(m.a, m.b))?;
+        writeln!(out, "  {:<width$} {:>14} {:>14} {:>12}", m.name, m.a, m.b, delta(m.a, m.b))?;
     }
     write_jobs(diff, limit, out)
 }
