@@ -31,19 +31,19 @@ mod tiers;
 pub use render::{write_csv, write_json, write_table};
 
 /// How a job's request was answered.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Answer {
     /// Submitted, never answered (or never submitted in this log).
     #[default]
     Unanswered,
     Accepted,
     /// Rejected, with the reason's name.
-    Rejected(String),
+    Rejected(&'static str),
 }
 
 /// What became of one job in one log; a model leaves the fields it has no use for at
 /// their defaults.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Fate {
     pub answer: Answer,
     /// The machine (service levels) or resource (tiers) it was last placed on.

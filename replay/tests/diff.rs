@@ -72,7 +72,7 @@ fn one_machine_against_two_flips_job_2_and_nothing_else() {
     assert_eq!(d.jobs.len(), 1);
     let job = &d.jobs[0];
     assert_eq!((job.window, job.job, job.changes.as_slice()), (0, 2, &[Change::RejectedToAccepted][..]));
-    assert!(matches!(job.a.as_ref().unwrap().answer, Answer::Rejected(ref r) if r == "no_feasible_machine"));
+    assert_eq!(job.a.as_ref().unwrap().answer, Answer::Rejected("no_feasible_machine"));
     let fate_b = job.b.as_ref().unwrap();
     assert_eq!((fate_b.place, fate_b.start, fate_b.completion), (Some(1), Some(0), Some(10)));
     // The counts are verify's, and the flips account for their change.

@@ -27,7 +27,7 @@ impl Diffed for Reservation {
                 fate.answer = Answer::Accepted;
                 fate.start = Some(start);
             }
-            Decision::Reject { job, reason } => fates.job(job).answer = Answer::Rejected(reason.to_string()),
+            Decision::Reject { job, reason } => fates.job(job).answer = Answer::Rejected(reason.name()),
             Decision::Offer { job, .. } => fates.job(job).offers += 1,
             Decision::Replan { job, start } => {
                 let fate = fates.job(job);

@@ -30,7 +30,7 @@ impl Diffed for ServiceLevel {
                 fate.answer = Answer::Accepted;
                 fate.place = Some(u32::from(machine));
             }
-            Decision::Reject { job, reason } => fates.job(job).answer = Answer::Rejected(reason.to_string()),
+            Decision::Reject { job, reason } => fates.job(job).answer = Answer::Rejected(reason.name()),
             Decision::Start { t, job, .. } => {
                 fates.job(job).start.get_or_insert(t);
             }

@@ -29,7 +29,7 @@ impl Diffed for Sla {
                 fate.completion = fate.duration.and_then(|td| start.checked_add(td));
             }
             Decision::Reject { job, reason } => {
-                fates.job(job).answer = Answer::Rejected(reason.to_string());
+                fates.job(job).answer = Answer::Rejected(reason.name());
             }
         }
     }

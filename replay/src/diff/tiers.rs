@@ -28,7 +28,7 @@ impl Diffed for Tiers {
                 fate.place = Some(u32::from(resource));
                 fate.start = Some(start);
             }
-            Decision::Reject { job, reason } => fates.job(job).answer = Answer::Rejected(reason.to_string()),
+            Decision::Reject { job, reason } => fates.job(job).answer = Answer::Rejected(reason.name()),
             Decision::Move { job, resource, start, .. } | Decision::Replace { job, resource, start } => {
                 let fate = fates.job(job);
                 fate.moves += 1;
