@@ -11,6 +11,7 @@
 //!   then checks deadlines and work (or, for a reservation log, windows and the pool's
 //!   capacity) without the kernel.
 //! - [`export`]: JSON lines and a readable listing.
+//! - [`diff`]: what changed between two logs of the same input (`replay diff A B`).
 //! - [`job_map`]: maps keyed by job identifier with a cheap fixed hash.
 //! - [`jobs`]: per-job results (one CSV row per job) from events and decisions.
 //! - [`gantt`]: Gantt charts of a log as SVG, one collector per model.
@@ -19,6 +20,7 @@
 //!   property tests and the fuzz targets.
 
 pub mod contract;
+pub mod diff;
 pub mod engine;
 pub mod export;
 pub mod format;

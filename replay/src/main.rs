@@ -37,10 +37,43 @@ enum Command {
     },
     /// Print the header and every record readably.
     Show { log: PathBuf },
+    /// Compare two logs of the same input content (a policy change, a kernel change):
+    /// the header lines that differ, the first record where they diverge, every job
+    /// whose fate changed and how, and both logs' counts side by side. Exit status 0
+    /// when the records are the same (the headers may differ), 1 when they differ, 2
+    /// on an error or when the logs are not of the same model and inputs.
+    #[command(after_help = "Example: replay diff out/kth-first-fit.log out/kth-best-fit.log --limit 20")]
+    Diff(DiffArgs),
     /// Draw the schedule as an SVG Gantt chart: machines (or the reservation pool's
     /// nodes, or the tiers resources' nodes) over time, runs coloured by outcome,
     /// submits and rejections marked.
     Gantt(GanttArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct DiffArgs {
+    /// The first log (A).
+    a: PathBuf,
+    /// The second log (B), of the same input content.
+    b: PathBuf,
+    /// `table` (readable), `csv` (one row per changed job) or `json` (everything, one
+    /// object).
+    #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
+    format: DiffFormat,
+    /// Write here instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// List at most N changed jobs in the table (all by default); the table says how
+    /// many were left out. CSV and JSON list every changed job.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum DiffFormat {
+    Table,
+    Csv,
+    Json,
 }
 
 #[derive(Debug, clap::Args)]
@@ -94,6 +127,51 @@ fn main() -> ExitCode {
         Command::Export { log, format, out } => run_export(&log, format, out.as_deref()),
         Command::Show { log } => run_show(&log),
         Command::Gantt(args) => run_gantt(&args),
+        Command::Diff(args) => run_diff(&args),
+    }
+}
+
+/// `replay diff`: exit 0 when the records are the same, 1 when they differ, 2 on error.
+fn run_diff(args: &DiffArgs) -> ExitCode {
+    use replay::diff::{self, Log};
+    let trouble = ExitCode::from(2);
+    let (name_a, name_b) = (args.a.display().to_string(), args.b.display().to_string());
+    let (open_a, open_b) = (|| LogReader::open(&args.a), || LogReader::open(&args.b));
+    let found = diff::diff(&Log { name: &name_a, open: &open_a }, &Log { name: &name_b, open: &open_b });
+    let found = match found {
+        Ok(found) => found,
+        Err(e) => {
+            fail(Path::new(""), &e);
+            return trouble;
+        }
+    };
+    let write = |out: &mut dyn Write| match args.format {
+        DiffFormat::Table => diff::write_table(&found, args.limit, out),
+        DiffFormat::Csv => diff::write_csv(&found, out),
+        DiffFormat::Json => diff::write_json(&found, out),
+    };
+    let written = match &args.out {
+        None => {
+            let mut sink = BufWriter::new(io::stdout().lock());
+            match write(&mut sink).and_then(|()| sink.flush()) {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                    Err(fail(Path::new("standard output"), &e))
+                }
+                _ => Ok(()),
+            }
+        }
+        Some(path) => staged::write(path, |file, tmp| {
+            let mut sink = BufWriter::new(file);
+            write(&mut sink)
+                .and_then(|()| sink.flush())
+                .map_err(|source| StageError { path: tmp.to_owned(), source })
+        })
+        .map_err(|e| fail(Path::new(""), &e)),
+    };
+    match written {
+        Err(_) => trouble,
+        Ok(()) if found.same_records() => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::FAILURE,
     }
 }
 
@@ -102,6 +180,9 @@ fn distinct_files(command: &Command) -> Result<(), staged::Clash> {
     match command {
         Command::Export { log, out: Some(out), .. } => staged::distinct(&[("LOG", log)], &[("--out", out)]),
         Command::Gantt(args) => staged::distinct(&[("LOG", &args.log)], &[("--out", &args.out)]),
+        Command::Diff(DiffArgs { a, b, out: Some(out), .. }) => {
+            staged::distinct(&[("A", a), ("B", b)], &[("--out", out)])
+        }
         _ => Ok(()),
     }
 }

@@ -65,3 +65,57 @@ fn an_export_or_chart_over_its_own_log_is_refused_and_the_log_kept() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A kernel-made log of three jobs at once, each 10 ticks due at 10, on `machines`.
+fn kernel_log(machines: u16) -> Vec<u8> {
+    let header = Header::new(machines, 16, Policy::FirstFit, vec![Level::whole(1, 20)]).with_input("unit", 7);
+    let mut engine = replay::engine::service_level::Engine::from_header(&header).unwrap();
+    let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
+    let submits = (1..=3).map(|job| Event::Submit { t: 0, job, p: 10, level: 0 });
+    for event in submits.chain([Event::Advance { t: u64::MAX }]) {
+        let mut decisions = Vec::new();
+        engine.step(event, &mut decisions);
+        writer.record(Body::Event(event)).unwrap();
+        decisions.into_iter().for_each(|d| writer.record(Body::Decision(d)).unwrap());
+    }
+    writer.finish().unwrap()
+}
+
+#[test]
+fn diff_exits_0_when_the_same_1_when_different_2_on_error() {
+    let dir = std::env::temp_dir().join(format!("replay-diff-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (one, two, cut) = (dir.join("one.log"), dir.join("two.log"), dir.join("cut.log"));
+    std::fs::write(&one, kernel_log(1)).unwrap();
+    std::fs::write(&two, kernel_log(2)).unwrap();
+    let bytes = kernel_log(2);
+    std::fs::write(&cut, &bytes[..bytes.len() - 3]).unwrap();
+    let diff = |b: &std::path::Path, more: &[&str]| {
+        let mut args = vec!["diff".as_ref(), one.as_os_str(), b.as_os_str()];
+        args.extend(more.iter().map(std::ffi::OsStr::new));
+        replay(&args)
+    };
+    let same = diff(&one, &[]);
+    assert_eq!(same.status.code(), Some(0), "{}", String::from_utf8_lossy(&same.stderr));
+    assert!(String::from_utf8_lossy(&same.stdout).contains("records: the same"));
+    let different = diff(&two, &["--limit", "1"]);
+    assert_eq!(different.status.code(), Some(1), "{}", String::from_utf8_lossy(&different.stderr));
+    let table = String::from_utf8_lossy(&different.stdout);
+    assert!(table.contains("rejected->accepted                1"), "{table}");
+    assert!(
+        table.contains("0 2: rejected->accepted: rejected no_feasible_machine | accepted machine 1"),
+        "{table}"
+    );
+    let out = dir.join("diff.json");
+    let json = diff(&two, &["--format", "json", "--out", out.to_str().unwrap()]);
+    assert_eq!(json.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(value["jobs_changed"], 1);
+    // A damaged log: exit 2, the error names it, and no output file is left.
+    let failed_out = dir.join("failed.csv");
+    let damaged = diff(&cut, &["--format", "csv", "--out", failed_out.to_str().unwrap()]);
+    assert_eq!(damaged.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&damaged.stderr).contains("cut.log"));
+    assert!(!failed_out.exists() && !dir.join("failed.csv.tmp").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

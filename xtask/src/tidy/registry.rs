@@ -22,6 +22,7 @@ pub(super) const LAYERS: &[&str] = &[
     "replay/src/format/codec/{m}.rs",
     "replay/src/export/{m}.rs",
     "replay/src/gantt/{m}.rs",
+    "replay/src/diff/{m}.rs",
     "snapshots/src/{m}.rs",
     "fuzz/fuzz_targets/{m}.rs",
 ];
