@@ -25,6 +25,7 @@ pub mod poisson;
 pub mod report;
 pub mod run;
 pub mod sweep;
+pub mod whatif;
 
 pub use error::ReserveError;
 

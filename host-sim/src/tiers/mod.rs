@@ -23,6 +23,7 @@ pub mod metrics;
 pub mod run;
 pub mod sweep;
 pub mod testbed;
+pub mod whatif;
 
 pub use error::TiersError;
 
