@@ -41,7 +41,7 @@ pub struct WhatifArgs {
 /// the log's header recorded.
 #[derive(Clone, Debug, Default, Args)]
 pub struct Changes {
-    /// The policy: service level's machine choice (first-fit, best-fit, worst-fit,
+    /// Service level: the machine choice (first-fit, best-fit, worst-fit,
     /// least-loaded, round-robin).
     #[arg(long, value_name = "POLICY")]
     pub policy: Option<String>,
@@ -67,6 +67,19 @@ pub struct Changes {
     /// Service level: cost per tick of the benefit metric G (a metric, not a decision).
     #[arg(long, value_name = "COST")]
     pub alpha: Option<String>,
+    /// Reservation: the waiting queue's order (fifo, edf, lff, bjf, shuffle).
+    #[arg(long, value_name = "NAME")]
+    pub criterion: Option<String>,
+    /// Reservation: the pool's nodes.
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    pub nodes: Option<u32>,
+    /// Reservation: fix waiting reservations at this share of their window (0, 0.25,
+    /// 0.5, 0.75).
+    #[arg(long, value_name = "SHARE")]
+    pub fix_at: Option<String>,
+    /// Reservation: the offer user's bound on phi, or `off`.
+    #[arg(long, value_name = "PHI_MAX|off")]
+    pub offers: Option<String>,
 }
 
 impl Changes {
@@ -81,6 +94,10 @@ impl Changes {
             ("--queue-capacity", self.queue_capacity.is_some()),
             ("--seed", self.seed.is_some()),
             ("--alpha", self.alpha.is_some()),
+            ("--criterion", self.criterion.is_some()),
+            ("--nodes", self.nodes.is_some()),
+            ("--fix-at", self.fix_at.is_some()),
+            ("--offers", self.offers.is_some()),
         ];
         flags.into_iter().filter(|&(_, given)| given).map(|(name, _)| name).collect()
     }

@@ -134,3 +134,29 @@ fn the_input_log_is_never_the_output_and_foreign_options_are_refused() {
     assert!(missing.contains("none.log"), "{missing}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn reservation_logs_are_remade_and_changed_like_a_run() {
+    let dir = scratch("whatif-reservation");
+    let trace = dir.join("hand.swf");
+    std::fs::write(&trace, HAND_TRACE).unwrap();
+    let trace = trace.to_str().unwrap();
+    let base = ["reserve", "--trace", trace, "--slot", "60", "--window", "400"];
+    let runs: [&[&str]; 3] = [
+        &[],
+        &["--criterion", "fifo", "--flex", "long", "--offers", "0.5"],
+        &["--estimates", "poisson80", "--fix-at", "0.25", "--load", "1.5"],
+    ];
+    for run in runs {
+        let (original, whatif) = run_and_whatif(&dir, &[&base[..], run].concat(), &[]);
+        assert_same_bytes(&run.join(" "), &original, &whatif);
+    }
+    let changes = ["--criterion", "lff", "--nodes", "12", "--offers", "1", "--fix-at", "0.5"];
+    let (_, whatif) = run_and_whatif(&dir, &[&base[..], &["--flex", "medium"]].concat(), &changes);
+    let direct = logged(&dir, "direct.log", &[&base[..], &["--flex", "medium"], &changes].concat());
+    assert_same_bytes("reserve with the changes", &direct, &whatif);
+    let input = dir.join("original.log");
+    let refused = stderr_of_failure(&host_sim(&["whatif", input.to_str().unwrap(), "--policy", "best-fit"]));
+    assert!(refused.contains("--policy does not apply to a reservation log"), "{refused}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
