@@ -41,8 +41,8 @@ pub struct WhatifArgs {
 /// the log's header recorded.
 #[derive(Clone, Debug, Default, Args)]
 pub struct Changes {
-    /// Service level: the machine choice (first-fit, best-fit, worst-fit,
-    /// least-loaded, round-robin).
+    /// The policy: service level's machine choice (first-fit, best-fit, worst-fit,
+    /// least-loaded, round-robin); tiers' (no-qos, qos, qos-res).
     #[arg(long, value_name = "POLICY")]
     pub policy: Option<String>,
     /// Service level: machines, 1 to 64.
@@ -80,6 +80,9 @@ pub struct Changes {
     /// Reservation: the offer user's bound on phi, or `off`.
     #[arg(long, value_name = "PHI_MAX|off")]
     pub offers: Option<String>,
+    /// Tiers: the laxity threshold of Algorithm 1.
+    #[arg(long, value_name = "L")]
+    pub laxity: Option<String>,
 }
 
 impl Changes {
@@ -98,6 +101,7 @@ impl Changes {
             ("--nodes", self.nodes.is_some()),
             ("--fix-at", self.fix_at.is_some()),
             ("--offers", self.offers.is_some()),
+            ("--laxity", self.laxity.is_some()),
         ];
         flags.into_iter().filter(|&(_, given)| given).map(|(name, _)| name).collect()
     }

@@ -160,3 +160,30 @@ fn reservation_logs_are_remade_and_changed_like_a_run() {
     assert!(refused.contains("--policy does not apply to a reservation log"), "{refused}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn tiers_logs_are_remade_and_changed_like_a_run() {
+    let dir = scratch("whatif-tiers");
+    let fta = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tiers_event_trace.tab");
+    let fta = fta.to_str().unwrap();
+    let runs: [&[&str]; 3] = [
+        &["tiers", "--policy", "qos", "--mix", "B", "--seed", "4"],
+        &["tiers", "--policy", "no-qos", "--laxity", "0.5", "--load-pct", "50"],
+        &["tiers", "--availability", fta, "--mix", "C"],
+    ];
+    for run in runs {
+        let (original, whatif) = run_and_whatif(&dir, run, &[]);
+        assert_same_bytes(&run.join(" "), &original, &whatif);
+    }
+    let (_, whatif) =
+        run_and_whatif(&dir, &["tiers", "--mix", "D"], &["--policy", "no-qos", "--laxity", "2"]);
+    let direct = logged(&dir, "direct.log", &["tiers", "--mix", "D", "--policy", "no-qos", "--laxity", "2"]);
+    assert_same_bytes("tiers with the changes", &direct, &whatif);
+    run_and_whatif(&dir, &["tiers", "--availability", fta], &[]);
+    let input = dir.join("original.log");
+    let refused = stderr_of_failure(&host_sim(&["whatif", input.to_str().unwrap(), "--policy", "qos"]));
+    assert!(refused.contains("not yet for a tiers log with an availability file"), "{refused}");
+    let refused = stderr_of_failure(&host_sim(&["whatif", input.to_str().unwrap(), "--machines", "3"]));
+    assert!(refused.contains("--machines does not apply to a tiers log"), "{refused}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
