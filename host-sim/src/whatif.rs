@@ -4,12 +4,14 @@
 //! Written once for every model: the log is read with replay's reader
 //! ([`Recorded::read`]), its header's configuration is the default of every option,
 //! and the model the header names ([`replay::with_model!`]) re-runs the requests
-//! through [`Whatif`], which each model implements in its own `NAME/whatif.rs`: the log's records turned back into that model's workload
-//! (each request as it was submitted, with what the model needs of its later life,
-//! such as a run time) and fed to the model's own run loop, whose log is written as
-//! that model's run writes it. So the what-if of the recorded configuration
-//! re-makes the log byte for byte, and a changed option gives the log a run with
-//! that option would have written.
+//! through [`Whatif`], which each model implements in its own `NAME/whatif.rs`: the
+//! log's records turned back into that model's workload (each request as it was
+//! submitted, with what the model needs of its later life, such as a run time) and
+//! fed to the model's own run loop, whose log is written through the model's own
+//! header code and log writer. So the what-if of the recorded configuration re-makes
+//! the log byte for byte, and a changed option gives the log a run with that option
+//! would have written, or, where the log lacks what that run would need (see each
+//! model's file), a refusal naming what is missing.
 //!
 //! The options ([`Changes`]) are every model's that change a decision; each is
 //! optional, and one that the log's model has no use for is refused by name
@@ -70,7 +72,7 @@ pub struct Changes {
     /// Reservation: the waiting queue's order (fifo, edf, lff, bjf, shuffle).
     #[arg(long, value_name = "NAME")]
     pub criterion: Option<String>,
-    /// Reservation: the pool's nodes.
+    /// Reservation and SLA: the pool's nodes.
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
     pub nodes: Option<u32>,
     /// Reservation: fix waiting reservations at this share of their window (0, 0.25,
@@ -83,6 +85,10 @@ pub struct Changes {
     /// Tiers: the laxity threshold of Algorithm 1.
     #[arg(long, value_name = "L")]
     pub laxity: Option<String>,
+    /// SLA: the priority heuristic, e.g. `min(TF - 0.8*tD)` (its random order is
+    /// seeded with the log's seed).
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    pub heuristic: Option<String>,
 }
 
 impl Changes {
@@ -102,17 +108,18 @@ impl Changes {
             ("--fix-at", self.fix_at.is_some()),
             ("--offers", self.offers.is_some()),
             ("--laxity", self.laxity.is_some()),
+            ("--heuristic", self.heuristic.is_some()),
         ];
         flags.into_iter().filter(|&(_, given)| given).map(|(name, _)| name).collect()
     }
 
     /// Refuses, by name, the first option given that is not in `known`, which the
-    /// model `model` (its label in sentences) cannot apply.
+    /// model `model` (its label in sentences, with its article: `a tiers`) cannot apply.
     pub fn refuse_except(&self, known: &[&str], model: &str) -> Result<(), CliError> {
         match self.given().into_iter().find(|name| !known.contains(name)) {
             Some(name) => Err(CliError::Usage(format!(
-                "whatif: {name} does not apply to a {model} log (its options: {})",
-                if known.is_empty() { "none yet".to_owned() } else { known.join(", ") }
+                "whatif: {name} does not apply to {model} log (its options: {})",
+                known.join(", ")
             ))),
             None => Ok(()),
         }
@@ -200,12 +207,4 @@ pub trait Whatif {
 /// resolve; a path that does not exist yet is no existing file).
 fn same_file(a: &Path, b: &Path) -> bool {
     a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
-}
-
-/// The what-if of a model whose log cannot yet be re-decided exactly: refused, rather
-/// than a log that a run would not have written.
-pub fn not_yet(model: &str) -> CliError {
-    CliError::Usage(format!(
-        "whatif: not yet for a {model} log: its requests cannot yet be rebuilt from the log exactly"
-    ))
 }

@@ -187,3 +187,30 @@ fn tiers_logs_are_remade_and_changed_like_a_run() {
     assert!(refused.contains("--machines does not apply to a tiers log"), "{refused}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn sla_logs_are_remade_and_changed_like_a_run() {
+    let dir = scratch("whatif-sla");
+    let trace = dir.join("hand.swf");
+    std::fs::write(&trace, HAND_TRACE).unwrap();
+    let trace = trace.to_str().unwrap();
+    let runs: [&[&str]; 4] = [
+        &["sla", "--sets", "5"],
+        &["sla", "--sets", "4", "--seed", "3", "--heuristic", "random", "--batch", "0"],
+        &["sla", "--trace", trace, "--batch", "10m", "--slot", "60", "--step", "120"],
+        &["sla", "--trace", trace, "--batch", "all", "--nodes", "20"],
+    ];
+    for run in runs {
+        let (original, whatif) = run_and_whatif(&dir, run, &[]);
+        assert_same_bytes(&run.join(" "), &original, &whatif);
+    }
+    let base = ["sla", "--trace", trace, "--batch", "0", "--slot", "60", "--step", "60"];
+    let changes = ["--heuristic", "max(TF)", "--nodes", "9"];
+    let (_, whatif) = run_and_whatif(&dir, &base, &changes);
+    let direct = logged(&dir, "direct.log", &[&base[..], &changes].concat());
+    assert_same_bytes("sla with the changes", &direct, &whatif);
+    let input = dir.join("original.log");
+    let refused = stderr_of_failure(&host_sim(&["whatif", input.to_str().unwrap(), "--criterion", "edf"]));
+    assert!(refused.contains("--criterion does not apply to an SLA log"), "{refused}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -34,7 +34,7 @@ const KNOWN: [&str; 4] = ["--criterion", "--nodes", "--fix-at", "--offers"];
 
 impl Whatif for crate::model::Reservation {
     fn whatif(recorded: &Recorded, changes: &Changes, output: &RunOutputArgs) -> Result<(), CliError> {
-        changes.refuse_except(&KNOWN, "reservation")?;
+        changes.refuse_except(&KNOWN, "a reservation")?;
         let experiment = experiment(recorded, changes)?;
         let rebuilt = requests(recorded, experiment.window_ticks)?;
         let unknown =

@@ -29,7 +29,7 @@ const KNOWN: [&str; 8] =
 
 impl Whatif for crate::model::ServiceLevel {
     fn whatif(recorded: &Recorded, changes: &Changes, output: &RunOutputArgs) -> Result<(), CliError> {
-        changes.refuse_except(&KNOWN, "service-level")?;
+        changes.refuse_except(&KNOWN, "a service-level")?;
         let (jobs, recorded_levels) = requests(recorded)?;
         check_draw(recorded, &recorded_levels)?;
         let config = config(&recorded.header, changes)?;

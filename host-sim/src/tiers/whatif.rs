@@ -26,7 +26,7 @@ const KNOWN: [&str; 2] = ["--policy", "--laxity"];
 
 impl Whatif for crate::model::Tiers {
     fn whatif(recorded: &Recorded, changes: &Changes, output: &RunOutputArgs) -> Result<(), CliError> {
-        changes.refuse_except(&KNOWN, "tiers")?;
+        changes.refuse_except(&KNOWN, "a tiers")?;
         let scenario = scenario(recorded, changes)?;
         let mut header = super::log::header(&scenario);
         header.inputs = recorded.header.inputs.clone();
