@@ -117,11 +117,21 @@ fn best_fit_on_a_first_fit_kth_log_is_best_fit_run_directly() {
         logged(&dir, "direct.log", &["run", "--trace", &kth, "--machines", "4", "--policy", "best-fit"]);
     assert_same_bytes("KTH best fit", &direct, &best_fit);
     assert_ne!(original, direct, "best fit decides differently from first fit on KTH");
+    let scenario = dir.join("what-if.toml");
+    std::fs::write(&scenario, "command = \"whatif\"\npolicy = \"best-fit\"\nlog = \"scenario.log\"\n")
+        .unwrap();
+    let input = dir.join("original.log");
+    stdout(&host_sim(&["--config", scenario.to_str().unwrap(), input.to_str().unwrap()]));
+    assert_same_bytes(
+        "KTH best fit by a scenario",
+        &direct,
+        &std::fs::read(dir.join("scenario.log")).unwrap(),
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
-fn the_input_log_is_never_the_output_and_foreign_options_are_refused() {
+fn the_input_log_is_never_the_output_and_a_missing_log_is_named() {
     let dir = scratch("whatif-refused");
     logged(&dir, "a.log", &["run", "--jobs", "50"]);
     let log = dir.join("a.log");
