@@ -47,6 +47,7 @@ pub mod swf;
 pub mod synthetic;
 pub mod tiers;
 pub mod units;
+pub mod whatif;
 pub mod window;
 pub mod workload;
 

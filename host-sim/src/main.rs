@@ -1,6 +1,6 @@
 //! The `host-sim` command line: `run` (the default), `sweep`, `reserve`,
-//! `reserve-sweep`, `tiers`, `tiers-sweep`, `sla`, `sla-sweep`, `criteria`, `compare`
-//! and `config`; every subcommand takes `--config FILE`.
+//! `reserve-sweep`, `tiers`, `tiers-sweep`, `sla`, `sla-sweep`, `criteria`, `compare`,
+//! `whatif` and `config`; every subcommand takes `--config FILE`.
 
 use std::process::ExitCode;
 
@@ -77,6 +77,10 @@ enum Command {
     /// figures and findings.
     #[command(allow_negative_numbers = true)]
     SlaSweep(host_sim::sla::cli::SlaSweepArgs),
+    /// The requests of a decision log (any model's) decided again under another
+    /// configuration: every option defaults to the log's, and --log writes the new log.
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_WHATIF)]
+    Whatif(host_sim::whatif::WhatifArgs),
 }
 
 const EXAMPLE_RUN: &str = "Example: host-sim run --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz \
@@ -89,6 +93,8 @@ const EXAMPLE_RESERVE_SWEEP: &str =
     "Example: host-sim reserve-sweep --trace ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz --out out/netto";
 const EXAMPLE_CRITERIA: &str = "Example: host-sim criteria out/kth-sweep --machine-counts 1,2,4";
 const EXAMPLE_TIERS: &str = "Example: host-sim tiers --policy qos-res --mix C --seed 3 --log out/tiers.log";
+const EXAMPLE_WHATIF: &str =
+    "Example: host-sim whatif out/kth.log --policy best-fit --machines 6 --log out/kth-best-fit.log";
 const EXAMPLE_TIERS_SWEEP: &str = "Example: host-sim tiers-sweep --seeds 1..5 --out out/tiers";
 
 /// `host-sim config`.
@@ -138,6 +144,7 @@ fn dispatch(cli: Cli, definition: &clap::Command) -> Result<(), CliError> {
         Some(Command::TiersSweep(args)) => Tiers::sweep(&args),
         Some(Command::Sla(args)) => Sla::run(&args),
         Some(Command::SlaSweep(args)) => Sla::sweep(&args),
+        Some(Command::Whatif(args)) => host_sim::whatif::run(&args),
     }
 }
 

@@ -116,7 +116,15 @@ const TRACE_RUNS: &[(&str, &str, &[&str])] = &[
     ("sla", "sla", &["--heuristic", "min(TF - 0.8*tD)", "--batch", "1h"]),
 ];
 
-/// Every run of [`TRACE_RUNS`] over every shared trace, each log re-verified.
+/// The runs of [`TRACE_RUNS`] whose what-if is checked on a prefix of each trace (its
+/// first N jobs, a run of its own) rather than on the whole trace's log: a what-if
+/// takes as long as its run, and the reservation runs on the largest traces take
+/// minutes (HPC2N about two), which the rest of the step does not.
+const WHATIF_PREFIX: &[(&str, u64)] = &[("reservation", 10_000)];
+
+/// Every run of [`TRACE_RUNS`] over every shared trace, each log re-verified, and
+/// what-if'ed under its recorded configuration (`host-sim whatif`), which must
+/// re-make it byte for byte.
 fn traces() -> Result {
     let Some(traces) = shared_traces("traces")? else { return Ok(()) };
     let out = target_dir().join("xtask/traces");
@@ -129,9 +137,44 @@ fn traces() -> Result {
             sim.arg(subcommand).arg("--trace").arg(trace).args(*options).arg("--log").arg(&log);
             run(&format!("trace {name} ({label})"), &mut sim)?;
             run(&format!("verify {name} ({label})"), Command::new(replay_bin()).arg("verify").arg(&log))?;
+            let prefix = WHATIF_PREFIX.iter().find(|(l, _)| l == label).map(|&(_, limit)| limit);
+            let whatif_of = match prefix {
+                None => log,
+                Some(limit) => {
+                    let log = out.join(format!("{name}.{label}.first{limit}.log"));
+                    let mut sim = Command::new(host_sim_bin());
+                    sim.arg(subcommand).arg("--trace").arg(trace).args(*options);
+                    sim.arg("--limit").arg(limit.to_string()).arg("--log").arg(&log);
+                    run(&format!("trace {name} ({label}, first {limit} jobs)"), &mut sim)?;
+                    log
+                }
+            };
+            whatif_remakes(&format!("whatif {name} ({label})"), &whatif_of)?;
         }
     }
     Ok(())
+}
+
+/// `host-sim whatif LOG` with no option must write LOG again, byte for byte.
+fn whatif_remakes(step: &str, log: &Path) -> Result {
+    let again = log.with_extension("whatif.log");
+    let mut whatif = Command::new(host_sim_bin());
+    whatif.arg("whatif").arg(log).arg("--log").arg(&again).stdout(std::process::Stdio::null());
+    run(step, &mut whatif)?;
+    let read =
+        |path: &Path| fs::read(path).map_err(|e| format!("{step}: cannot read {}: {e}", path.display()));
+    let (original, remade) = (read(log)?, read(&again)?);
+    match original.iter().zip(&remade).position(|(a, b)| a != b) {
+        Some(at) => Err(format!("{step}: {} differs from {} at byte {at}", again.display(), log.display())),
+        None if original.len() != remade.len() => Err(format!(
+            "{step}: {} is {} bytes, {} is {}",
+            again.display(),
+            remade.len(),
+            log.display(),
+            original.len()
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Every shipped scenario under `scenarios/` runs (they read the shared traces), and

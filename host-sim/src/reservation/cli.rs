@@ -118,7 +118,7 @@ pub fn parse_fixing(text: Option<&str>) -> Result<Fixing, ReserveError> {
     }
 }
 
-fn parse_load(text: &str) -> Result<u64, ReserveError> {
+pub(crate) fn parse_load(text: &str) -> Result<u64, ReserveError> {
     match parse_decimal(text) {
         Ok(0) => Err(usage(format!(
             "--load: \"{text}\" is zero; a load factor is above 0 (1.0 is the trace as recorded)"
@@ -195,14 +195,9 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
         }
         None => simulate(&input, &experiment)?,
     };
-    let summary = Summary::new(&trace, loaded.workload.hash_hex(), &outcome);
+    print_summary(&trace, &loaded.workload, &outcome, args.output.json)?;
     let io = |source| ReserveError::Io(PathError::stdout(source));
     let mut stdout = std::io::stdout().lock();
-    if args.output.json {
-        report::write_json(&summary, &mut stdout).map_err(io)?;
-    } else {
-        report::write_table(&summary, &mut stdout).map_err(io)?;
-    }
     if args.compare_paper {
         let rows = PAPER_FIFO
             .iter()
@@ -219,6 +214,20 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
         }
     }
     Ok(())
+}
+
+/// One run's summary on standard output, as a table or (`json`) one JSON object.
+pub fn print_summary(
+    trace: &str,
+    workload: &Workload,
+    outcome: &super::Outcome,
+    json: bool,
+) -> Result<(), ReserveError> {
+    let summary = Summary::new(trace, workload.hash_hex(), outcome);
+    let io = |source| ReserveError::Io(PathError::stdout(source));
+    let mut stdout = std::io::stdout().lock();
+    if json { report::write_json(&summary, &mut stdout) } else { report::write_table(&summary, &mut stdout) }
+        .map_err(io)
 }
 
 pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {

@@ -12,6 +12,7 @@
 //! - [`sweep`]: the figures' grid in parallel, one CSV per figure, and the findings.
 //! - [`log`]: the header of a run's decision log (reservation records, log format v4).
 //! - [`cli`]: the `reserve` and `reserve-sweep` subcommands.
+//! - [`whatif`]: a log's requests decided again (`host-sim whatif`).
 //! - `error`: [`ReserveError`], which every module of the side returns.
 
 pub mod cli;
@@ -25,6 +26,7 @@ pub mod poisson;
 pub mod report;
 pub mod run;
 pub mod sweep;
+pub mod whatif;
 
 pub use error::ReserveError;
 
@@ -131,6 +133,17 @@ pub fn simulate_recorded(
 ) -> Result<Outcome, ReserveError> {
     let mapped = mapping::map_jobs(input.jobs, &experiment.map_options());
     let split = run::split(&mapped.jobs, experiment.window_ticks);
+    simulate_mapped(&mapped, &split, experiment, record)
+}
+
+/// Runs requests already mapped and split (a trace's, or a log's for `whatif`) under
+/// `experiment`, handing every kernel event and decision to `record`.
+pub fn simulate_mapped(
+    mapped: &mapping::Mapped,
+    split: &run::Split,
+    experiment: &Experiment,
+    record: Option<run::Recorder<'_>>,
+) -> Result<Outcome, ReserveError> {
     let windows = run::run_windows_recorded(&mapped.jobs, &split.windows, &experiment.run_options(), record)?;
     let (totals, phi_sum) = Totals::of(&windows);
     let per_window: Vec<f64> = windows.iter().map(WindowStats::utilisation).collect();

@@ -133,7 +133,7 @@ pub struct SweepArgs {
     pub plots: crate::plot::PlotArgs,
 }
 
-fn check_queue_capacity(capacity: u32) -> Result<(), CliError> {
+pub(crate) fn check_queue_capacity(capacity: u32) -> Result<(), CliError> {
     if QUEUE_CAPACITIES.contains(&capacity) {
         return Ok(());
     }
@@ -144,7 +144,7 @@ fn check_queue_capacity(capacity: u32) -> Result<(), CliError> {
     )))
 }
 
-fn parse_alpha(text: &str) -> Result<u64, CliError> {
+pub(crate) fn parse_alpha(text: &str) -> Result<u64, CliError> {
     crate::units::parse_decimal(text).map_err(|e| CliError::Level(LevelError::Alpha(e)))
 }
 
@@ -212,10 +212,20 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     );
     progress.finish_and_clear();
     let report = result?;
-    let log = args.output.log.as_ref().map(|p| p.display().to_string());
-    let summary = RunSummary::new(&workload, &config, &report, log.as_deref());
+    print_summary(&workload, &config, &report, &args.output)
+}
+
+/// A run's summary on standard output, as a table or (`--json`) one JSON object.
+pub fn print_summary(
+    workload: &Workload,
+    config: &RunConfig,
+    report: &crate::service_level::sim::RunReport,
+    output: &RunOutputArgs,
+) -> Result<(), CliError> {
+    let log = output.log.as_ref().map(|p| p.display().to_string());
+    let summary = RunSummary::new(workload, config, report, log.as_deref());
     let stdout = std::io::stdout().lock();
-    let written = if args.output.json {
+    let written = if output.json {
         report::write_json(&summary, stdout)
     } else {
         report::write_table(&summary, stdout)

@@ -16,6 +16,7 @@
 //! - [`report`]: the summary as a table or JSON.
 //! - [`sweep`]: the grid, in parallel, to CSV, JSON and SVG figures.
 //! - [`criteria`]: the thesis' criteria analysis of a sweep's output.
+//! - [`whatif`]: a log's submits decided again (`host-sim whatif`).
 
 pub mod cli;
 pub mod contract;
@@ -28,3 +29,4 @@ pub mod replicate;
 pub mod report;
 pub mod sim;
 pub mod sweep;
+pub mod whatif;

@@ -158,12 +158,18 @@ fn traced(args: &SlaArgs, trace: &Traced, header: &mut replay::format::Header) -
     let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(jobs));
     let mapped = mapping::map(jobs, nodes, args.seed);
     let batch = Batch::parse(args.batch.as_deref().unwrap_or("1h")).map_err(SlaError::Usage)?;
-    let first = mapped.requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);
-    let last = mapped.requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
-    let capacity = u128::from(nodes) * u128::from(last.saturating_sub(first).max(1));
+    let capacity = trace_capacity(&mapped.requests, nodes);
     let left_out = mapped.unknown_procs;
     let input = Input { requests: mapped.requests, capacity };
     Ok(Source { inputs: vec![input], nodes, batch, name: trace.workload.name.clone(), left_out })
+}
+
+/// What a trace's CPU utilisation divides by: `nodes` times the span from the first
+/// `TS` to the last `TF`, in node-ticks.
+pub fn trace_capacity(requests: &[Sla], nodes: u32) -> u128 {
+    let first = requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);
+    let last = requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
+    u128::from(nodes) * u128::from(last.saturating_sub(first).max(1))
 }
 
 /// A generated set's requests, each submitted at its `TS` when the run is online.
@@ -190,8 +196,13 @@ pub fn run(args: &SlaArgs) -> Result<(), SlaError> {
         None => super::log::run_plain(&plan, &bar)?,
     };
     bar.finish_and_clear();
+    print_outcome(&plan, &outcome, args.output.json)
+}
+
+/// A run's outcome on standard output, as text or (`json`) one JSON object.
+pub fn print_outcome(plan: &Plan, outcome: &Outcome, json: bool) -> Result<(), SlaError> {
     let rejected = reasons(&outcome.sets);
-    if args.output.json {
+    if json {
         let mut income = serde_json::Map::new();
         for (key, value) in outcome.mean.income.entries() {
             income.insert(key.into(), value.into());
@@ -215,7 +226,7 @@ pub fn run(args: &SlaArgs) -> Result<(), SlaError> {
         });
         write_stdout(&format!("{value}\n"))
     } else {
-        write_stdout(&text(&plan, &outcome, &rejected))
+        write_stdout(&text(plan, outcome, &rejected))
     }
 }
 

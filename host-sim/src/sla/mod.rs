@@ -25,6 +25,7 @@ pub mod metrics;
 pub mod paper;
 pub mod run;
 pub mod sweep;
+pub mod whatif;
 
 use thiserror::Error;
 

@@ -133,8 +133,7 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header), TiersError> {
             trace.workload.stamp(&mut inputs);
             let resources = testbed::split_resources(args.reliable, args.volunteer);
             let requests = testbed::trace_workload(&trace.workload, mix, args.seed);
-            let until = requests.iter().map(|r| r.deadline.max(r.t)).max().unwrap_or(0) + 86_400;
-            let changes = faults::seeded(&resources, faults, args.seed, until);
+            let changes = faults::seeded(&resources, faults, args.seed, faults::trace_until(&requests));
             Scenario { config: Config::new(policy), resources, requests, changes, faults, seed: args.seed }
         }
     };
@@ -168,18 +167,29 @@ pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
         Some(path) => super::log::run_logged(&scenario, &header, path)?,
         None => scenario.run()?,
     };
-    if args.output.json {
-        let mut value = serde_json::to_value(&summary).map_err(|e| TiersError::Usage(e.to_string()))?;
+    print_summary(&summary, &out, (&args.policy, &args.mix, args.seed), args.output.json)
+}
+
+/// One run's summary on standard output, as text or (`json`) one JSON object, with
+/// its policy, mix and seed as the options named them.
+pub fn print_summary(
+    summary: &Summary,
+    out: &super::run::RunOutput,
+    (policy, mix, seed): (&str, &str, u64),
+    json: bool,
+) -> Result<(), TiersError> {
+    if json {
+        let mut value = serde_json::to_value(summary).map_err(|e| TiersError::Usage(e.to_string()))?;
         if let Some(map) = value.as_object_mut() {
-            map.insert("policy".into(), args.policy.clone().into());
-            map.insert("mix".into(), args.mix.to_uppercase().into());
-            map.insert("seed".into(), args.seed.into());
+            map.insert("policy".into(), policy.into());
+            map.insert("mix".into(), mix.to_uppercase().into());
+            map.insert("seed".into(), seed.into());
             map.insert("events".into(), out.events.into());
             map.insert("decisions".into(), out.decisions.into());
         }
         write_stdout(&format!("{value}\n"))
     } else {
-        write_stdout(&text(&summary, &args.policy, &args.mix, out.events, out.decisions))
+        write_stdout(&text(summary, policy, mix, out.events, out.decisions))
     }
 }
 

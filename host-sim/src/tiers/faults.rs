@@ -61,6 +61,18 @@ fn exponential(rng: &mut ChaCha8Rng, mean: Tick) -> Tick {
     ((-x.ln()) * mean as f64).round().max(1.0) as Tick
 }
 
+/// Where the seeded changes of the paper's workload end (`requests` in time order): a
+/// day past the last request's deadline or submit.
+pub fn paper_until(requests: &[kernel::tiers::Request]) -> Tick {
+    requests.last().map_or(0, |r| r.deadline.max(r.t)) + 86_400
+}
+
+/// Where the seeded changes of a trace's SLAs end: a day past the latest deadline or
+/// submit of any of them.
+pub fn trace_until(requests: &[kernel::tiers::Request]) -> Tick {
+    requests.iter().map(|r| r.deadline.max(r.t)).max().unwrap_or(0) + 86_400
+}
+
 /// Seeded leave/return changes for every desktop up to `until`, in time order.
 pub fn seeded(resources: &[Resource], faults: Faults, seed: u64, until: Tick) -> Vec<Change> {
     let mut out = Vec::new();

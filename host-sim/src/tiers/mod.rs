@@ -23,6 +23,7 @@ pub mod metrics;
 pub mod run;
 pub mod sweep;
 pub mod testbed;
+pub mod whatif;
 
 pub use error::TiersError;
 
@@ -47,8 +48,7 @@ impl Scenario {
     pub fn paper(policy: Policy, mix: testbed::Mix, seed: u64, faults: Faults) -> Self {
         let resources = testbed::paper_resources();
         let requests = testbed::paper_workload(mix, seed);
-        let until = requests.last().map_or(0, |r| r.deadline.max(r.t)) + 86_400;
-        let changes = faults::seeded(&resources, faults, seed, until);
+        let changes = faults::seeded(&resources, faults, seed, faults::paper_until(&requests));
         Self { config: Config::new(policy), resources, requests, changes, faults, seed }
     }
 

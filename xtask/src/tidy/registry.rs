@@ -15,6 +15,7 @@ pub(super) const MODELS: &[(&str, &str)] =
 pub(super) const LAYERS: &[&str] = &[
     "kernel/src/{m}/",
     "host-sim/src/{m}/",
+    "host-sim/src/{m}/whatif.rs",
     "host-sim/benches/{m}.rs",
     "replay/src/engine/{m}.rs",
     "replay/src/verify/{m}.rs",
