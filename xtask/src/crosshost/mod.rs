@@ -15,6 +15,8 @@
 //! under QEMU each takes about a second, so the cross build is most of the time.
 
 pub mod compare;
+#[cfg(test)]
+mod tests;
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -74,8 +76,11 @@ pub fn missing_tools() -> Vec<String> {
             missing.push(tool.to_owned());
         }
     }
-    if !Path::new(SYSROOT).join("lib").is_dir() {
-        missing.push(format!("{SYSROOT}/lib"));
+    // The C library's start file, which the link needs (its package brings the
+    // dynamic loader QEMU needs too).
+    let start_file = Path::new(SYSROOT).join("lib/crt1.o");
+    if !start_file.is_file() {
+        missing.push(start_file.display().to_string());
     }
     missing
 }
@@ -221,13 +226,13 @@ fn compare_all(host: &str, native: &Path, emulated: &Path, runs: &[&Run]) -> Res
         fs::read(&path).map_err(|e| format!("crosshost: cannot read {}: {e}", path.display()))
     };
     let (mut files, mut bytes, mut differences) = (0, 0, Vec::new());
-    for (label, ..) in runs {
+    for row @ (label, ..) in runs {
         for file in [format!("{label}.log"), format!("{label}.json")] {
             let (a, b) = (read(native, &file)?, read(emulated, &file)?);
             match compare::compare(label, &file, Side { host, bytes: &a }, Side { host: "s390x", bytes: &b })
             {
                 Ok(length) => (files, bytes) = (files + 1, bytes + length),
-                Err(e) => differences.push(e),
+                Err(e) => differences.push(format!("{e}\n    (run `{label}` is `{}`)", describe(row))),
             }
         }
     }
@@ -242,4 +247,15 @@ fn compare_all(host: &str, native: &Path, emulated: &Path, runs: &[&Run]) -> Res
         emulated.display(),
         differences.join("\n  ")
     ))
+}
+
+/// A run's command line as both sides ran it (the trace by its file name).
+fn describe((label, subcommand, options, input): &Run) -> String {
+    let quoted: Vec<String> =
+        options.iter().map(|o| if o.contains(' ') { format!("'{o}'") } else { (*o).to_owned() }).collect();
+    let trace = match input {
+        Trace(jobs) => format!(" --trace {TRACE} --limit {jobs}"),
+        BuiltIn => String::new(),
+    };
+    format!("host-sim {subcommand} {}{trace} --log {label}.log --json", quoted.join(" "))
 }
