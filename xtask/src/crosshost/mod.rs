@@ -12,7 +12,7 @@
 //!    fails and names the run, the file and the first differing byte offset.
 //!
 //! The runs are small (trace prefixes through `--limit`, the built-in workloads):
-//! under QEMU each takes about a second, so the cross build is most of the time.
+//! under QEMU each takes a second or two, so the cross build is most of the time.
 
 pub mod compare;
 #[cfg(test)]
@@ -86,7 +86,7 @@ pub fn missing_tools() -> Vec<String> {
 }
 
 /// The whole check. `tamper` flips one byte of this host's log of the first run
-/// before comparing: the check must then fail, naming that run, file and byte.
+/// (best fit, or the first built-in run when the trace is absent) before comparing: the check must then fail, naming that run, file and byte.
 pub fn crosshost(tamper: bool) -> Result {
     let started = Instant::now();
     let missing = missing_tools();
@@ -111,8 +111,9 @@ pub fn crosshost(tamper: bool) -> Result {
     let built = started.elapsed();
     let host = std::env::consts::ARCH;
     let runs: Vec<_> = RUNS.iter().filter(|row| row.3 == BuiltIn || trace.is_some()).collect();
-    let native_dir = dir.join(host);
-    let emulated_dir = dir.join("s390x");
+    // Named apart even when this host is itself an s390x.
+    let native_dir = dir.join(format!("host-{host}"));
+    let emulated_dir = dir.join("qemu-s390x");
     let native_time = run_all(host, &native_dir, &runs, trace.as_deref(), &|| Command::new(&native))?;
     let qemu = || {
         let mut cmd = Command::new(QEMU);
@@ -120,8 +121,8 @@ pub fn crosshost(tamper: bool) -> Result {
         cmd
     };
     let emulated_time = run_all("s390x", &emulated_dir, &runs, trace.as_deref(), &qemu)?;
-    if tamper {
-        plant_difference(&native_dir.join(format!("{}.log", RUNS[0].0)))?;
+    if let (true, Some((label, ..))) = (tamper, runs.first()) {
+        plant_difference(&native_dir.join(format!("{label}.log")))?;
     }
     let (files, bytes) = compare_all(host, &native_dir, &emulated_dir, &runs)?;
     println!(
