@@ -3,16 +3,20 @@
 //! `cargo xtask crosscheck`: every decision against an independent implementation.
 //! `cargo xtask embedded`: the kernels on a Cortex-M4F under QEMU, byte for byte
 //! against the host (see `embedded`).
+//! `cargo xtask crosshost`: every model's logs and JSON metrics byte for byte on this
+//! host and on s390x (big-endian) under `qemu-s390x` (see `crosshost`).
 //! `cargo xtask tidy`: the size and shape rules (see `tidy`), also a step of `verify`.
 //!
 //! Each step prints a `==>` line; the first failure stops the run with a non-zero
 //! exit and names the step. Steps that need tools this machine may lack (the embedded
-//! target, cargo-fuzz, nightly, the shared traces) install or skip with a visible
-//! notice, except that the traces are required when `CI=true`.
+//! target, cargo-fuzz, nightly, the shared traces, QEMU, the s390x cross linker)
+//! install or skip with a visible notice, except that the traces and the cross-host
+//! check's tools are required when `CI=true`.
 
 mod bench;
 mod cmd;
 mod crosscheck;
+mod crosshost;
 mod embedded;
 mod panic_check;
 mod steps;
@@ -34,7 +38,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// fmt, tidy, clippy, tests, the embedded build, the panic-free link, the firmware under QEMU,
-    /// committed logs, fuzz smoke runs and the shared traces.
+    /// committed logs, the cross-host check, fuzz smoke runs and the shared traces.
     Verify {
         /// Seconds each fuzz target runs for.
         #[arg(long, default_value_t = 20)]
@@ -73,6 +77,14 @@ enum Command {
         #[arg(long)]
         tamper: bool,
     },
+    /// Every model's logs and JSON metrics on this host against s390x (big-endian) under
+    /// qemu-s390x, byte for byte (see xtask/src/crosshost/mod.rs).
+    Crosshost {
+        /// Flip one byte of this host's log of the first run before comparing: the
+        /// check must then fail, naming the run, the file and the byte offset.
+        #[arg(long)]
+        tamper: bool,
+    },
     /// No panic can be linked: the kernel's probe links with a panic handler that cannot
     /// link, and a planted panic fails (see xtask/src/panic_check.rs).
     PanicCheck {
@@ -101,6 +113,7 @@ fn main() -> ExitCode {
         Command::Fuzz { seconds } => steps::fuzz(seconds),
         Command::Crosscheck { policy, level_sets } => crosscheck::crosscheck(&policy, &level_sets),
         Command::Embedded { tamper } => embedded::embedded(tamper),
+        Command::Crosshost { tamper } => crosshost::crosshost(tamper),
         Command::PanicCheck { plant } => panic_check::panic_check(plant),
         Command::Bench { json, runs } => bench::bench(json, runs),
     };

@@ -4,7 +4,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::cmd::{Result, cargo, host_sim_bin, replay_bin, root, run, shared_traces, target_dir, works};
+use crate::cmd::{
+    Result, cargo, host_sim_bin, in_ci, replay_bin, root, run, shared_traces, target_dir, works,
+};
 use crate::toolchain::{EMBEDDED_TARGET, ensure_target};
 
 const FUZZ_TARGETS: &[&str] =
@@ -30,6 +32,7 @@ pub fn verify(fuzz_seconds: u32) -> Result {
     qemu()?;
     run("build release tools", cargo().args(["build", "--release", "-p", "host-sim", "-p", "replay"]))?;
     committed_logs()?;
+    crosshost()?;
     fuzz(fuzz_seconds)?;
     traces()?;
     scenarios()
@@ -54,6 +57,22 @@ fn qemu() -> Result {
         return Ok(());
     }
     crate::embedded::embedded(false)
+}
+
+/// Every model's outputs on s390x under QEMU against this host's (`cargo xtask
+/// crosshost`), when its tools are here; when `CI=true` they must be.
+fn crosshost() -> Result {
+    let missing = crate::crosshost::missing_tools();
+    if !missing.is_empty() && !in_ci() {
+        println!(
+            "==> crosshost: SKIPPED, {} not found, so no model's outputs were compared with a \
+             big-endian host's (Debian: `apt-get install {}`; .ci/run installs them; required when CI=true)",
+            missing.join(", "),
+            crate::crosshost::PACKAGES
+        );
+        return Ok(());
+    }
+    crate::crosshost::crosshost(false)
 }
 
 /// Every log committed under `snapshots/logs/` re-verifies.

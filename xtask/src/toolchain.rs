@@ -1,7 +1,8 @@
 //! The embedded target and the tools around it: the target's name, installing it
-//! when it is missing, and finding a `size` that reads its ARM ELF files. The
-//! embedded build, the panic-free link, the firmware run and the footprint figure
-//! all need them, so they live below all four.
+//! (or another target, such as the cross-host check's) when it is missing, and
+//! finding a `size` that reads its ARM ELF files. The embedded build, the panic-free
+//! link, the firmware run and the footprint figure all need them, so they live below
+//! all four.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,11 +13,17 @@ pub(crate) const EMBEDDED_TARGET: &str = "thumbv7em-none-eabihf";
 
 /// Installs the embedded target unless rustup lists it; `step` names the install.
 pub(crate) fn ensure_target(step: &str) -> Result {
+    ensure_rust_target(step, EMBEDDED_TARGET)
+}
+
+/// Installs `target` (the embedded one, s390x for the cross-host check) unless
+/// rustup lists it; `step` names the install.
+pub(crate) fn ensure_rust_target(step: &str, target: &str) -> Result {
     let installed = Command::new("rustup").args(["target", "list", "--installed"]).output();
-    if installed.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l == EMBEDDED_TARGET)) {
+    if installed.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l == target)) {
         return Ok(());
     }
-    run(step, Command::new("rustup").args(["target", "add", EMBEDDED_TARGET]))
+    run(step, Command::new("rustup").args(["target", "add", target]))
 }
 
 /// The first of: `llvm-size` on the path, the one in the toolchain's `llvm-tools`

@@ -8,8 +8,8 @@
 //!   [`FN_LINES_MAX`] lines, from its `fn` line through its closing brace.
 //! - **Models**: every model of [`registry::MODELS`] has its place in every layer of
 //!   [`registry::LAYERS`], and is named in every shared file of
-//!   [`registry::MENTIONS`] (the xtask's runs, the panic-free probe, the determinism
-//!   test).
+//!   [`registry::MENTIONS`] (the xtask's trace runs and cross-host runs, the
+//!   panic-free probe, the determinism test).
 //! - **Cycles**: no two files of a crate import each other, directly or round a loop
 //!   (see [`cycles`]).
 //!

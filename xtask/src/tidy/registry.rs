@@ -44,6 +44,12 @@ pub(super) const MENTIONS: &[Mention] = &[
         "a row of TRACE_RUNS whose subcommand is \"{s}\"",
     ),
     (
+        "the cross-host check",
+        "xtask/src/crosshost/mod.rs",
+        "\"{s}\", &[",
+        "a row of RUNS whose subcommand is \"{s}\"",
+    ),
+    (
         "the panic-free probe",
         "xtask/footprint/src/main.rs",
         "kernel::{m}",

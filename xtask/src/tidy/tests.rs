@@ -191,15 +191,18 @@ fn the_real_needles_match_the_shapes_of_the_shared_files() {
     let steps = "    (\"single\", \"first\", &[\"--machines\", \"4\"]),\n    (\"beta\", \"second\", &[]),\n";
     let probe = "    use kernel::alpha::{self, AlphaKernel};\n    use kernel::beta;\n";
     let determinism = "    let logs = twice(\"first\", &[\"first\", \"--seed\", \"3\"]);\n    twice(\"b\", &[\"second\", \"--x\"]);\n";
+    let crosshost = "    (\"one\", \"first\", &[\"--policy\", \"x\"], Trace(5000)),\n    (\"two\", \"second\", &[], BuiltIn),\n";
     let files = [
         ("xtask/src/steps.rs", steps),
+        ("xtask/src/crosshost/mod.rs", crosshost),
         ("xtask/footprint/src/main.rs", probe),
         ("host-sim/tests/determinism.rs", determinism),
     ];
     assert_eq!(unmentioned(registry::MENTIONS, &files), []);
     // The fuzz targets' list names the models too, but is not a run.
     let fuzz_list = "const FUZZ_TARGETS: &[&str] = &[\"first\", \"second\"];\n";
-    let found = unmentioned(registry::MENTIONS, &[("xtask/src/steps.rs", fuzz_list), files[1], files[2]]);
+    let found =
+        unmentioned(registry::MENTIONS, &[("xtask/src/steps.rs", fuzz_list), files[1], files[2], files[3]]);
     let missing: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
     assert_eq!(missing, ["alpha", "beta"]);
     assert!(found[0].2.starts_with("the model `alpha` is missing from the xtask traces step: add a row"));
