@@ -58,6 +58,7 @@ mod panic_free;
 pub mod reservation;
 pub mod service_level;
 pub mod sla;
+pub mod stream;
 pub mod tiers;
 pub mod types;
 
