@@ -26,10 +26,12 @@ pub enum ImportError {
     #[error("no intact setup frame: the stream's kernel is unknown")]
     NoSetup,
     #[error(
-        "{lost} records lost in {losses} damaged or missing stretches (listed above); a log cannot hold a hole"
+        "{lost} {} lost in {losses} damaged or missing {} (listed above); a log cannot hold a hole",
+        plural(*lost, "record", "records"),
+        plural(*losses as u64, "stretch", "stretches")
     )]
     Lost { lost: u64, losses: usize },
-    #[error("{losses} damaged or misplaced stretches (listed above)")]
+    #[error("{losses} damaged or misplaced {} (listed above)", plural(*losses as u64, "stretch", "stretches"))]
     Damaged { losses: usize },
     #[error("record {seq} is a {found} record; the setup names the {model} kernel")]
     WrongModel { seq: u64, found: &'static str, model: &'static str },
@@ -39,6 +41,11 @@ pub enum ImportError {
     Header(#[from] HeaderError),
     #[error("{0}")]
     Format(#[from] FormatError),
+}
+
+/// `one` for 1, else `many`.
+pub fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
 }
 
 /// The log header of a stream whose setup is `setup`, whose file is named `name`

@@ -42,12 +42,13 @@ fn read_reported(path: &Path) -> Result<(Vec<u8>, StreamRead), ExitCode> {
         );
     }
     if !read.losses.is_empty() {
+        let lost = read.records_lost();
         eprintln!(
-            "replay: {}: {} intact frames kept ({} records); {} records lost",
+            "replay: {}: {} intact frames kept ({} records); {lost} {} lost",
             path.display(),
             read.frames,
             read.records.len(),
-            read.records_lost()
+            import::plural(lost, "record", "records")
         );
     }
     Ok((bytes, read))

@@ -155,7 +155,7 @@ fn a_whole_frame_dropped_is_named_by_the_gap() {
     let err = import::whole(&read).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "1 records lost in 1 damaged or missing stretches (listed above); a log cannot hold a hole"
+        "1 record lost in 1 damaged or missing stretch (listed above); a log cannot hold a hole"
     );
 }
 
