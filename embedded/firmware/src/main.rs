@@ -177,16 +177,18 @@ struct Recorder {
 }
 
 impl Recorder {
-    fn create(name: &[u8], model: DeviceModel<SETUP_LIST>) -> Result<Self, &'static str> {
+    fn create(name: &[u8]) -> Result<Self, &'static str> {
         let file = HostFile::create(name).ok_or("the host refused to create a stream file")?;
-        let mut recorder = Self { out: Buffered::new(file), writer: StreamWriter::new(), failed: false };
+        Ok(Self { out: Buffered::new(file), writer: StreamWriter::new(), failed: false })
+    }
+
+    /// The setup frame, first: the kernel, its configuration and its capacities.
+    fn setup(&mut self, model: DeviceModel<SETUP_LIST>) {
         let mut buf = [0u8; 2 * RECORD_BUFFER_BYTES];
-        let setup = Setup::new(SOURCE, model);
-        match recorder.writer.setup(&setup, &mut buf) {
-            Ok(bytes) => recorder.failed |= recorder.out.write(bytes).is_err(),
-            Err(_) => recorder.failed = true,
+        match self.writer.setup(&Setup::new(SOURCE, model), &mut buf) {
+            Ok(bytes) => self.failed |= self.out.write(bytes).is_err(),
+            Err(_) => self.failed = true,
         }
-        Ok(recorder)
     }
 
     fn record(&mut self, body: Body) {
@@ -197,12 +199,16 @@ impl Recorder {
         }
     }
 
-    fn close(mut self) -> Result<(u64, u64), &'static str> {
+    /// The end frame, last: the records written.
+    fn end(&mut self) {
         let mut buf = [0u8; RECORD_BUFFER_BYTES];
         match self.writer.end(&mut buf) {
             Ok(bytes) => self.failed |= self.out.write(bytes).is_err(),
             Err(_) => self.failed = true,
         }
+    }
+
+    fn close(self) -> Result<(u64, u64), &'static str> {
         let (records, bytes) = (self.writer.records(), self.out.bytes);
         let closed = self.out.close();
         if self.failed || closed.is_err() {
@@ -232,7 +238,8 @@ fn run_service(section: &[u8]) -> Result<Run, &'static str> {
     let config = Config { machines: setup.machines, policy: Policy::FirstFit, levels: setup.levels };
     let model = DeviceModel::service_level::<4, 32, 8>(&config).ok_or("more service levels than a setup holds")?;
     let mut kernel = ServiceKernel::new(config).map_err(|_| "the service-level configuration is refused")?;
-    let mut out = Recorder::create(b"service-level.stream\0", model)?;
+    let mut out = Recorder::create(b"service-level.stream\0")?;
+    out.setup(model);
     let mut run = Run::default();
     let sp = stack::paint();
     while let Some(record) = next_record(&mut events)? {
@@ -257,6 +264,7 @@ fn run_service(section: &[u8]) -> Result<Run, &'static str> {
         });
     }
     run.step_stack = stack::used_below(sp);
+    out.end();
     (run.records, run.bytes) = out.close()?;
     Ok(run)
 }
@@ -276,7 +284,8 @@ fn run_reservation(section: &[u8]) -> Result<Run, &'static str> {
     }
     let mut kernel = ResvKernel::new(setup.config).map_err(|_| "the reservation configuration is refused")?;
     let model = DeviceModel::reservation::<16384, 256, 256, 8>(setup.config);
-    let mut out = Recorder::create(b"reservation.stream\0", model)?;
+    let mut out = Recorder::create(b"reservation.stream\0")?;
+    out.setup(model);
     let mut run = Run::default();
     let sp = stack::paint();
     while let Some(record) = next_record(&mut events)? {
@@ -298,6 +307,7 @@ fn run_reservation(section: &[u8]) -> Result<Run, &'static str> {
         });
     }
     run.step_stack = stack::used_below(sp);
+    out.end();
     (run.records, run.bytes) = out.close()?;
     Ok(run)
 }
