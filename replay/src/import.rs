@@ -2,8 +2,8 @@
 //! as one (`replay verify STREAM`): the setup frame becomes the log's header, the
 //! records its records, through the same [`LogWriter`] as every log.
 //!
-//! A log cannot hold a hole, so a stream that lost records is reported (every loss by
-//! its byte offset, [`crate::stream`]) and not imported.
+//! A log cannot hold a hole, so a stream with any loss is reported (every loss by its
+//! byte offset, [`crate::stream`]) and not imported.
 
 use std::io::Write;
 

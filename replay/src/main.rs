@@ -26,8 +26,8 @@ enum Command {
     /// device's record stream (docs/stream-format.md), read as `import` reads it.
     Verify { log: PathBuf },
     /// Make a device's record stream (docs/stream-format.md) into a decision log. Every
-    /// damaged or missing stretch is reported by its byte offset; a stream that lost
-    /// records is not imported (exit 1), since a log cannot hold a hole.
+    /// damaged or missing stretch is reported by its byte offset; a stream with any
+    /// such loss is not imported (exit 1), since a log cannot hold a hole.
     #[command(after_help = "Example: replay import service-level.stream --out service-level.log")]
     Import {
         stream: PathBuf,
