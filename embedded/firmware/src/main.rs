@@ -236,7 +236,8 @@ fn run_service(section: &[u8]) -> Result<Run, &'static str> {
         return Err("the service-level stream was generated for other capacities than Kernel<4, 32, 8>");
     }
     let config = Config { machines: setup.machines, policy: Policy::FirstFit, levels: setup.levels };
-    let model = DeviceModel::service_level::<4, 32, 8>(&config).ok_or("more service levels than a setup holds")?;
+    let model =
+        DeviceModel::service_level::<4, 32, 8>(&config).ok_or("more service levels than a setup holds")?;
     let mut kernel = ServiceKernel::new(config).map_err(|_| "the service-level configuration is refused")?;
     let mut out = Recorder::create(b"service-level.stream\0")?;
     out.setup(model);
