@@ -81,7 +81,10 @@ fn a_bad_trace_line_is_named_and_fails_cleanly() {
 #[test]
 fn bad_options_are_clear_errors() {
     let err = stderr_of_failure(&host_sim(&["run", "--queue-capacity", "100"]));
-    assert!(err.contains("--queue-capacity 100 is not supported; choose one of 16, 64, 256, 1024"), "{err}");
+    assert!(
+        err.contains("--queue-capacity 100 is not supported; choose one of 16, 32, 64, 256, 1024"),
+        "{err}"
+    );
     let err = stderr_of_failure(&host_sim(&["run", "--slack", "2", "--levels", "1,2"]));
     assert!(err.contains("cannot be used with"), "{err}");
     let err = stderr_of_failure(&host_sim(&["run", "--levels", "1,2", "--prices", "5"]));

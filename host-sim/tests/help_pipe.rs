@@ -35,7 +35,7 @@ fn help_names_values_and_units() {
     let run = help(&["run", "--help"]);
     let top = help(&["--help"]);
     for needle in [
-        "16, 64, 256 or 1024",
+        "16, 32, 64, 256 or 1024",
         "a bare number is seconds",
         "first-fit",
         "round-robin",

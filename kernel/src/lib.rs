@@ -25,6 +25,9 @@
 //! - [`log`]: [`log::Record`] and [`log::Body`] (every model's events and decisions,
 //!   in one enum) and their self-contained encoding into a caller's buffer, which a
 //!   controller uses to send records one at a time.
+//! - [`stream`]: a device's record stream: a setup naming the kernel, its
+//!   configuration and capacities, then each record in a checksummed COBS frame, so
+//!   that a serial line's lost byte costs one frame; `replay import` reads it.
 //! - `panic_free`: the asserting `heapless::Vec` and slice operations restated
 //!   without a panic path.
 //!
@@ -32,7 +35,8 @@
 //! On a controller a kernel is one value (a local of `main`, or a `static` through
 //! your runtime's once-cell), events come from your input, and each decision can be
 //! written with [`log::encode`] into a buffer you own, for a UART, a flash log or a
-//! radio. `embedded/` runs the service-level and reservation kernels on a Cortex-M4F
+//! radio, or framed with [`stream::StreamWriter`] so that the host can verify and
+//! replay the device's log (`docs/stream-format.md`). `embedded/` runs the service-level and reservation kernels on a Cortex-M4F
 //! under QEMU, and `cargo xtask embedded` checks that their bytes equal the host's.
 //! No panic path is linked: `cargo xtask panic-check` links every model with a panic
 //! handler that cannot link. [`service_level`]'s documentation has a worked example.
@@ -58,6 +62,7 @@ mod panic_free;
 pub mod reservation;
 pub mod service_level;
 pub mod sla;
+pub mod stream;
 pub mod tiers;
 pub mod types;
 

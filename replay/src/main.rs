@@ -10,6 +10,8 @@ use replay::format::LogReader;
 use replay::staged::{self, StageError};
 use replay::verify::verify;
 
+mod import_cli;
+
 #[derive(Debug, Parser)]
 #[command(version, about = "Re-verify, export and show admission decision logs")]
 struct Cli {
@@ -20,8 +22,19 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Rebuild the kernel from the header, feed it the logged events and compare every
-    /// decision; then check deadlines and work without the kernel.
+    /// decision; then check deadlines and work without the kernel. LOG may also be a
+    /// device's record stream (docs/stream-format.md), read as `import` reads it.
     Verify { log: PathBuf },
+    /// Make a device's record stream (docs/stream-format.md) into a decision log. Every
+    /// damaged or missing stretch is reported by its byte offset; a stream with any
+    /// such loss is not imported (exit 1), since a log cannot hold a hole.
+    #[command(after_help = "Example: replay import service-level.stream --out service-level.log")]
+    Import {
+        stream: PathBuf,
+        /// The log to write (through LOG.tmp, renamed once whole; never the stream itself).
+        #[arg(long, value_name = "LOG")]
+        out: PathBuf,
+    },
     /// Write the log as one JSON object per line, the header first (`--format jsonl`),
     /// or, for a service-level log, one CSV row per job (`--format csv`: window, job,
     /// level, submit, p, deadline, outcome, machine, start, completion, interruptions;
@@ -124,6 +137,7 @@ fn main() -> ExitCode {
     }
     match cli.command {
         Command::Verify { log } => run_verify(&log),
+        Command::Import { stream, out } => import_cli::run_import(&stream, &out),
         Command::Export { log, format, out } => run_export(&log, format, out.as_deref()),
         Command::Show { log } => run_show(&log),
         Command::Gantt(args) => run_gantt(&args),
@@ -180,6 +194,7 @@ fn distinct_files(command: &Command) -> Result<(), staged::Clash> {
     match command {
         Command::Export { log, out: Some(out), .. } => staged::distinct(&[("LOG", log)], &[("--out", out)]),
         Command::Gantt(args) => staged::distinct(&[("LOG", &args.log)], &[("--out", &args.out)]),
+        Command::Import { stream, out } => staged::distinct(&[("STREAM", stream)], &[("--out", out)]),
         Command::Diff(DiffArgs { a, b, out: Some(out), .. }) => {
             staged::distinct(&[("A", a), ("B", b)], &[("--out", out)])
         }
@@ -222,6 +237,11 @@ fn run_gantt(args: &GanttArgs) -> ExitCode {
 }
 
 fn run_verify(log: &Path) -> ExitCode {
+    match import_cli::is_stream(log) {
+        Ok(true) => return import_cli::verify_stream(log),
+        Ok(false) => {}
+        Err(e) => return fail(log, &e),
+    }
     let reader = match LogReader::open(log) {
         Ok(reader) => reader,
         Err(e) => return fail(log, &e),

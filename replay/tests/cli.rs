@@ -119,3 +119,76 @@ fn diff_exits_0_when_the_same_1_when_different_2_on_error() {
     assert!(!failed_out.exists() && !dir.join("failed.csv.tmp").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A device's record stream of `jobs` submits and their decisions, on the firmware's
+/// size (`Kernel<4, 32, 8>`), with the start offset of each frame.
+fn stream(jobs: u32) -> (Vec<u8>, Vec<usize>) {
+    use kernel::service_level::{Config, Kernel};
+    use kernel::stream::{DeviceModel, RECORD_BUFFER_BYTES, Setup, StreamWriter};
+    let levels = heapless::Vec::from_slice(&[Level::whole(2, 19)]).unwrap();
+    let config = Config { machines: 4, policy: Policy::FirstFit, levels };
+    let setup: Setup<8> = Setup::new("cli test", DeviceModel::service_level::<4, 32, 8>(&config).unwrap());
+    let mut kernel = Box::new(Kernel::<4, 32, 8>::new(config).unwrap());
+    let mut writer = StreamWriter::new();
+    let mut buf = [0u8; 2 * RECORD_BUFFER_BYTES];
+    let mut bytes = writer.setup(&setup, &mut buf).unwrap().to_vec();
+    let mut starts = vec![0];
+    let mut bodies = Vec::new();
+    for job in 0..jobs {
+        let event = Event::Submit { t: u64::from(job) * 10, job, p: 5, level: 0 };
+        bodies.push(Body::Event(event));
+        kernel.step(event, &mut |d| bodies.push(Body::Decision(d)));
+    }
+    let advance = Event::Advance { t: u64::MAX };
+    bodies.push(Body::Event(advance));
+    kernel.step(advance, &mut |d| bodies.push(Body::Decision(d)));
+    for body in bodies {
+        starts.push(bytes.len());
+        bytes.extend_from_slice(writer.record(body, &mut buf).unwrap());
+    }
+    starts.push(bytes.len());
+    bytes.extend_from_slice(writer.end(&mut buf).unwrap());
+    (bytes, starts)
+}
+
+#[test]
+fn a_stream_is_imported_and_verified_and_its_damage_named_by_offset() {
+    let dir = std::env::temp_dir().join(format!("replay-cli-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (bytes, starts) = stream(100);
+    let path = dir.join("device.stream");
+    std::fs::write(&path, &bytes).unwrap();
+    let log = dir.join("device.log");
+    let run = replay(&["import".as_ref(), path.as_os_str(), "--out".as_ref(), log.as_os_str()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let verified = replay(&["verify".as_ref(), log.as_os_str()]);
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stderr));
+    let direct = replay(&["verify".as_ref(), path.as_os_str()]);
+    assert!(direct.status.success(), "{}", String::from_utf8_lossy(&direct.stderr));
+    let summary = String::from_utf8_lossy(&direct.stdout);
+    let records = starts.len() - 2;
+    assert!(summary.contains(&format!("verified {records} records (101 events, ")), "{summary}");
+
+    // The stream is never the output.
+    let run = replay(&["import".as_ref(), path.as_os_str(), "--out".as_ref(), path.as_os_str()]);
+    assert!(!run.status.success());
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+
+    // One byte flipped in record 41's frame: that frame, by its offset; nothing written.
+    let mut damaged = bytes.clone();
+    damaged[starts[42] + 3] ^= 0x10;
+    let bad = dir.join("bad.stream");
+    std::fs::write(&bad, &damaged).unwrap();
+    let bad_log = dir.join("bad.log");
+    let run = replay(&["import".as_ref(), bad.as_os_str(), "--out".as_ref(), bad_log.as_os_str()]);
+    assert!(!run.status.success());
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains(&format!("bad.stream: byte {} (", starts[42])), "{stderr}");
+    assert!(stderr.contains("; record 41 lost"), "{stderr}");
+    assert!(stderr.contains(&format!("({} records); 1 record lost", records - 1)), "{stderr}");
+    assert_eq!(stderr.matches(" lost\n").count(), 2, "{stderr}");
+    assert!(!bad_log.exists() && !dir.join("bad.log.tmp").exists());
+    let run = replay(&["verify".as_ref(), bad.as_os_str()]);
+    assert!(!run.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

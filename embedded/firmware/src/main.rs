@@ -9,9 +9,11 @@
 //! then event records) and the reservation section (a [`ReservationSetup`] then event
 //! records), all postcard, records as `kernel::log::encode` writes them.
 //!
-//! Out, through semihosting: `service-level.records` and `reservation.records` (every
-//! event and decision, numbered from 0 per kernel, as `kernel::log::encode` writes
-//! them), `defmt.bin` (the defmt frames: a summary per kernel and each rejection), and
+//! Out, through semihosting: `service-level.stream` and `reservation.stream`, each a
+//! device record stream (`kernel::stream`, `docs/stream-format.md`): a setup frame
+//! naming the kernel, its configuration and its capacities, then every event and
+//! decision, numbered from 0 per kernel, as `kernel::log::encode` writes them, each in
+//! its own checksummed COBS frame, then an end frame; `defmt.bin` (the defmt frames: a summary per kernel and each rejection), and
 //! one `FIGURES` line on standard output (state sizes, record counts, stack high-water
 //! marks). Any failure prints why and exits non-zero, a panic included.
 
@@ -26,9 +28,10 @@ use core::mem::size_of;
 
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
-use kernel::log::{Body, RECORD_MAX_BYTES, Record};
+use kernel::log::{Body, Record};
 use kernel::reservation::{self, ReservationKernel};
 use kernel::service_level::{Config, Decision, Kernel, Level, Policy, RejectReason};
+use kernel::stream::{DeviceModel, RECORD_BUFFER_BYTES, Setup, StreamWriter};
 use serde::Deserialize;
 
 use crate::host::{Buffered, HostFile};
@@ -160,34 +163,56 @@ fn run_all() -> Result<(), &'static str> {
     Ok(())
 }
 
-/// Numbers, encodes and writes records: the kernel's encoding into a caller's buffer.
+/// What the streams' setup frames name as their writer.
+const SOURCE: &str = "kernel-firmware";
+/// The most service levels or tiers resources a setup here holds.
+const SETUP_LIST: usize = 8;
+
+/// Writes a record stream: the setup, then each record numbered and framed by the
+/// kernel's stream writer into a caller's buffer, then the end.
 struct Recorder {
     out: Buffered<4096>,
-    seq: u64,
+    writer: StreamWriter,
     failed: bool,
 }
 
 impl Recorder {
     fn create(name: &[u8]) -> Result<Self, &'static str> {
-        let file = HostFile::create(name).ok_or("the host refused to create a records file")?;
-        Ok(Self { out: Buffered::new(file), seq: 0, failed: false })
+        let file = HostFile::create(name).ok_or("the host refused to create a stream file")?;
+        Ok(Self { out: Buffered::new(file), writer: StreamWriter::new(), failed: false })
+    }
+
+    /// The setup frame, first: the kernel, its configuration and its capacities.
+    fn setup(&mut self, model: DeviceModel<SETUP_LIST>) {
+        let mut buf = [0u8; 2 * RECORD_BUFFER_BYTES];
+        match self.writer.setup(&Setup::new(SOURCE, model), &mut buf) {
+            Ok(bytes) => self.failed |= self.out.write(bytes).is_err(),
+            Err(_) => self.failed = true,
+        }
     }
 
     fn record(&mut self, body: Body) {
-        let mut buf = [0u8; RECORD_MAX_BYTES];
-        let record = Record { seq: self.seq, body };
-        self.seq += 1;
-        match kernel::log::encode(&record, &mut buf) {
+        let mut buf = [0u8; RECORD_BUFFER_BYTES];
+        match self.writer.record(body, &mut buf) {
+            Ok(bytes) => self.failed |= self.out.write(bytes).is_err(),
+            Err(_) => self.failed = true,
+        }
+    }
+
+    /// The end frame, last: the records written.
+    fn end(&mut self) {
+        let mut buf = [0u8; RECORD_BUFFER_BYTES];
+        match self.writer.end(&mut buf) {
             Ok(bytes) => self.failed |= self.out.write(bytes).is_err(),
             Err(_) => self.failed = true,
         }
     }
 
     fn close(self) -> Result<(u64, u64), &'static str> {
-        let (records, bytes) = (self.seq, self.out.bytes);
+        let (records, bytes) = (self.writer.records(), self.out.bytes);
         let closed = self.out.close();
         if self.failed || closed.is_err() {
-            return Err("a record could not be encoded or written");
+            return Err("a stream frame could not be encoded or written");
         }
         Ok((records, bytes))
     }
@@ -211,8 +236,11 @@ fn run_service(section: &[u8]) -> Result<Run, &'static str> {
         return Err("the service-level stream was generated for other capacities than Kernel<4, 32, 8>");
     }
     let config = Config { machines: setup.machines, policy: Policy::FirstFit, levels: setup.levels };
+    let model =
+        DeviceModel::service_level::<4, 32, 8>(&config).ok_or("more service levels than a setup holds")?;
     let mut kernel = ServiceKernel::new(config).map_err(|_| "the service-level configuration is refused")?;
-    let mut out = Recorder::create(b"service-level.records\0")?;
+    let mut out = Recorder::create(b"service-level.stream\0")?;
+    out.setup(model);
     let mut run = Run::default();
     let sp = stack::paint();
     while let Some(record) = next_record(&mut events)? {
@@ -237,6 +265,7 @@ fn run_service(section: &[u8]) -> Result<Run, &'static str> {
         });
     }
     run.step_stack = stack::used_below(sp);
+    out.end();
     (run.records, run.bytes) = out.close()?;
     Ok(run)
 }
@@ -255,7 +284,9 @@ fn run_reservation(section: &[u8]) -> Result<Run, &'static str> {
         );
     }
     let mut kernel = ResvKernel::new(setup.config).map_err(|_| "the reservation configuration is refused")?;
-    let mut out = Recorder::create(b"reservation.records\0")?;
+    let model = DeviceModel::reservation::<16384, 256, 256, 8>(setup.config);
+    let mut out = Recorder::create(b"reservation.stream\0")?;
+    out.setup(model);
     let mut run = Run::default();
     let sp = stack::paint();
     while let Some(record) = next_record(&mut events)? {
@@ -277,6 +308,7 @@ fn run_reservation(section: &[u8]) -> Result<Run, &'static str> {
         });
     }
     run.step_stack = stack::used_below(sp);
+    out.end();
     (run.records, run.bytes) = out.close()?;
     Ok(run)
 }

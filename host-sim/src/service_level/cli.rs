@@ -48,7 +48,7 @@ pub struct InputArgs {
     /// Seeds the level draw and the synthetic workload.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-    /// Jobs each machine's queue can hold: 16, 64, 256 or 1024 (the compiled sizes). A
+    /// Jobs each machine's queue can hold: 16, 32, 64, 256 or 1024 (the compiled sizes). A
     /// job that only a full queue could take is rejected as queue_full.
     #[arg(long, value_name = "Q", default_value_t = DEFAULT_QUEUE_CAPACITY)]
     pub queue_capacity: u32,

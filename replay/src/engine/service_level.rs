@@ -11,8 +11,10 @@ use kernel::service_level::{Config, Decision, Event, Kernel, Level, Outcome, Pol
 use super::{EngineError, on_big_stack};
 use crate::format::Header;
 
-/// Queue capacities that are compiled in; a run must name one of them.
-pub const QUEUE_CAPACITIES: &[u32] = &[16, 64, 256, 1024];
+/// Queue capacities that are compiled in; a run must name one of them. 32 is the
+/// firmware's (`embedded/firmware`: `Kernel<4, 32, 8>`), so that a device's record
+/// stream verifies on the host (`replay import`).
+pub const QUEUE_CAPACITIES: &[u32] = &[16, 32, 64, 256, 1024];
 /// Deep enough that no shared trace fills a queue in the thesis' grid: the deepest
 /// queue seen there is 102 (HPC2N, one machine, sf 20, weekly windows), and every run
 /// reports its own deepest queue.
@@ -103,7 +105,7 @@ impl Engine {
             .find(|&c| c >= machines)
             .ok_or(EngineError::Machines(machines))?;
         let inner = on_big_stack(
-            move || dispatch!(machine_capacity, queue_capacity, config; 1, 4, 16, 64; [16, 64, 256, 1024]),
+            move || dispatch!(machine_capacity, queue_capacity, config; 1, 4, 16, 64; [16, 32, 64, 256, 1024]),
         )??;
         Ok(Self { inner, machine_capacity, queue_capacity })
     }
@@ -142,7 +144,7 @@ mod tests {
         let err = Engine::new(4, 100, Policy::FirstFit, &levels).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "queue capacity 100 is not compiled in; choose one of [16, 64, 256, 1024]"
+            "queue capacity 100 is not compiled in; choose one of [16, 32, 64, 256, 1024]"
         );
         let err = Engine::new(65, 16, Policy::FirstFit, &levels).unwrap_err();
         assert_eq!(err.to_string(), "65 machines asked for; at most 64 are supported");

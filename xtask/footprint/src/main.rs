@@ -24,7 +24,7 @@ use kernel::service_level::{Config, Decision, Event, Kernel, Level, Policy};
 /// the state machines directly, the rest through them. A new module is added here
 /// with a call that reaches it.
 pub const COVERED: &[&str] =
-    &["calendar", "log", "panic_free", "reservation", "service_level", "sla", "tiers", "types"];
+    &["calendar", "log", "panic_free", "reservation", "service_level", "sla", "stream", "tiers", "types"];
 
 #[cfg(any(not(feature = "link-check"), feature = "explain"))]
 /// The kernel never panics; a handler is still required, and costs a few bytes.
@@ -138,6 +138,7 @@ mod link_check {
             let mut buf = [0u8; RECORD_MAX_BYTES];
             let out = kernel::log::encode(&Record { seq: black_box(record.seq), body: record.body }, &mut buf);
             black_box(out.map(|b| b.len()).ok());
+            crate::stream(record.body);
             #[cfg(feature = "planted-panic")]
             {
                 // The negative control: an index the optimiser cannot prove in bounds.
@@ -146,6 +147,23 @@ mod link_check {
             }
         }
     }
+}
+
+/// The stream writer (setup, record, end) and the frame decoder, from opaque bytes.
+#[cfg(feature = "link-check")]
+fn stream(body: kernel::log::Body) {
+    use kernel::stream::{DeviceModel, RECORD_BUFFER_BYTES, Setup, StreamWriter, decode_frame};
+    let mut writer = StreamWriter::new();
+    let mut big = [0u8; 512];
+    let config = postcard::from_bytes::<kernel::reservation::Config>(black_box(&[0u8; 32]))
+        .unwrap_or(kernel::reservation::Config::new(4, 60));
+    let setup: Setup<8> = Setup::new(black_box("probe"), DeviceModel::reservation::<64, 16, 16, 4>(config));
+    black_box(writer.setup(&setup, &mut big).map(|b| b.len()).ok());
+    let mut buf = [0u8; RECORD_BUFFER_BYTES];
+    black_box(writer.record(body, &mut buf).map(|b| b.len()).ok());
+    black_box(writer.end(&mut buf).map(|b| b.len()).ok());
+    let frame: &[u8] = black_box(&[0u8; 96]);
+    black_box(decode_frame::<8>(frame, &mut big).is_ok());
 }
 
 fn panic_free_halt() -> ! {

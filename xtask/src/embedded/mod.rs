@@ -7,14 +7,18 @@
 //! 2. Builds `embedded/firmware` for `thumbv7em-none-eabihf` with that file.
 //! 3. Runs it on `qemu-system-arm -machine mps2-an386` with a time limit; the
 //!    firmware writes its records and its defmt frames to files over semihosting.
-//! 4. Compares the records byte for byte with the host's ([`compare`]); a difference
-//!    fails and names the first differing record.
+//! 4. Compares the firmware's record streams (`kernel::stream`) byte for byte with the
+//!    streams the host's records make ([`compare`]); a difference fails and names the
+//!    first differing record. Then imports each stream into a decision log, verifies
+//!    it, and checks that one flipped byte costs exactly one frame, named by its
+//!    offset ([`imported`]).
 //! 5. Decodes the defmt log with `embedded/defmt-log` and checks it holds one line per
 //!    rejection and the summaries.
 //! 6. Reports flash and RAM (`text`, `data`, `bss`), the kernels' state sizes and the
 //!    stack's high-water mark per kernel.
 
 pub mod compare;
+mod imported;
 pub mod streams;
 #[cfg(test)]
 mod tests;
@@ -92,10 +96,18 @@ pub fn embedded(tamper: bool) -> Result {
         let path = run_dir.join(name);
         fs::read(&path).map_err(|e| format!("embedded: the firmware wrote no {}: {e}", path.display()))
     };
-    let service_count = compare::compare("service-level", &read("service-level.records")?, &host_service)?;
-    let resv_count = compare::compare("reservation", &read("reservation.records")?, &resv.expected)?;
-    println!("==> embedded: service-level: {service_count} records identical (firmware = host)");
-    println!("==> embedded: reservation: {resv_count} records identical (firmware = host)");
+    let service_stream = read("service-level.stream")?;
+    let resv_stream = read("reservation.stream")?;
+    let service_model = streams::service_model(&service.config).map_err(|e| format!("embedded: {e}"))?;
+    let resv_model = streams::reservation_model(resv.config);
+    let service_count = compare::compare("service-level", &service_stream, service_model, &host_service)?;
+    let resv_count = compare::compare("reservation", &resv_stream, resv_model, &resv.expected)?;
+    println!(
+        "==> embedded: service-level: {service_count} records identical (firmware stream = host stream)"
+    );
+    println!("==> embedded: reservation: {resv_count} records identical (firmware stream = host stream)");
+    imported::check(&run_dir, "service-level.stream", &service_stream)?;
+    imported::check(&run_dir, "reservation.stream", &resv_stream)?;
 
     let rejections = count_rejections(&service.expected) + count_rejections(&resv.expected);
     defmt_log(&dir, &elf, &run_dir, rejections)?;
@@ -152,7 +164,7 @@ fn build_firmware(dir: &Path, streams_file: &Path) -> Result<PathBuf> {
 type Figures = Vec<(String, u64)>;
 
 fn run_qemu(elf: &Path, run_dir: &Path) -> Result<Figures> {
-    for name in ["service-level.records", "reservation.records", "defmt.bin"] {
+    for name in ["service-level.stream", "reservation.stream", "defmt.bin"] {
         let _ = fs::remove_file(run_dir.join(name));
     }
     let mut cmd = Command::new(QEMU);
@@ -276,7 +288,7 @@ fn report(elf: &Path, figures: &Figures, streams_bytes: usize) -> Result {
     {
         let key = model.replace('-', "_").replace("service_level", "service");
         println!(
-            "    {model}: {kernel}: state {} bytes; {} events -> {} records ({} bytes); \
+            "    {model}: {kernel}: state {} bytes; {} events -> {} records ({} stream bytes); \
              stack high-water {} bytes (state and a 4 KiB record buffer included: they live \
              in the run function's frame), of which the decision path (step, sink, encoding) {} bytes",
             figure(&format!("{key}_state")),

@@ -25,7 +25,7 @@ use kernel::service_level::{Config, Decision, Event, Kernel, Level, Policy, Reje
 use replay::format::FormatError;
 use serde::Serialize;
 
-use super::compare::{encode_all, first_difference};
+use super::compare::{SETUP_LIST, encode_all, first_difference};
 
 pub const SERVICE_TRACE: &str = "NASA-iPSC-1993-3.1-cln.swf.gz";
 pub const RESERVATION_TRACE: &str = "SDSC-SP2-1998-4.2-cln.swf.gz";
@@ -111,6 +111,19 @@ pub fn service(trace: &Path) -> Result<Stream<ServiceConfig>, String> {
         ));
     }
     Ok(stream)
+}
+
+/// The setup the firmware's service-level stream starts with.
+pub fn service_model(config: &ServiceConfig) -> Result<kernel::stream::DeviceModel<SETUP_LIST>, String> {
+    let levels = heapless::Vec::from_slice(&config.levels).map_err(|_| "more than 8 levels".to_owned())?;
+    let config = Config { machines: config.machines, policy: Policy::FirstFit, levels };
+    kernel::stream::DeviceModel::service_level::<4, 32, 8>(&config)
+        .ok_or_else(|| "more than 8 levels".to_owned())
+}
+
+/// The setup the firmware's reservation stream starts with.
+pub fn reservation_model(config: reservation::Config) -> kernel::stream::DeviceModel<SETUP_LIST> {
+    kernel::stream::DeviceModel::reservation::<16384, 256, 256, 8>(config)
 }
 
 /// The records `Kernel<4, 32, 8>` makes for `events`.

@@ -1,11 +1,11 @@
-//! The comparison over real streams: a stream decided on the host, encoded as the
-//! firmware would write it, against the host's records of a changed copy.
+//! The comparison over real streams: a stream decided on the host, written as the
+//! firmware writes it (`kernel::stream`), against the host's records of a changed copy.
 
 use kernel::log::Body;
 use kernel::service_level::{Event, Level};
 
-use super::compare::{compare, encode_all};
-use super::streams::{self, ServiceConfig, decide_service};
+use super::compare::{compare, stream_of};
+use super::streams::{self, ServiceConfig, decide_service, service_model};
 
 /// A small stream that admits, preempts and rejects on 4 machines.
 fn events() -> Vec<Body> {
@@ -29,7 +29,8 @@ fn config() -> ServiceConfig {
 #[test]
 fn one_changed_processing_time_is_named_by_its_record() {
     let events = events();
-    let firmware = encode_all(&decide_service(&config(), &events).unwrap()).unwrap();
+    let model = || service_model(&config()).unwrap();
+    let firmware = stream_of(model(), &decide_service(&config(), &events).unwrap()).unwrap();
     let mut tampered = events.clone();
     let Body::Event(Event::Submit { p, .. }) = &mut tampered[120] else { panic!() };
     *p += 1;
@@ -38,14 +39,14 @@ fn one_changed_processing_time_is_named_by_its_record() {
         .iter()
         .position(|r| r.body == tampered[120])
         .expect("the tampered submit is among the host's records");
-    let err = compare("service-level", &firmware, &host).unwrap_err();
+    let err = compare("service-level", &firmware, model(), &host).unwrap_err();
     assert!(
         err.starts_with(&format!("service-level: the firmware's records differ from the host's: record {position} differs: firmware Record {{ seq: {position}, body: Event(Submit")),
         "{err}"
     );
     // And the untampered host side agrees byte for byte.
     let host = decide_service(&config(), &events).unwrap();
-    assert_eq!(compare("service-level", &firmware, &host), Ok(host.len()));
+    assert_eq!(compare("service-level", &firmware, model(), &host), Ok(host.len()));
 }
 
 /// The same on the real stream (the first 5,000 NASA jobs), when the shared traces
@@ -59,7 +60,8 @@ fn a_changed_processing_time_in_the_nasa_stream_is_named() {
         return;
     }
     let stream = streams::service(&trace).unwrap();
-    let firmware = encode_all(&stream.expected).unwrap();
+    let model = || service_model(&stream.config).unwrap();
+    let firmware = stream_of(model(), &stream.expected).unwrap();
     let mut events = stream.events.clone();
     let (position, submit) = events
         .iter_mut()
@@ -72,7 +74,7 @@ fn a_changed_processing_time_in_the_nasa_stream_is_named() {
     let changed = events[position];
     let host = decide_service(&stream.config, &events).unwrap();
     let record = host.iter().position(|r| r.body == changed).unwrap();
-    let err = compare("service-level", &firmware, &host).unwrap_err();
+    let err = compare("service-level", &firmware, model(), &host).unwrap_err();
     assert!(err.contains(&format!("record {record} differs: firmware Record {{ seq: {record}, ")), "{err}");
     assert!(err.contains(&format!("host Record {{ seq: {record}, body: {changed:?} }}")), "{err}");
 }
@@ -80,7 +82,23 @@ fn a_changed_processing_time_in_the_nasa_stream_is_named() {
 #[test]
 fn a_short_firmware_output_names_the_first_missing_record() {
     let host = decide_service(&config(), &events()).unwrap();
-    let firmware = encode_all(&host[..10]).unwrap();
-    let err = compare("service-level", &firmware, &host).unwrap_err();
+    let firmware = stream_of(service_model(&config()).unwrap(), &host[..10]).unwrap();
+    let err = compare("service-level", &firmware, service_model(&config()).unwrap(), &host).unwrap_err();
     assert!(err.contains("the firmware stopped after 10 records; host record 10 is"), "{err}");
+}
+
+/// A stream damaged on the line (one byte changed inside a record frame) is refused
+/// with the damaged frame's offset, not read as different records.
+#[test]
+fn a_damaged_firmware_stream_names_the_frame() {
+    let host = decide_service(&config(), &events()).unwrap();
+    let mut firmware = stream_of(service_model(&config()).unwrap(), &host).unwrap();
+    let start = firmware.iter().position(|&b| b == 0).unwrap() + 1;
+    firmware[start + 2] ^= 0x10;
+    let err = compare("service-level", &firmware, service_model(&config()).unwrap(), &host).unwrap_err();
+    assert!(
+        err.starts_with(&format!("service-level: the firmware's stream is damaged at byte {start} (")),
+        "{err}"
+    );
+    assert!(err.ends_with("; record 0 lost"), "{err}");
 }
