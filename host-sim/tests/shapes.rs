@@ -252,6 +252,14 @@ fn a_pool_past_every_compiled_size_names_the_capacity_and_the_option() {
         "{table}"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("could not run (reservation)"));
+    let out = host_sim(&["compare", "--trace", trace, "--json"]);
+    assert!(!out.status.success());
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let models: Vec<&str> =
+        value["rows"].as_array().unwrap().iter().map(|r| r["model"].as_str().unwrap()).collect();
+    assert_eq!(models, ["run", "tiers", "sla"]);
+    assert_eq!(value["errors"][0]["model"], "reservation");
+    assert!(value["errors"][0]["error"].as_str().unwrap().contains("262144"), "{value}");
     let fits = stdout(&host_sim(&["reserve", "--trace", trace, "--nodes", "131072", "--json"]));
     assert!(fits.contains("\"nodes\": 131072"), "{fits}");
     std::fs::remove_dir_all(&dir).unwrap();
