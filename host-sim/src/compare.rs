@@ -71,6 +71,10 @@ pub enum CompareError {
     Tiers(#[from] crate::tiers::TiersError),
     #[error("sla: {0}")]
     Sla(#[from] crate::sla::SlaError),
+    /// `compare` ran every model it could and printed the others' errors in their rows'
+    /// place; these could not run.
+    #[error("compare: {} of the models could not run ({}); the others' rows are written", .0.len(), .0.join(", "))]
+    Failed(Vec<&'static str>),
 }
 
 pub(crate) fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {

@@ -4,14 +4,29 @@
 //! machine or pool a trace ran on.
 //!
 //! # Sizes
-//! A job's size is its processor count: SWF field 5 (allocated processors), else
-//! field 8 (requested), else unknown (`swf`). So the machine is counted in processors
-//! too, by one rule that every model and `compare` use ([`pool_size`]): the header's
-//! `MaxProcs`, else its `MaxNodes` (a trace that gives only nodes is read as one
-//! processor per node), else the widest job. Merged traces run on the largest of
-//! their machines. A model's own option (`--nodes`, `--machines`) overrides it.
+//! The one rule every model and `compare` use for what a job's size is and what the
+//! machine's size is, so that the two are counted in one unit, processors:
+//! - A job's size is its processor count: SWF field 5 (allocated processors), else
+//!   field 8 (requested), else unknown (`-1` in both: `swf` reads it as 0, and each
+//!   model leaves such a job out and counts it, or says why it needs no size).
+//! - The machine's size ([`pool_size`]) is the header's `MaxProcs`; else the larger of
+//!   its `MaxNodes` and the widest job (a node count is a processor count only on
+//!   machines of one processor per node, and a job is never wider than the machine it
+//!   ran on); else the widest job; at least 1. Merged traces run on the largest of
+//!   their machines. A model's own option (`--nodes`) overrides it.
 
 use std::path::PathBuf;
+
+/// The default of every `--nodes` that sizes a machine from a trace, as each `--help`
+/// gives it: one text for the one rule ([`pool_size`]).
+macro_rules! pool_rule_help {
+    () => {
+        "default: the trace's size in processors, by the rule every model shares: a job's \
+         size is SWF field 5, else 8 (-1 and 0 are none); the machine's is MaxProcs, else \
+         the larger of MaxNodes and the widest job, else the widest job"
+    };
+}
+pub(crate) use pool_rule_help;
 
 use clap::Args;
 
@@ -89,14 +104,13 @@ impl Traced {
     }
 }
 
-/// The size of the machine a trace ran on, in processors: `MaxProcs`, else
-/// `MaxNodes`, else the widest of `jobs` (at least 1). A header value past `u32` or
-/// zero is passed over as missing.
+/// The size of the machine a trace ran on, in processors: `MaxProcs`, else the larger
+/// of `MaxNodes` and the widest of `jobs`, else the widest of `jobs` (at least 1). A
+/// header value past `u32` or zero is passed over as missing.
 pub fn pool_size(max_procs: Option<u64>, max_nodes: Option<u64>, jobs: &[Job]) -> u32 {
     let header = |n: Option<u64>| n.and_then(|n| u32::try_from(n).ok()).filter(|&n| n > 0);
-    header(max_procs)
-        .or_else(|| header(max_nodes))
-        .unwrap_or_else(|| jobs.iter().map(|j| j.procs).max().unwrap_or(1).max(1))
+    let widest = jobs.iter().map(|j| j.procs).max().unwrap_or(1).max(1);
+    header(max_procs).unwrap_or_else(|| header(max_nodes).map_or(widest, |nodes| nodes.max(widest)))
 }
 
 #[cfg(test)]
@@ -108,10 +122,13 @@ mod tests {
     }
 
     #[test]
-    fn processors_first_then_nodes_then_the_widest_job() {
+    fn processors_first_then_nodes_or_the_widest_job() {
         let jobs = [job(3), job(17), job(0)];
         assert_eq!(pool_size(Some(1152), Some(144), &jobs), 1152);
         assert_eq!(pool_size(None, Some(144), &jobs), 144);
+        // Nodes of several processors: a job wider than MaxNodes widens the machine.
+        assert_eq!(pool_size(None, Some(8), &jobs), 17);
+        assert_eq!(pool_size(Some(64), Some(8), &jobs), 64);
         assert_eq!(pool_size(Some(0), Some(144), &jobs), 144);
         assert_eq!(pool_size(None, None, &jobs), 17);
         assert_eq!(pool_size(None, None, &[]), 1);

@@ -40,7 +40,8 @@ pub const MODELS: [(&str, CompareRow); 4] = [
     ("sla", Sla::compare),
 ];
 
-/// Every model's row of `compare` on `workload`.
-pub fn compare_all(workload: &Workload, processors: u32) -> Result<Vec<Row>, CompareError> {
-    MODELS.iter().map(|(_, row)| row(workload, processors)).collect()
+/// Every model's row of `compare` on `workload`, by the model's name: a model that
+/// cannot run gives its error in its place, and the others still run.
+pub fn compare_all(workload: &Workload, processors: u32) -> Vec<(&'static str, Result<Row, CompareError>)> {
+    MODELS.iter().map(|&(name, row)| (name, row(workload, processors))).collect()
 }

@@ -135,6 +135,27 @@ impl Workload {
         Err(error)
     }
 
+    /// For a model that needs a job's size (`reserve`, `sla`): an input none of whose
+    /// jobs has a processor count gives it no request, which is an empty input as
+    /// [`Workload::check_not_empty`] treats one: an error, or with `allow_empty` a
+    /// warning. Zero and none are the same size (`-1` or `0` in SWF fields 5 and 8).
+    pub fn check_sized(&self, model: &str, allow_empty: bool) -> Result<(), String> {
+        if self.jobs.is_empty() || self.jobs.iter().any(|j| j.procs > 0) {
+            return Ok(());
+        }
+        let error = format!(
+            "{}: no job has a processor count (SWF fields 5 and 8 are -1 or 0 in all {}), so {model} has no \
+             request; --allow-empty accepts this",
+            self.name,
+            self.jobs.len()
+        );
+        if allow_empty {
+            eprintln!("host-sim: warning: {error}");
+            return Ok(());
+        }
+        Err(error)
+    }
+
     /// Keeps only the first `count` jobs (in release order), and records that as the
     /// `limit` setting, since it changes what is simulated.
     pub fn keep_first(&mut self, count: u64) {

@@ -32,12 +32,23 @@ pub enum EngineError {
     ReservationCapacity { what: &'static str, found: u64, compiled: u64 },
     #[error("invalid reservation configuration: {0}")]
     Reservation(kernel::reservation::ConfigError),
+    #[error(
+        "the log's reservation kernel has {found} running reservations (RUN); this build has 2048, 8192, 32768 or 262144"
+    )]
+    ReservationRunning { found: u32 },
+    #[error(
+        "a reservation pool of {nodes} nodes needs room for 2 x {nodes} running jobs; the largest compiled kernel holds {} (pools of up to {max} nodes)",
+        2 * u64::from(*max)
+    )]
+    ReservationPool { nodes: u32, max: u32 },
     #[error("the log's tiers kernel has {found} {what}; this build has {compiled}")]
     TiersCapacity { what: &'static str, found: u64, compiled: u64 },
     #[error("invalid tiers configuration: {0}")]
     Tiers(kernel::tiers::ConfigError),
     #[error("the log's SLA kernel has {found} {what}; this build has {compiled}")]
     SlaCapacity { what: &'static str, found: u64, compiled: u64 },
+    #[error("the log's SLA kernel has a batch (B) of {found}; this build has 4096, 16384 or 65536")]
+    SlaBatch { found: u32 },
     #[error("invalid SLA configuration: {0}")]
     Sla(kernel::sla::ConfigError),
 }

@@ -4,9 +4,9 @@
 //!   list of the models ([`with_model!`]).
 //! - [`format`](mod@format): the log file format (header, checksummed blocks of records, footer);
 //!   its spec is `docs/log-format.md`.
-//! - [`engine`]: a kernel whose machine count and queue capacity are chosen at run
-//!   time, from a fixed table of compiled sizes; [`engine::reservation`], the host's
-//!   one compiled reservation kernel.
+//! - [`engine`]: each model's kernel at the host's compiled sizes, chosen at run time
+//!   from a fixed table where a capacity varies (the service level's machines and
+//!   queue, [`engine::reservation`]'s running set, [`engine::sla`]'s batch).
 //! - [`verify`]: re-runs the kernel from a log's header and compares every decision,
 //!   then checks deadlines and work (or, for a reservation log, windows and the pool's
 //!   capacity) without the kernel.

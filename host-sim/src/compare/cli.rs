@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use super::CompareError;
 use crate::error::CliError;
 use crate::input::TraceArgs;
 use crate::path_error::PathError;
@@ -18,10 +19,16 @@ pub struct CompareArgs {
     /// The trace input (required).
     #[command(flatten)]
     pub source: TraceArgs,
-    /// Processors of the machine for the models with a pool (reservations, SLA), each
-    /// node one processor (default: the trace's size, the rule every model shares:
-    /// MaxProcs, else MaxNodes, else the widest job).
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(
+        long,
+        value_name = "M",
+        value_parser = clap::value_parser!(u32).range(1..),
+        help = concat!(
+            "Processors of the machine for the models with a pool (reservations, SLA), each node one processor (",
+            crate::input::pool_rule_help!(),
+            ")"
+        )
+    )]
     pub nodes: Option<u32>,
     /// Write DIR/compare.csv, DIR/compare.json and the figure DIR/compare.svg too.
     #[arg(long, value_name = "DIR")]
@@ -39,13 +46,25 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
     };
     trace.workload.check_not_empty(args.source.allow_empty)?;
     let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(&trace.workload.jobs));
-    let rows = crate::model::compare_all(&trace.workload, nodes)?;
-    let document = serde_json::json!({
+    let (mut rows, mut failed) = (Vec::new(), Vec::new());
+    for (model, result) in crate::model::compare_all(&trace.workload, nodes) {
+        match result {
+            Ok(row) => rows.push(row),
+            Err(error) => failed.push((model, error)),
+        }
+    }
+    let mut document = serde_json::json!({
         "trace": trace.workload.file_name(),
         "input_hash": trace.workload.hash_hex(),
         "nodes": nodes,
         "rows": rows,
     });
+    // Only when a model failed, so that a run where all ran writes what it always did.
+    if !failed.is_empty() {
+        let errors =
+            failed.iter().map(|(model, e)| serde_json::json!({ "model": model, "error": e.to_string() }));
+        document["errors"] = errors.collect();
+    }
     if let Some(dir) = &args.out {
         let io = |path: &Path| {
             let path = path.display().to_string();
@@ -59,17 +78,27 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
         let json = dir.join("compare.json");
         replay::staged::write_all(&json, format!("{document:#}\n").as_bytes())
             .map_err(|e| CliError::Io(e.into()))?;
-        super::chart(&trace.workload.file_name(), &rows)
-            .to_svg()
-            .and_then(|svg| crate::plot::write_svg(&dir.join("compare.svg"), &svg))
-            .map_err(|e| CliError::Usage(e.to_string()))?;
+        // No model ran: there is nothing to draw, and the errors follow.
+        if !rows.is_empty() {
+            super::chart(&trace.workload.file_name(), &rows)
+                .to_svg()
+                .and_then(|svg| crate::plot::write_svg(&dir.join("compare.svg"), &svg))
+                .map_err(|e| CliError::Usage(e.to_string()))?;
+        }
     }
     let stdout = std::io::stdout().lock();
     let written = if args.json {
         let mut out = stdout;
         writeln!(out, "{document}")
     } else {
-        super::write_table(&rows, stdout)
+        let mut out = stdout;
+        super::write_table(&rows, &mut out).and_then(|()| {
+            failed.iter().try_for_each(|(model, error)| writeln!(out, "{model}: could not run: {error}"))
+        })
     };
-    written.map_err(|source| CliError::Io(PathError::stdout(source)))
+    written.map_err(|source| CliError::Io(PathError::stdout(source)))?;
+    match failed.len() {
+        0 => Ok(()),
+        _ => Err(CliError::Compare(CompareError::Failed(failed.iter().map(|(m, _)| *m).collect()))),
+    }
 }

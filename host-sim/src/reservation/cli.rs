@@ -34,9 +34,16 @@ pub struct ReserveInput {
     /// seconds (ticks).
     #[arg(long, value_name = "DURATION", default_value = "15d")]
     pub window: String,
-    /// Nodes of the pool, each one processor (default: the trace's size in processors,
-    /// the rule every model shares: MaxProcs, else MaxNodes, else the widest job).
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(
+        long,
+        value_name = "M",
+        value_parser = clap::value_parser!(u32).range(1..),
+        help = concat!(
+            "Nodes of the pool, each one processor, at most 131072 (",
+            crate::input::pool_rule_help!(),
+            ")"
+        )
+    )]
     pub nodes: Option<u32>,
     /// Calendar slot length: a whole number with a unit s, m, h or d, as `sla --slot`
     /// takes it; a bare number is ticks (seconds).
@@ -140,6 +147,7 @@ pub fn load(input: &ReserveInput) -> Result<Loaded, ReserveError> {
         return Err(usage("--trace is required: reservations are made from a trace's jobs".into()));
     };
     trace.workload.check_not_empty(input.source.allow_empty)?;
+    trace.workload.check_sized("reserve", input.source.allow_empty).map_err(usage)?;
     let nodes = input.nodes.unwrap_or_else(|| trace.pool_size(&trace.workload.jobs));
     Ok(Loaded { workload: trace.workload, nodes })
 }

@@ -29,7 +29,6 @@ use kernel::{JobId, Tick};
 use super::error::ReserveError;
 use super::mapping::ReserveJob;
 use super::metrics::WindowStats;
-use crate::path_error::PathError;
 use crate::window::{self, Window};
 use crate::workload::Job;
 
@@ -37,15 +36,17 @@ use crate::workload::Job;
 /// kernel from a log: 65,536 one-minute slots reach 45.5 days ahead, past the deadline
 /// of every SDSC SP2 job but a handful of multi-day ones (counted as
 /// `beyond_horizon`); 2,048 waiting reservations (the deepest queue on SDSC SP2 at
-/// 1.5x load is far below); 2,048 running (`2 m` for pools of up to 1,024 nodes); 8
-/// offers per rejection.
-pub use replay::engine::reservation::{OFFERS, RUNNING, SLOTS as HORIZON_SLOTS, WAITING};
+/// 1.5x load is far below); a running set of `2 m` at least, the smallest of
+/// [`RUNNING_CAPACITIES`] that holds it (2,048 for pools of up to 1,024 nodes, up to
+/// 262,144 for 131,072 nodes); 8 offers per rejection.
+pub use replay::engine::reservation::{
+    MAX_NODES, OFFERS, RUNNING_CAPACITIES, SLOTS as HORIZON_SLOTS, WAITING,
+};
 /// The slot length in ticks (seconds): one minute, the shortest job kept.
 pub const DEFAULT_SLOT_TICKS: Tick = 60;
-/// Bytes of stack for the thread that holds the kernel.
-const STACK_BYTES: usize = 32 << 20;
 
-pub type Kernel = replay::engine::reservation::HostReservationKernel;
+/// The host's kernel: replay's engine, of the running capacity the pool needs.
+pub type Kernel = replay::engine::reservation::ReservationEngine;
 
 // The options of one run, as `Experiment` minus what the sweep varies around it;
 // spelled out so that the run loop depends on nothing of the sweep.
@@ -90,7 +91,7 @@ pub fn split(jobs: &[ReserveJob], length: Tick) -> Split {
 /// Where every event and decision goes, for a log: the kernel's records in order.
 pub use crate::record_log::Recorder;
 
-/// Runs every window on a thread with a stack big enough for the kernel.
+/// Runs every window on one kernel (replay's engine, built on its own big stack).
 pub fn run_windows(
     jobs: &[ReserveJob],
     windows: &[Window],
@@ -106,25 +107,26 @@ pub fn run_windows_recorded(
     options: &RunOptions,
     mut record: Option<Recorder<'_>>,
 ) -> Result<Vec<WindowStats>, ReserveError> {
-    std::thread::scope(|scope| {
-        let handle = std::thread::Builder::new()
-            .name("reservation-kernel".into())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || {
-                let config = kernel_config(options);
-                let mut kernel =
-                    Box::new(Kernel::new(config).map_err(|e| ReserveError::Config(e.to_string()))?);
-                let mut stats = Vec::with_capacity(windows.len());
-                for w in windows {
-                    let mut host = Host::new(&mut kernel, options, record.as_deref_mut());
-                    host.step(Event::Reset);
-                    host.window(&jobs[w.jobs.clone()], w.start);
-                    stats.push(WindowStats { index: w.index, start: w.start, ..host.stats });
-                }
-                Ok(stats)
-            })
-            .map_err(|e| ReserveError::Io(PathError { path: "kernel thread".into(), source: e }))?;
-        handle.join().unwrap_or_else(|payload| std::panic::resume_unwind(payload))
+    let mut kernel = engine(options)?;
+    let mut stats = Vec::with_capacity(windows.len());
+    for w in windows {
+        let mut host = Host::new(&mut kernel, options, record.as_deref_mut());
+        host.step(Event::Reset);
+        host.window(&jobs[w.jobs.clone()], w.start);
+        stats.push(WindowStats { index: w.index, start: w.start, ..host.stats });
+    }
+    Ok(stats)
+}
+
+/// The kernel for a run; a pool larger than any compiled size is refused with the
+/// largest it may be and the option that sets it.
+pub fn engine(options: &RunOptions) -> Result<Kernel, ReserveError> {
+    Kernel::new(kernel_config(options)).map_err(|e| match e {
+        replay::engine::EngineError::ReservationPool { .. } => {
+            ReserveError::Config(format!("{e}; give a pool of at most {MAX_NODES} with --nodes"))
+        }
+        replay::engine::EngineError::Reservation(config) => ReserveError::Config(config.to_string()),
+        other => ReserveError::Config(other.to_string()),
     })
 }
 
@@ -237,8 +239,7 @@ impl<'k, 'r, 'f> Host<'k, 'r, 'f> {
     fn request(&mut self, request: Request) {
         self.stats.count_request(request.kind);
         let outcome = self.step(Event::Request(request));
-        self.stats.deepest_waiting =
-            self.stats.deepest_waiting.max(self.kernel.plan().waiting().len() as u64);
+        self.stats.deepest_waiting = self.stats.deepest_waiting.max(self.kernel.waiting_len() as u64);
         match outcome {
             Outcome::Accepted { .. } => self.stats.accepted += 1,
             Outcome::Rejected { reason, offers } => {
@@ -276,7 +277,7 @@ impl<'k, 'r, 'f> Host<'k, 'r, 'f> {
     fn step(&mut self, event: Event) -> Outcome {
         let mut decisions = std::mem::take(&mut self.decisions);
         decisions.clear();
-        let outcome = self.kernel.step(event, &mut |d| decisions.push(d));
+        let outcome = self.kernel.step_with(event, &mut |d| decisions.push(d));
         if let Some(record) = self.record.as_mut() {
             record(Body::ReservationEvent(event));
             decisions.iter().for_each(|&d| record(Body::ReservationDecision(d)));
@@ -301,7 +302,7 @@ impl<'k, 'r, 'f> Host<'k, 'r, 'f> {
                     self.planned.remove(&(old, job));
                 }
                 let (estimate, actual) = self.runs.get(&job).copied().unwrap_or((1, 1));
-                let nodes = self.kernel.plan().running().iter().find(|r| r.job == job).map_or(0, |r| r.nodes);
+                let nodes = self.kernel.running_nodes(job).unwrap_or(0);
                 self.running.insert(job, Started { start: t, nodes });
                 if actual <= estimate {
                     self.finishes.push(Reverse((t + actual, job)));

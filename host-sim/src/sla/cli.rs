@@ -45,9 +45,12 @@ pub struct SlaArgs {
     /// uniform in [1, 7].
     #[command(flatten)]
     pub input: TraceArgs,
-    /// With --trace: the machine's nodes (default: the trace's size in processors,
-    /// the rule every model shares: MaxProcs, else MaxNodes, else the widest job).
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(
+        long,
+        value_name = "M",
+        value_parser = clap::value_parser!(u32).range(1..),
+        help = concat!("With --trace: the machine's nodes, each one processor (", crate::input::pool_rule_help!(), ")")
+    )]
     pub nodes: Option<u32>,
     /// When batches are planned: `all` (every request of a set, then one plan: the
     /// paper's), `0` (each request alone, at its submit), or a planning interval (s, m,
@@ -116,14 +119,16 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
     inputs_header.set("batch", source.batch.setting());
     let order = spec.order(args.seed);
     let config = run::config(source.nodes, slot, step, order);
-    let mut header = super::log::header(config, args.seed);
+    let largest = source.inputs.iter().map(|i| run::largest_batch(&i.requests, source.batch)).max();
+    let batch_capacity = replay::engine::sla::batch_for(largest.unwrap_or(0));
+    let mut header = super::log::header(config, batch_capacity, args.seed);
     header.inputs = inputs_header.inputs;
     header.host_version = crate::workload::HOST_VERSION.to_owned();
     for setting in inputs_header.settings {
         header.set(&setting.key, setting.value);
     }
     let Source { inputs, batch, name, left_out, .. } = source;
-    Ok(Plan { inputs, config, batch, header, source: name, left_out })
+    Ok(Plan { inputs, config, batch, batch_capacity, header, source: name, left_out })
 }
 
 /// The generated sets of `--sets` and `--seed`, named in `header`.
@@ -153,6 +158,7 @@ fn generated(args: &SlaArgs, slot: Tick, header: &mut replay::format::Header) ->
 /// stamped in `header`.
 fn traced(args: &SlaArgs, trace: &Traced, header: &mut replay::format::Header) -> Result<Source, SlaError> {
     trace.workload.check_not_empty(args.input.allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
+    trace.workload.check_sized("sla", args.input.allow_empty).map_err(SlaError::Usage)?;
     trace.workload.stamp(header);
     let jobs = trace.workload.jobs.as_slice();
     let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(jobs));

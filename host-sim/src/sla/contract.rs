@@ -28,14 +28,15 @@ impl HostModel for Sla {
         let spec =
             heuristic::parse("min(TF - 0.8*tD)").map_err(|e| crate::sla::SlaError::Usage(e.to_string()))?;
         let config = run::config(nodes, SLOT_TICKS, SLOT_TICKS, spec.order(seed));
-        let mut engine = replay::engine::sla::SlaEngine::new(config)
-            .map_err(|e| crate::sla::SlaError::Config(e.to_string()))?;
         let mapped = mapping::map(&workload.jobs, nodes, seed);
+        let batch = run::Batch::Every(3600);
+        let largest = run::largest_batch(&mapped.requests, batch);
+        let mut engine = crate::sla::log::engine(config, replay::engine::sla::batch_for(largest))?;
         let first = mapped.requests.iter().map(|r| r.terms.ts).min().unwrap_or(0);
         let last = mapped.requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
         let capacity = u128::from(nodes) * u128::from(last.saturating_sub(first).max(1));
         let input = run::Input { requests: mapped.requests, capacity };
-        let out = run::run_set(&mut engine, &input, run::Batch::Every(3600), &mut |_, _| {});
+        let out = run::run_set(&mut engine, &input, batch, &mut |_, _| {});
         let (mut waits, mut slowdowns) = (Vec::new(), Vec::new());
         for (r, start) in input.requests.iter().zip(&out.starts) {
             let Some(start) = *start else { continue };

@@ -26,19 +26,25 @@ impl Decide for SlaEngine {
     ) -> kernel::sla::Outcome {
         self.step(event, out)
     }
+
+    fn batch_capacity(&self) -> usize {
+        self.batch_capacity() as usize
+    }
 }
 
 /// The header every sla log starts from: the kernel's configuration, the engine's
-/// capacities and the seed. The caller adds the inputs and the settings.
-pub fn header(config: Config, seed: u64) -> Header {
+/// capacities (its batch `batch`) and the seed. The caller adds the inputs and the
+/// settings.
+pub fn header(config: Config, batch: u32, seed: u64) -> Header {
     let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
     header.seed = seed;
-    header.model = Model::Sla(replay::engine::sla::header(config));
+    header.model = Model::Sla(replay::engine::sla::header_with(config, batch));
     header
 }
 
-fn engine(config: Config) -> Result<SlaEngine, SlaError> {
-    SlaEngine::new(config).map_err(|e| SlaError::Config(e.to_string()))
+/// The engine of a run: `config`, and the batch capacity `batch`.
+pub fn engine(config: Config, batch: u32) -> Result<SlaEngine, SlaError> {
+    SlaEngine::with_batch(config, batch).map_err(|e| SlaError::Config(e.to_string()))
 }
 
 fn outcome(sets: Vec<SetOutcome>) -> Outcome {
@@ -48,7 +54,7 @@ fn outcome(sets: Vec<SetOutcome>) -> Outcome {
 
 /// Runs every set of `plan` without a log.
 pub fn run_plain(plan: &Plan, bar: &ProgressBar) -> Result<Outcome, SlaError> {
-    let mut engine = engine(plan.config)?;
+    let mut engine = engine(plan.config, plan.batch_capacity)?;
     let mut sets = Vec::with_capacity(plan.inputs.len());
     for input in &plan.inputs {
         sets.push(run::run_set(&mut engine, input, plan.batch, &mut |_, _| {}));
@@ -61,7 +67,7 @@ pub fn run_plain(plan: &Plan, bar: &ProgressBar) -> Result<Outcome, SlaError> {
 /// decisions, to `path`.
 pub fn run_logged(plan: &Plan, path: &Path, bar: &ProgressBar) -> Result<Outcome, SlaError> {
     record_log::write(path, &plan.header, |record| {
-        let mut engine = engine(plan.config)?;
+        let mut engine = engine(plan.config, plan.batch_capacity)?;
         let mut sets = Vec::with_capacity(plan.inputs.len());
         for input in &plan.inputs {
             sets.push(run::run_set(&mut engine, input, plan.batch, &mut |event, decisions| {

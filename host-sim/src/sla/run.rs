@@ -13,6 +13,13 @@
 //!   planned at `(k + 1) L`, when the first request of a later interval arrives or
 //!   after the last request; with `L = 0`, each request is planned at its submit,
 //!   alone. A plan at `t` tries no start before `t`.
+//! - **Batch capacity**: the engine's batch `B` is the smallest compiled size that
+//!   holds the largest batch the input forms ([`largest_batch`] and
+//!   `replay::engine::sla::batch_for`), so no request is rejected `batch_full` for a
+//!   compiled size. Only a batch larger than the largest compiled size (65,536
+//!   requests in one planning interval, or a whole set) is split: when `B` requests
+//!   are pending, the batch is planned at once, at the time of the request that would
+//!   not fit, and that request opens the next batch. Every request is decided.
 
 use kernel::Tick;
 use kernel::sla::{Config, Decision, Event, RejectReason, Request, SlaKernel};
@@ -57,11 +64,17 @@ impl Batch {
 /// engine.
 pub trait Decide {
     fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> kernel::sla::Outcome;
+    /// `B`: the most requests a batch holds.
+    fn batch_capacity(&self) -> usize;
 }
 
 impl<const H: usize, const B: usize> Decide for SlaKernel<H, B> {
     fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> kernel::sla::Outcome {
         self.step(event, &mut |d| out.push(d))
+    }
+
+    fn batch_capacity(&self) -> usize {
+        B
     }
 }
 
@@ -92,6 +105,8 @@ pub struct Plan {
     pub inputs: Vec<Input>,
     pub config: Config,
     pub batch: Batch,
+    /// The engine's `B`: the smallest compiled size that holds the largest batch.
+    pub batch_capacity: u32,
     pub header: replay::format::Header,
     pub source: String,
     /// Trace jobs left out (no processor count).
@@ -132,11 +147,24 @@ pub fn run_set(
         decisions: 0,
     };
     let mut decisions = Vec::with_capacity(64);
+    let capacity = kernel.batch_capacity();
+    let mut pending = 0usize;
     let mut feed = |event: Event| {
         decisions.clear();
-        kernel.decide(event, &mut decisions);
-        observe(&event, &decisions);
-        record(&mut out, &index, &decisions);
+        // A batch that holds `B` requests is planned before the next submit joins it.
+        if let Event::Submit { t, .. } = event
+            && pending >= capacity
+        {
+            feed_one(kernel, Event::Plan { t }, &mut decisions, observe, &mut out, &index);
+            pending = 0;
+            decisions.clear();
+        }
+        let outcome = feed_one(kernel, event, &mut decisions, observe, &mut out, &index);
+        match outcome {
+            kernel::sla::Outcome::Queued => pending += 1,
+            kernel::sla::Outcome::Planned { .. } | kernel::sla::Outcome::Reset { .. } => pending = 0,
+            _ => {}
+        }
     };
     feed(Event::Reset { t: 0 });
     match batch {
@@ -151,6 +179,38 @@ pub fn run_set(
     let terms: Vec<Terms> = requests.iter().map(|r| r.terms).collect();
     out.summary = metrics::summarise(&terms, &out.starts, input.capacity);
     out
+}
+
+/// Decides one event, shows it to `observe` and counts it into `out`.
+fn feed_one(
+    kernel: &mut dyn Decide,
+    event: Event,
+    decisions: &mut Vec<Decision>,
+    observe: &mut dyn FnMut(&Event, &[Decision]),
+    out: &mut SetOutcome,
+    index: &crate::workload::JobIdMap<usize>,
+) -> kernel::sla::Outcome {
+    let outcome = kernel.decide(event, decisions);
+    observe(&event, decisions);
+    record(out, index, decisions);
+    outcome
+}
+
+/// The most requests one batch of `requests` gathers under `batch`: every request of
+/// a whole set, the most submitted in one planning interval online (1 for one at a
+/// time). Invalid requests are counted too, so it bounds the batch from above.
+pub fn largest_batch(requests: &[Sla], batch: Batch) -> usize {
+    match batch {
+        Batch::Whole => requests.len(),
+        Batch::Every(0) => usize::from(!requests.is_empty()),
+        Batch::Every(length) => {
+            let mut counts: std::collections::HashMap<Tick, usize> = std::collections::HashMap::new();
+            for r in requests {
+                *counts.entry(r.submit / length).or_insert(0) += 1;
+            }
+            counts.into_values().max().unwrap_or(0)
+        }
+    }
 }
 
 /// Counts one event and its `decisions` into `out`: the starts of accepted requests

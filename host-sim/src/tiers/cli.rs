@@ -66,9 +66,12 @@ pub struct TiersArgs {
     /// Seeds the workload, the run times, the owner load and the availability.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-    /// The trace input instead of the paper's workload: each job is one request of one
-    /// node (the processor count is not used: the paper's jobs are single-node), its tier
-    /// drawn by the mix.
+    /// The trace input instead of the paper's workload: each job is one SLA of one node,
+    /// its tier drawn by the mix. A job's size (its processor count, SWF field 5, else
+    /// 8) is NOT used: the tiers kernel places every job on one node of one resource
+    /// (the paper's jobs are single-node, and its SLA has no node count), so a job of
+    /// any width runs as one single-node job of the same run time; their number is
+    /// printed on standard error.
     #[command(flatten)]
     pub input: TraceArgs,
     /// With --trace: nodes of the high-confidence cluster.
@@ -130,6 +133,12 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header), TiersError> {
         Some(trace) => {
             let empty = trace.workload.check_not_empty(args.input.allow_empty);
             empty.map_err(|e| TiersError::Usage(e.to_string()))?;
+            let wide = trace.workload.jobs.iter().filter(|j| j.procs > 1).count();
+            if wide > 0 {
+                eprintln!(
+                    "host-sim: {wide} trace jobs use more than one processor; tiers runs each on one node (see tiers --help)"
+                );
+            }
             trace.workload.stamp(&mut inputs);
             let resources = testbed::split_resources(args.reliable, args.volunteer);
             let requests = testbed::trace_workload(&trace.workload, mix, args.seed);

@@ -29,6 +29,14 @@
 //! `[submit, submit + 3 * run]` (a slack of 3), Bronze none. Resources: one cluster of
 //! `--reliable N` nodes (high-confidence) and `--volunteer M` single-node desktops, all
 //! at speed 1000.
+//!
+//! A job's size (its processor count by the shared rule, `crate::input`) is not used,
+//! and a job without one (`-1` in fields 5 and 8) is kept like any other: the tiers
+//! kernel's SLA has no node count and places every job on one node (the paper's jobs
+//! are single-node), so a job of any width is one single-node job of its run time.
+//! Giving the kernel multi-node jobs would change its placement (a node count per
+//! calendar slot), its records and the log format; `host-sim tiers` counts the jobs
+//! wider than one node on standard error instead.
 
 use kernel::Tick;
 use kernel::tiers::{Group, Request, Resource, Tier};
