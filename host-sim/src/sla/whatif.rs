@@ -41,7 +41,9 @@ impl Whatif for crate::model::Sla {
 /// header a run of that configuration writes.
 fn plan(recorded: &Recorded, changes: &Changes) -> Result<Plan, CliError> {
     let header = &recorded.header;
-    let mut config = header.sla().map(|s| s.config).ok_or_else(|| recorded.error("no SLA header"))?;
+    let sla = header.sla().ok_or_else(|| recorded.error("no SLA header"))?;
+    // The batch capacity follows the input's batches, which no option here changes.
+    let (mut config, batch_capacity) = (sla.config, sla.batch);
     if let Some(text) = &changes.heuristic {
         let spec = super::heuristic::parse(text).map_err(|e| CliError::Usage(format!("--heuristic: {e}")))?;
         config.order = spec.order(header.seed);
@@ -78,9 +80,10 @@ fn plan(recorded: &Recorded, changes: &Changes) -> Result<Plan, CliError> {
             Input { requests, capacity }
         })
         .collect();
-    let mut new_header = super::log::header(config, header.seed);
+    let mut new_header = super::log::header(config, batch_capacity, header.seed);
     new_header.inputs = header.inputs.clone();
     new_header.host_version = crate::workload::HOST_VERSION.to_owned();
     new_header.settings = header.settings.clone();
-    Ok(Plan { inputs, config, batch, header: new_header, source: header.input_names(), left_out: 0 })
+    let source = header.input_names();
+    Ok(Plan { inputs, config, batch, batch_capacity, header: new_header, source, left_out: 0 })
 }
