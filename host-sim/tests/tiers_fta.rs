@@ -179,7 +179,9 @@ fn bad_files_and_options_are_refused_by_name() {
     assert!(err.contains("noon.tab:1: event_start_time: `noon` is not a time"), "{err}");
     let run = |args: &[&str]| common::stderr_of_failure(&common::host_sim(&[&["tiers"], args].concat()));
     let err = run(&["--availability-shift", "1h"]);
-    assert!(err.contains("--availability"), "{err}");
+    assert!(err.contains("--availability-shift: aligns an --availability file, and none is given"), "{err}");
+    let err = run(&["--availability-align", "file"]);
+    assert!(err.contains("--availability-align: aligns an --availability file, and none is given"), "{err}");
     let path = dir.join("noon.tab");
     let path = path.to_str().unwrap();
     let err = run(&["--availability", path, "--availability-align", "earliest"]);

@@ -21,23 +21,21 @@ pub struct AlignArgs {
     /// `node`: at the node's own first event, so that every desktop brings the start
     /// of its recorded history (archive traces span years, and their nodes appear at
     /// different times); `file`: at the file's earliest event, which keeps outages
-    /// shared by several nodes simultaneous.
-    #[arg(long, value_name = "node|file", default_value = "node", requires = "availability")]
-    pub availability_align: String,
+    /// shared by several nodes simultaneous (default: node).
+    #[arg(long, value_name = "node|file")]
+    pub availability_align: Option<String>,
     /// With --availability: starts the run this far into each timeline, after the
     /// alignment (a duration: 3600, 90m, 12h, 30d; default 0).
-    #[arg(long, value_name = "DURATION", requires = "availability")]
+    #[arg(long, value_name = "DURATION")]
     pub availability_shift: Option<String>,
 }
 
 impl AlignArgs {
     /// The alignment these options ask for; errors name the option.
     pub fn alignment(&self) -> Result<Alignment, TiersError> {
-        let align = Align::from_name(&self.availability_align).ok_or_else(|| {
-            TiersError::Usage(format!(
-                "--availability-align: unknown value `{}` (node or file)",
-                self.availability_align
-            ))
+        let name = self.availability_align.as_deref().unwrap_or(Align::Node.name());
+        let align = Align::from_name(name).ok_or_else(|| {
+            TiersError::Usage(format!("--availability-align: unknown value `{name}` (node or file)"))
         })?;
         let shift_s = match self.availability_shift.as_deref().map(parse_duration) {
             None | Some(Err(DurationError::Zero(_))) => 0,
@@ -45,6 +43,21 @@ impl AlignArgs {
             Some(Err(e)) => return Err(TiersError::Usage(format!("--availability-shift: {e}"))),
         };
         Ok(Alignment { align, shift_s })
+    }
+}
+
+/// Refuses the options when no `--availability` file is given for them to align. (Not
+/// clap's `requires`: the scenario files' path probe parses each option alone.)
+pub fn refuse_without_file(args: &AlignArgs) -> Result<(), TiersError> {
+    let given = [
+        ("--availability-align", &args.availability_align),
+        ("--availability-shift", &args.availability_shift),
+    ];
+    match given.iter().find(|(_, value)| value.is_some()) {
+        Some((option, _)) => {
+            Err(TiersError::Usage(format!("{option}: aligns an --availability file, and none is given")))
+        }
+        None => Ok(()),
     }
 }
 

@@ -146,9 +146,12 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header, Option<Availabili
     };
     scenario.config.laxity_threshold_milli = laxity;
     let mut read = None;
-    if let Some(path) = &args.availability {
-        let (file, stamped) = availability::load(path, &args.align, &mut scenario, inputs)?;
-        (read, inputs) = (Some(file), stamped);
+    match &args.availability {
+        Some(path) => {
+            let (file, stamped) = availability::load(path, &args.align, &mut scenario, inputs)?;
+            (read, inputs) = (Some(file), stamped);
+        }
+        None => availability::refuse_without_file(&args.align)?,
     }
     let mut header = super::log::header(&scenario);
     header.inputs = inputs.inputs;
