@@ -1,14 +1,14 @@
 //! `host-sim tiers` end to end: the paper's workload under each policy, its log
 //! re-verified by `replay verify` and the audit's recomputed figures equal to the
-//! host's; the same seed gives the same bytes; a hand-made Failure Trace Archive file;
-//! the real NASA iPSC trace from `../shared/traces/`.
+//! host's; the same seed gives the same bytes; the real NASA iPSC trace from
+//! `../shared/traces/` (Failure Trace Archive files: `tiers_fta.rs`).
 
 mod common;
 
 use std::path::PathBuf;
 
-use host_sim::tiers::faults::{self, Change, DEFAULT_FAULTS};
-use host_sim::tiers::testbed::{MIXES, paper_resources};
+use host_sim::tiers::faults::DEFAULT_FAULTS;
+use host_sim::tiers::testbed::MIXES;
 use host_sim::tiers::{Scenario, log};
 use kernel::tiers::{Policy, Tier};
 use replay::format::LogReader;
@@ -78,28 +78,6 @@ fn the_json_line_has_the_issue_keys() {
     for key in ["min", "q1", "median", "q3", "max"] {
         assert!(value["bronze_wait_s"][key].is_number(), "bronze_wait_s.{key}");
     }
-}
-
-#[test]
-fn a_failure_trace_archive_file_becomes_leaves_and_returns() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tiers_event_trace.tab");
-    let fta = faults::read_fta(&path, &paper_resources()).unwrap();
-    // Node 11 is desktop 1 (resource 1), node 12 desktop 2 (resource 2); node 12's two
-    // overlapping unavailabilities merge; times count from the earliest event.
-    let change = |t, resource, back| Change { t, resource, back };
-    assert_eq!(
-        fta.changes,
-        vec![change(1800, 2, false), change(3000, 2, true), change(3600, 1, false), change(4500, 1, true),]
-    );
-    assert_eq!(fta.nodes_left_out, 0);
-    let out =
-        common::stdout(&common::host_sim(&["tiers", "--availability", path.to_str().unwrap(), "--json"]));
-    assert!(out.lines().last().unwrap().contains("\"rejected_pct\""));
-    let bad = common::scratch("tiers-fta").join("bad.tab");
-    std::fs::write(&bad, "1\t1\t11\t1\tdesk-a\t0\tnoon\t5\t0\n").unwrap();
-    let err =
-        common::stderr_of_failure(&common::host_sim(&["tiers", "--availability", bad.to_str().unwrap()]));
-    assert!(err.contains("bad.tab:1: event_start_time: `noon` is not a time"), "{err}");
 }
 
 #[test]

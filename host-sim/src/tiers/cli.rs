@@ -6,6 +6,7 @@ use clap::Args;
 
 use kernel::tiers::{Config, Policy};
 
+use super::availability::{self, AlignArgs, Availability};
 use super::faults::{self, DEFAULT_FAULTS, Faults};
 use super::metrics::Summary;
 use super::testbed::{self, Mix};
@@ -81,9 +82,13 @@ pub struct TiersArgs {
     #[arg(long, value_name = "M", default_value_t = 9)]
     pub volunteer: u32,
     /// Desktop availability from a Failure Trace Archive event_trace.tab file instead
-    /// of the seeded periods.
+    /// of the seeded periods: columns separated by runs of tabs or spaces, `NULL`s,
+    /// `#` comments and a line of column names as the archive ships them; its first
+    /// nodes are the desktops.
     #[arg(long, value_name = "FILE")]
     pub availability: Option<PathBuf>,
+    #[command(flatten)]
+    pub align: AlignArgs,
     /// Laxity threshold of the rescheduling (eq. 1, up to three decimals).
     #[arg(long, value_name = "L", default_value = "1")]
     pub laxity: String,
@@ -117,8 +122,9 @@ fn usage(what: &str, value: &str) -> TiersError {
 /// Builds the scenario `host-sim tiers` runs, and the header of its log: the kernel's
 /// configuration and resources, the inputs (the trace, or the paper's workload named
 /// by its mix and seed; and the availability file) and the options that shaped the
-/// events (mix, job limit, fault parameters) as settings.
-pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header), TiersError> {
+/// events (mix, job limit, fault parameters, the availability's alignment) as
+/// settings; with the availability file as it was read.
+pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header, Option<Availability>), TiersError> {
     let policy = Policy::from_name(&args.policy).ok_or_else(|| usage("--policy", &args.policy))?;
     let mix = Mix::from_name(&args.mix).ok_or_else(|| usage("--mix", &args.mix))?;
     let faults = args.faults.faults()?;
@@ -147,14 +153,13 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header), TiersError> {
         }
     };
     scenario.config.laxity_threshold_milli = laxity;
-    if let Some(path) = &args.availability {
-        let fta = faults::read_fta(path, &scenario.resources)?;
-        if fta.nodes_left_out > 0 {
-            eprintln!("{}: {} nodes past the last desktop left out", path.display(), fta.nodes_left_out);
+    let mut read = None;
+    match &args.availability {
+        Some(path) => {
+            let (file, stamped) = availability::load(path, &args.align, &mut scenario, inputs)?;
+            (read, inputs) = (Some(file), stamped);
         }
-        scenario.changes = fta.changes;
-        let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        inputs = inputs.with_input(&name, fta.hash);
+        None => availability::refuse_without_file(&args.align)?,
     }
     let mut header = super::log::header(&scenario);
     header.inputs = inputs.inputs;
@@ -166,25 +171,32 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header), TiersError> {
         header.set("down-mean", faults.down_mean_s);
     }
     header.set("mix", mix.name);
-    Ok((scenario, header))
+    Ok((scenario, header, read))
 }
 
 /// `host-sim tiers`.
 pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
-    let (scenario, header) = scenario(args)?;
+    let (scenario, header, read) = scenario(args)?;
     let (summary, out) = match &args.output.log {
         Some(path) => super::log::run_logged(&scenario, &header, path)?,
         None => scenario.run()?,
     };
-    print_summary(&summary, &out, (&args.policy, &args.mix, args.seed), args.output.json)
+    let desktops = scenario.resources.iter().filter(|r| r.group == kernel::tiers::Group::Low).count();
+    let report = read.map(|file| file.report(&out, desktops));
+    if let Some(warning) = report.as_ref().and_then(|r| r.warning.as_ref()) {
+        eprintln!("warning: {warning}");
+    }
+    print_summary(&summary, &out, (&args.policy, &args.mix, args.seed), report, args.output.json)
 }
 
 /// One run's summary on standard output, as text or (`json`) one JSON object, with
-/// its policy, mix and seed as the options named them.
+/// its policy, mix and seed as the options named them, and the availability file's
+/// account when the run read one.
 pub fn print_summary(
     summary: &Summary,
     out: &super::run::RunOutput,
     (policy, mix, seed): (&str, &str, u64),
+    report: Option<availability::Report>,
     json: bool,
 ) -> Result<(), TiersError> {
     if json {
@@ -195,10 +207,15 @@ pub fn print_summary(
             map.insert("seed".into(), seed.into());
             map.insert("events".into(), out.events.into());
             map.insert("decisions".into(), out.decisions.into());
+            if let Some(report) = report {
+                map.insert("availability".into(), report.json);
+            }
         }
         write_stdout(&format!("{value}\n"))
     } else {
-        write_stdout(&text(summary, policy, mix, out.events, out.decisions))
+        let mut text = text(summary, policy, mix, out.events, out.decisions);
+        text.push_str(report.as_ref().map_or("", |r| r.line.as_str()));
+        write_stdout(&text)
     }
 }
 

@@ -18,6 +18,9 @@ pub enum TiersError {
     Output(#[from] replay::staged::StageError),
     #[error("{file}:{line}: {field}: {why}")]
     Fta { file: String, line: usize, field: String, why: String },
+    /// An FTA file wrong as a whole (no event line).
+    #[error("{file}: {why}")]
+    FtaFile { file: String, why: String },
     #[error("tiers kernel: {0}")]
     Config(String),
     #[error("{0}")]

@@ -4,7 +4,11 @@
 //! [`kernel::tiers::TiersKernel`], the paper's figures, and the sweep of Figures 8-13.
 //!
 //! - [`testbed`]: Table 1's resources, §6.2's workload, traces into SLAs.
-//! - [`faults`]: seeded availability and owner load, and the FTA parser.
+//! - [`faults`]: seeded availability and owner load.
+//! - [`fta`]: the Failure Trace Archive reader (`--availability FILE`) and its time
+//!   alignment.
+//! - [`availability`]: the alignment options, their settings, and the summary's
+//!   account of the file (with its warning when no desktop left).
 //! - [`run`]: the event loop (submissions, finishes, leaves and returns).
 //! - [`metrics`]: rejection, violation, rescheduling and Bronze waits.
 //! - [`sweep`]: 3 policies x 4 mixes x seeds in parallel, CSV and JSON, and the paper's
@@ -13,11 +17,13 @@
 //! - [`cli`]: the `tiers` and `tiers-sweep` subcommands.
 //! - `error`: [`TiersError`], which every module of the side returns.
 
+pub mod availability;
 pub mod cli;
 pub mod contract;
 mod error;
 pub mod faults;
 pub mod figures;
+pub mod fta;
 pub mod log;
 pub mod metrics;
 pub mod run;

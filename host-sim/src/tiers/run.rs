@@ -44,6 +44,11 @@ pub struct RunOutput {
     pub fates: Vec<JobFate>,
     pub events: u64,
     pub decisions: u64,
+    /// The availability changes the run sent: the first this many of the scenario's
+    /// (those after the last job's end are not sent).
+    pub changes_sent: usize,
+    /// The time of the run's last event before the closing `Advance`.
+    pub end: Tick,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -265,5 +270,11 @@ pub fn run(
             f.violated = true;
         }
     }
-    Ok(RunOutput { fates: host.fates, events: events + 1, decisions: decisions + out.len() as u64 })
+    Ok(RunOutput {
+        fates: host.fates,
+        events: events + 1,
+        decisions: decisions + out.len() as u64,
+        changes_sent: host.change_at,
+        end: last_t,
+    })
 }

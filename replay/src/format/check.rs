@@ -34,6 +34,8 @@ fn fail(field: impl Into<String>, problem: impl Into<String>) -> HeaderError {
 const SETTINGS: &[(&str, Value)] = &[
     ("alpha", Value::Decimal { positive: false }),
     ("allow-extra-fields", Value::Bool),
+    ("availability-align", Value::OneOf(&["node", "file"])),
+    ("availability-shift", Value::Whole),
     ("batch", Value::WholeOr("all")),
     ("down-mean", Value::Whole),
     ("estimates", Value::OneOf(&["accurate", "poisson80"])),
