@@ -15,6 +15,7 @@
 
 mod bench;
 mod cmd;
+mod corpus;
 mod crosscheck;
 mod crosshost;
 mod embedded;
@@ -92,6 +93,16 @@ enum Command {
         #[arg(long)]
         plant: bool,
     },
+    /// Every model on every generated trace shape (target/xtask/corpus/), each log
+    /// verified, with requests, acceptances, wall time and peak memory.
+    Corpus {
+        /// Also the million-job file (not in verify).
+        #[arg(long)]
+        large: bool,
+        /// Also every shared trace, for one table of everything.
+        #[arg(long)]
+        shared: bool,
+    },
     /// Every performance figure, side by side with AccaSim; see docs/performance.md.
     Bench {
         /// End with one line holding every figure as a JSON object.
@@ -115,6 +126,7 @@ fn main() -> ExitCode {
         Command::Embedded { tamper } => embedded::embedded(tamper),
         Command::Crosshost { tamper } => crosshost::crosshost(tamper),
         Command::PanicCheck { plant } => panic_check::panic_check(plant),
+        Command::Corpus { large, shared } => corpus::corpus(large, shared, steps::TRACE_RUNS),
         Command::Bench { json, runs } => bench::bench(json, runs),
     };
     match result {

@@ -35,6 +35,8 @@ pub fn verify(fuzz_seconds: u32) -> Result {
     crosshost()?;
     fuzz(fuzz_seconds)?;
     traces()?;
+    println!("==> corpus: every model on every generated trace shape, each log verified");
+    crate::corpus::corpus(false, false, TRACE_RUNS)?;
     scenarios()
 }
 
@@ -127,7 +129,7 @@ pub fn fuzz(seconds: u32) -> Result {
 /// level with one level and with five, the reservation model with its defaults, tiers
 /// under `qos-res` with mix C (3 reliable and 9 volunteer nodes, seeded faults), and
 /// SLA under `min(TF - 0.8*tD)` in one-hour batches.
-const TRACE_RUNS: &[(&str, &str, &[&str])] = &[
+pub(crate) const TRACE_RUNS: &[(&str, &str, &[&str])] = &[
     ("single", "run", &["--machines", "4", "--slack", "2"]),
     ("multi", "run", &["--machines", "4", "--levels", "1,2,3,4,5", "--seed", "7"]),
     ("reservation", "reserve", &[]),

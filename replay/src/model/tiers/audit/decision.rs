@@ -41,8 +41,25 @@ impl TiersAudit {
             Decision::Violate { t, why, .. } => self.violate(job_id, &mut j, event, now, t, why)?,
             Decision::Reject { .. } => {}
         }
-        self.jobs.insert(job_id, j);
+        let after = j.placed_on();
+        if let Some(before) = self.jobs.insert(job_id, j) {
+            self.count_placed(before.placed_on(), after);
+        }
         Ok(())
+    }
+
+    /// Keeps [`TiersAudit::placed`] in step with a job that went from `before` to
+    /// `after`.
+    fn count_placed(&mut self, before: Option<usize>, after: Option<usize>) {
+        if before == after {
+            return;
+        }
+        if let Some(n) = before.and_then(|r| self.placed.get_mut(r)) {
+            *n = n.saturating_sub(1);
+        }
+        if let Some(n) = after.and_then(|r| self.placed.get_mut(r)) {
+            *n += 1;
+        }
     }
 
     fn group_of(&self, r: usize) -> Option<Group> {
