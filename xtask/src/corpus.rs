@@ -46,14 +46,19 @@ pub fn corpus(large: bool, shared: bool, runs: &[Run]) -> Result {
         files.extend(traces.into_iter().map(|t| (t, &[][..])));
     }
     let (mut rows, mut failures) = (Vec::new(), Vec::new());
+    let mut record = |result: Result<Row>| match result {
+        Ok(row) => rows.push(row),
+        Err(e) => failures.push(e),
+    };
     for (file, options) in &files {
         for &(label, subcommand, model_options) in runs {
-            match one(&dir, file, label, subcommand, &[model_options, options].concat()) {
-                Ok(row) => rows.push(row),
-                Err(e) => failures.push(e),
-            }
+            record(one(&dir, ("--trace", file), label, subcommand, &[model_options, options].concat()));
         }
     }
+    // A Failure Trace Archive file, read by tiers on the paper's workload.
+    let fta = dir.join("desktops.tab");
+    write_bytes(&fta, shapes::fta_text().as_bytes())?;
+    record(one(&dir, ("--availability", &fta), "tiers", "tiers", &[]));
     print!("{}", table(&rows));
     if failures.is_empty() {
         Ok(())
@@ -88,16 +93,30 @@ fn write(dir: &Path, shape: &Shape) -> Result<PathBuf> {
     } else {
         text.into_bytes()
     };
+    write_bytes(&path, &bytes)?;
+    Ok(path)
+}
+
+/// Writes `bytes` to `path` through `PATH.tmp`, unless the same bytes are there.
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result {
+    if fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
     let tmp = path.with_extension("tmp");
     fs::write(&tmp, bytes)
-        .and_then(|()| fs::rename(&tmp, &path))
-        .map_err(|e| format!("corpus: cannot write {}: {e}", path.display()))?;
-    Ok(path)
+        .and_then(|()| fs::rename(&tmp, path))
+        .map_err(|e| format!("corpus: cannot write {}: {e}", path.display()))
 }
 
 /// One model on one file: the run (under GNU time when installed, for the peak) and
 /// the log's verification.
-fn one(dir: &Path, file: &Path, label: &'static str, subcommand: &str, options: &[&str]) -> Result<Row> {
+fn one(
+    dir: &Path,
+    (flag, file): (&str, &Path),
+    label: &'static str,
+    subcommand: &str,
+    options: &[&str],
+) -> Result<Row> {
     let name = file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let log = dir.join(format!("{name}.{label}.log"));
     let peak_file = dir.join(format!("{name}.{label}.peak"));
@@ -109,7 +128,7 @@ fn one(dir: &Path, file: &Path, label: &'static str, subcommand: &str, options: 
     } else {
         Command::new(host_sim_bin())
     };
-    sim.arg(subcommand).arg("--trace").arg(file).args(options).arg("--log").arg(&log);
+    sim.arg(subcommand).arg(flag).arg(file).args(options).arg("--log").arg(&log);
     let (run, _) = timed(&mut sim, &format!("{name} ({label})"))?;
     let peak_mib = gnu_time.then(|| peak(&peak_file)).flatten();
     let (verify, summary) =
