@@ -20,14 +20,16 @@ use shapes::{SHAPES, Shape};
 
 /// One model's run on one file, as the table shows it.
 #[derive(Debug)]
-struct Row {
-    file: String,
-    label: &'static str,
-    requests: u64,
-    accepted: u64,
-    run: Duration,
-    verify: Duration,
-    peak_mib: Option<f64>,
+pub(crate) struct Row {
+    pub file: String,
+    pub label: &'static str,
+    pub requests: u64,
+    pub accepted: u64,
+    pub run: Duration,
+    pub verify: Duration,
+    /// Peak resident memory of the run and of its verification (GNU time's).
+    pub peak_mib: Option<f64>,
+    pub verify_peak_mib: Option<f64>,
 }
 
 /// A model's run as the traces step lists them: label, subcommand, options.
@@ -73,7 +75,7 @@ pub fn corpus(large: bool, shared: bool, runs: &[Run]) -> Result {
 }
 
 /// Writes `shape`'s file into `dir` unless the same bytes are there; returns its path.
-fn write(dir: &Path, shape: &Shape) -> Result<PathBuf> {
+pub(crate) fn write(dir: &Path, shape: &Shape) -> Result<PathBuf> {
     let gzip = shape.large;
     let path = dir.join(format!("{}.swf{}", shape.name, if gzip { ".gz" } else { "" }));
     if gzip && path.is_file() {
@@ -110,7 +112,7 @@ fn write_bytes(path: &Path, bytes: &[u8]) -> Result {
 
 /// One model on one file: the run (under GNU time when installed, for the peak) and
 /// the log's verification.
-fn one(
+pub(crate) fn one(
     dir: &Path,
     (flag, file): (&str, &Path),
     label: &'static str,
@@ -121,18 +123,22 @@ fn one(
     let log = dir.join(format!("{name}.{label}.log"));
     let peak_file = dir.join(format!("{name}.{label}.peak"));
     let gnu_time = Path::new("/usr/bin/time").is_file();
-    let mut sim = if gnu_time {
-        let mut time = Command::new("/usr/bin/time");
-        time.args(["-f", "%M", "-o"]).arg(&peak_file).arg(host_sim_bin());
-        time
-    } else {
-        Command::new(host_sim_bin())
+    let measured = |program: PathBuf| {
+        if gnu_time {
+            let mut time = Command::new("/usr/bin/time");
+            time.args(["-f", "%M", "-o"]).arg(&peak_file).arg(program);
+            time
+        } else {
+            Command::new(program)
+        }
     };
+    let mut sim = measured(host_sim_bin());
     sim.arg(subcommand).arg(flag).arg(file).args(options).arg("--log").arg(&log);
     let (run, _) = timed(&mut sim, &format!("{name} ({label})"))?;
     let peak_mib = gnu_time.then(|| peak(&peak_file)).flatten();
     let (verify, summary) =
-        timed(Command::new(replay_bin()).arg("verify").arg(&log), &format!("{name} ({label}) verify"))?;
+        timed(measured(replay_bin()).arg("verify").arg(&log), &format!("{name} ({label}) verify"))?;
+    let verify_peak_mib = gnu_time.then(|| peak(&peak_file)).flatten();
     let count = |word: &str| -> Option<u64> {
         let at = summary.find(&format!(" {word}"))?;
         summary[..at].rsplit(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
@@ -141,11 +147,20 @@ fn one(
     let (Some(accepted), Some(rejected)) = (accepted, rejected) else {
         return Err(format!("{name} ({label}): no counts in the verify summary: {summary}"));
     };
-    Ok(Row { file: name, label, requests: accepted + rejected, accepted, run, verify, peak_mib })
+    Ok(Row {
+        file: name,
+        label,
+        requests: accepted + rejected,
+        accepted,
+        run,
+        verify,
+        peak_mib,
+        verify_peak_mib,
+    })
 }
 
 /// Runs `cmd` with its output captured; its standard output, and its wall time.
-fn timed(cmd: &mut Command, what: &str) -> Result<(Duration, String)> {
+pub(crate) fn timed(cmd: &mut Command, what: &str) -> Result<(Duration, String)> {
     let start = Instant::now();
     let output = cmd
         .stdin(Stdio::null())
@@ -167,21 +182,22 @@ fn peak(path: &Path) -> Option<f64> {
 }
 
 fn table(rows: &[Row]) -> String {
+    let mib = |p: Option<f64>| p.map_or_else(|| "-".to_owned(), |p| format!("{p:.1}"));
     let mut text = format!(
-        "{:<34} {:<11} {:>9} {:>9} {:>8} {:>8} {:>9}\n",
-        "file", "model", "requests", "accepted", "run s", "verify s", "peak MiB"
+        "{:<34} {:<11} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8}\n",
+        "file", "model", "requests", "accepted", "run s", "verify s", "run MiB", "ver. MiB"
     );
     for r in rows {
-        let peak = r.peak_mib.map_or_else(|| "-".to_owned(), |p| format!("{p:.1}"));
         text.push_str(&format!(
-            "{:<34} {:<11} {:>9} {:>9} {:>8.2} {:>8.2} {:>9}\n",
+            "{:<34} {:<11} {:>9} {:>9} {:>8.2} {:>8.2} {:>8} {:>8}\n",
             r.file,
             r.label,
             r.requests,
             r.accepted,
             r.run.as_secs_f64(),
             r.verify.as_secs_f64(),
-            peak
+            mib(r.peak_mib),
+            mib(r.verify_peak_mib)
         ));
     }
     text

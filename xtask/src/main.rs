@@ -20,6 +20,7 @@ mod crosscheck;
 mod crosshost;
 mod embedded;
 mod panic_check;
+mod scale;
 mod steps;
 mod tidy;
 mod toolchain;
@@ -111,13 +112,21 @@ enum Command {
         /// Runs of each side-by-side measurement (medians are reported).
         #[arg(long, default_value_t = 5)]
         runs: u32,
+        /// Only the scale benchmark: every model's run and verify on generated traces
+        /// of growing length, their growth per doubling and peak memory, and the end
+        /// to end ratio to `gzip -dc` (see xtask/src/scale.rs).
+        #[arg(long)]
+        scale: bool,
+        /// The scale benchmark's trace lengths, in jobs.
+        #[arg(long, value_name = "N,N,...", value_delimiter = ',', default_values_t = scale::DEFAULT_SIZES)]
+        scale_jobs: Vec<u32>,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // The bench report must end with its JSON line: no closing line after it.
-    let closing_line = !matches!(cli.command, Command::Bench { .. });
+    let closing_line = !matches!(cli.command, Command::Bench { scale: false, .. });
     let result = match cli.command {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
         Command::Tidy { repeats } => tidy::tidy(repeats),
@@ -127,7 +136,10 @@ fn main() -> ExitCode {
         Command::Crosshost { tamper } => crosshost::crosshost(tamper),
         Command::PanicCheck { plant } => panic_check::panic_check(plant),
         Command::Corpus { large, shared } => corpus::corpus(large, shared, steps::TRACE_RUNS),
-        Command::Bench { json, runs } => bench::bench(json, runs),
+        Command::Bench { scale: true, scale_jobs, .. } => {
+            build_release().and_then(|()| scale::scale(&scale_jobs, steps::TRACE_RUNS))
+        }
+        Command::Bench { json, runs, .. } => bench::bench(json, runs),
     };
     match result {
         Ok(()) => {
@@ -141,4 +153,12 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The release `host-sim` and `replay` the scale benchmark runs.
+fn build_release() -> cmd::Result {
+    cmd::run(
+        "build release tools",
+        cmd::cargo().args(["build", "--release", "-p", "host-sim", "-p", "replay"]),
+    )
 }

@@ -142,6 +142,21 @@ pub fn fta_text() -> String {
     text
 }
 
+impl Shape {
+    /// A trace of `jobs` jobs on 1,024 processors, gzipped, for the scale benchmark.
+    pub fn scale(name: &'static str, jobs: u32) -> Self {
+        Shape {
+            name,
+            what: "a scale benchmark's trace on 1,024 processors",
+            jobs,
+            max_procs: Some(1024),
+            widest: 1024,
+            large: true,
+            ..BASE
+        }
+    }
+}
+
 /// SplitMix64: a few lines, the same numbers everywhere, enough for test data.
 struct Mix(u64);
 

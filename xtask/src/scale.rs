@@ -1,0 +1,135 @@
+//! `cargo xtask bench --scale`: how every model's run and verification grow with the
+//! length of a trace, and what they hold in memory (issue 18's measures).
+//!
+//! 1. Generated traces of each size asked for (`--scale-jobs`, by default 100,000 and
+//!    1,000,000 jobs on 1,024 processors), gzipped, written once under
+//!    `target/xtask/scale/` by the corpus' generator.
+//! 2. Every model's run (the traces step's runs) with its log, then `replay verify`:
+//!    wall time and peak resident memory (GNU time's) of each, and the growth of each
+//!    time per doubling of the trace between consecutive sizes,
+//!    `(t_b / t_a) ^ (1 / log2(b / a))`: 2.0 is linear.
+//! 3. End to end against decompression: `gzip -dc` of HPC2N, the largest shared trace,
+//!    beside `host-sim run` on it with 64 machines and its log, alternated three times,
+//!    and the ratio of their medians.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use crate::cmd::{Result, host_sim_bin, shared_traces, target_dir};
+use crate::corpus::shapes::Shape;
+use crate::corpus::{self, Row, Run};
+
+/// The sizes measured unless `--scale-jobs` says otherwise.
+pub const DEFAULT_SIZES: [u32; 2] = [100_000, 1_000_000];
+/// The trace of the end-to-end ratio.
+const HPC2N: &str = "HPC2N-2002-2.2-cln.swf.gz";
+/// Alternations of the end-to-end pair.
+const ROUNDS: usize = 3;
+
+pub fn scale(sizes: &[u32], runs: &[Run]) -> Result {
+    let dir = target_dir().join("xtask/scale");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("scale: cannot create {}: {e}", dir.display()))?;
+    let mut by_size: Vec<(u32, Vec<Row>)> = Vec::new();
+    for &jobs in sizes {
+        let name: &'static str = Box::leak(format!("scale-{jobs}").into_boxed_str());
+        eprintln!("==> scale: {jobs} jobs");
+        let trace = corpus::write(&dir, &Shape::scale(name, jobs))?;
+        let rows = runs
+            .iter()
+            .map(|&(label, subcommand, options)| {
+                corpus::one(&dir, ("--trace", &trace), label, subcommand, options)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        by_size.push((jobs, rows));
+    }
+    print!("{}", table(&by_size, runs));
+    end_to_end(&dir)
+}
+
+fn table(by_size: &[(u32, Vec<Row>)], runs: &[Run]) -> String {
+    let mut text = format!(
+        "\n{:<12} {:>10} {:>9} {:>9} {:>8} {:>8} {:>9} {:>9}\n",
+        "model", "jobs", "run s", "verify s", "run x2", "ver. x2", "run MiB", "ver. MiB"
+    );
+    let mib = |p: Option<f64>| p.map_or_else(|| "-".to_owned(), |p| format!("{p:.1}"));
+    for (i, &(label, ..)) in runs.iter().enumerate() {
+        let mut previous: Option<(u32, &Row)> = None;
+        for (jobs, rows) in by_size {
+            let Some(row) = rows.get(i) else { continue };
+            let growth = |now: Duration, then: fn(&Row) -> Duration| {
+                previous.map_or_else(
+                    || "-".to_owned(),
+                    |(a, before)| {
+                        format!("{:.2}", per_doubling(then(before), now, *jobs as f64 / f64::from(a)))
+                    },
+                )
+            };
+            text.push_str(&format!(
+                "{:<12} {:>10} {:>9.2} {:>9.2} {:>8} {:>8} {:>9} {:>9}\n",
+                label,
+                jobs,
+                row.run.as_secs_f64(),
+                row.verify.as_secs_f64(),
+                growth(row.run, |r| r.run),
+                growth(row.verify, |r| r.verify),
+                mib(row.peak_mib),
+                mib(row.verify_peak_mib)
+            ));
+            previous = Some((*jobs, row));
+        }
+    }
+    text
+}
+
+/// The factor a time grows by per doubling of the input, from `before` to `after`
+/// over an input `ratio` times as long.
+fn per_doubling(before: Duration, after: Duration, ratio: f64) -> f64 {
+    let (a, b) = (before.as_secs_f64().max(1e-3), after.as_secs_f64().max(1e-3));
+    (b / a).powf(1.0 / ratio.log2())
+}
+
+/// `gzip -dc` of HPC2N beside `host-sim run` on it (64 machines, with its log).
+fn end_to_end(dir: &Path) -> Result {
+    let Some(traces) = shared_traces("scale")? else { return Ok(()) };
+    let Some(trace) = traces.iter().find(|t| t.file_name().is_some_and(|n| n == HPC2N)) else {
+        println!("end to end: ../shared/traces/{HPC2N} is missing; not measured");
+        return Ok(());
+    };
+    let log = dir.join("hpc2n.log");
+    let (mut gzip, mut host) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        let mut inflate = Command::new("gzip");
+        inflate.arg("-dc").arg(trace);
+        gzip.push(corpus::timed(&mut inflate, "gzip -dc")?.0);
+        let mut run = Command::new(host_sim_bin());
+        run.args(["run", "--machines", "64", "--trace"]).arg(trace).arg("--log").arg(&log);
+        host.push(corpus::timed(&mut run, "host-sim run")?.0);
+    }
+    let (g, h) = (median(&mut gzip), median(&mut host));
+    println!(
+        "end to end on {HPC2N}: gzip -dc {:.2} s, host-sim run --machines 64 --log {:.2} s (medians of {ROUNDS}, alternated): {:.2}x",
+        g.as_secs_f64(),
+        h.as_secs_f64(),
+        h.as_secs_f64() / g.as_secs_f64().max(1e-6)
+    );
+    Ok(())
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort_unstable();
+    times.get(times.len() / 2).copied().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn growth_per_doubling_is_two_when_linear() {
+        let s = Duration::from_secs;
+        assert!((per_doubling(s(1), s(10), 10.0) - 2.0).abs() < 1e-9);
+        assert!((per_doubling(s(1), s(100), 10.0) - 4.0).abs() < 1e-9);
+        assert!((per_doubling(s(2), s(2), 10.0) - 1.0).abs() < 1e-9);
+    }
+}
