@@ -23,6 +23,15 @@ impl TiersAudit {
         };
         if let Decision::Reject { .. } = d {
             self.counts.rejected += 1;
+            // A refusal is final: a job never placed is forgotten, so that the audit
+            // holds only the jobs still in play.
+            if self
+                .jobs
+                .get(&job_id)
+                .is_some_and(|j| j.resource == usize::MAX && j.first_start.is_none() && !j.dropped)
+            {
+                self.jobs.remove(&job_id);
+            }
             return Ok(());
         }
         // The job is changed on a copy, and kept only when every check passed.
@@ -42,7 +51,11 @@ impl TiersAudit {
             Decision::Reject { .. } => {}
         }
         let after = j.placed_on();
-        if let Some(before) = self.jobs.insert(job_id, j) {
+        // An ended job is done: its late flag and violation were checked at its end
+        // (`end`), which is all `finish` would check of it, and any later decision of
+        // it is refused as of a job never submitted. So it is forgotten.
+        let before = if j.ended.is_some() { self.jobs.remove(&job_id) } else { self.jobs.insert(job_id, j) };
+        if let Some(before) = before {
             self.count_placed(before.placed_on(), after);
         }
         Ok(())
