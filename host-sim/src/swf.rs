@@ -41,6 +41,7 @@ use replay::format::Setting;
 
 use crate::workload::{self, Excluded, INPUT_CRC, Job, JobIdMap, Workload};
 
+mod inflate;
 mod line;
 
 use line::{Line, RawJob, parse_line, read_header};
@@ -168,8 +169,7 @@ pub fn read(path: &Path, options: SwfOptions) -> Result<Trace, SwfError> {
     let io_error = |source| SwfError::Io { file: file.clone(), source };
     let mut input = BufReader::with_capacity(BUFFER_BYTES, File::open(path).map_err(io_error)?);
     if input.fill_buf().map_err(io_error)?.starts_with(&GZIP_MAGIC) {
-        let lines = BufReader::with_capacity(BUFFER_BYTES, MultiGzDecoder::new(input));
-        parse_lines(&file, lines, options, Source::Gzip)
+        parse_lines(&file, inflate::inflate(input).map_err(io_error)?, options, Source::Gzip)
     } else {
         parse_lines(&file, input, options, Source::Plain)
     }

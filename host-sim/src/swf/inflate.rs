@@ -1,0 +1,97 @@
+//! A gzipped trace inflated on a thread of its own while the caller parses: the two
+//! cores each take one stage, so that reading a trace costs about as long as the
+//! slower stage rather than both. The bytes, their order and any error are exactly
+//! the decoder's; only the thread that runs it differs.
+
+use std::io::{self, BufRead, Read};
+use std::sync::mpsc::{Receiver, sync_channel};
+
+use flate2::bufread::MultiGzDecoder;
+
+/// Bytes a chunk of inflated text holds.
+const CHUNK_BYTES: usize = 1 << 18;
+/// Chunks inflated ahead of the parser: a bound on the memory in flight (1 MiB).
+const AHEAD: usize = 4;
+
+/// The inflated text of a gzip stream, chunk by chunk from the inflating thread.
+#[derive(Debug)]
+pub(super) struct Inflated {
+    chunks: Receiver<io::Result<Vec<u8>>>,
+    chunk: Vec<u8>,
+    at: usize,
+    /// The stream ended (or failed, which was returned once).
+    done: bool,
+}
+
+/// Starts inflating `compressed` on a new thread; fails only if the thread cannot
+/// be started.
+pub(super) fn inflate<R: BufRead + Send + 'static>(compressed: R) -> io::Result<Inflated> {
+    let (sender, chunks) = sync_channel(AHEAD);
+    let mut decoder = MultiGzDecoder::new(compressed);
+    std::thread::Builder::new().name("inflate".to_owned()).spawn(move || {
+        loop {
+            let mut chunk = vec![0; CHUNK_BYTES];
+            let sent = match fill(&mut decoder, &mut chunk) {
+                Ok(0) => break,
+                Ok(n) => {
+                    chunk.truncate(n);
+                    sender.send(Ok(chunk))
+                }
+                Err(error) => {
+                    let _ = sender.send(Err(error));
+                    break;
+                }
+            };
+            // The reader went away (an error, or it had read enough): stop.
+            if sent.is_err() {
+                break;
+            }
+        }
+    })?;
+    Ok(Inflated { chunks, chunk: Vec::new(), at: 0, done: false })
+}
+
+/// Reads into `chunk` until it is full or the stream ends; the bytes read.
+fn fill(decoder: &mut impl Read, chunk: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < chunk.len() {
+        match decoder.read(&mut chunk[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+impl Read for Inflated {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Inflated {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.at == self.chunk.len() && !self.done {
+            match self.chunks.recv() {
+                Ok(Ok(chunk)) => (self.chunk, self.at) = (chunk, 0),
+                Ok(Err(error)) => {
+                    self.done = true;
+                    return Err(error);
+                }
+                // The thread ended after the last chunk.
+                Err(_) => self.done = true,
+            }
+        }
+        Ok(self.chunk.get(self.at..).unwrap_or_default())
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at = (self.at + n).min(self.chunk.len());
+    }
+}
