@@ -179,10 +179,6 @@ impl Recorded {
 
 /// `host-sim whatif`: the log's requests decided again under `args.changes`.
 pub fn run(args: &WhatifArgs) -> Result<(), CliError> {
-    if let Some(out) = &args.output.log {
-        replay::staged::distinct(&[("LOG", &args.input)], &[("--log", out)])
-            .map_err(|clash| CliError::Usage(format!("whatif: {clash}")))?;
-    }
     let recorded = Recorded::read(&args.input)?;
     replay::with_model!(recorded.header.model, decide(&recorded, &args.changes, &args.output))
 }

@@ -6,7 +6,8 @@
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 pub(crate) type Result<T = ()> = std::result::Result<T, String>;
 
@@ -73,4 +74,21 @@ pub(crate) fn shared_traces(step: &str) -> Result<Option<Vec<PathBuf>>> {
         .collect();
     traces.sort();
     Ok(Some(traces))
+}
+
+/// Waits for `child`, which `what` names in errors, and stops it once it has run for
+/// `limit`: an emulator that hangs fails its step instead of the whole run.
+pub(crate) fn wait_within(child: &mut Child, limit: Duration, what: &str) -> Result<ExitStatus> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().map_err(|e| format!("{what}: waiting: {e}"))? {
+            return Ok(status);
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("{what} ran past {} s and was stopped", limit.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

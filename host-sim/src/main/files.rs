@@ -14,40 +14,34 @@ use super::Command;
 
 /// Checks `command`'s file options; `run` is the subcommand `host-sim` alone runs.
 pub fn check(command: Option<&Command>, run: &host_sim::service_level::cli::RunArgs) -> Result<(), CliError> {
-    let (mut inputs, mut outputs): (Vec<Named>, Vec<Named>) = (Vec::new(), Vec::new());
-    let run = match command {
-        None => Some(run),
-        Some(Command::Run(args)) => Some(args),
-        _ => None,
-    };
-    if let Some(args) = run {
-        inputs = traces(&args.input.source);
-        outputs.extend(log(args.output.log.as_deref()));
-        outputs.extend(args.jobs_out.as_deref().map(|p| ("--jobs-out", p)));
-    }
-    match command {
-        Some(Command::Reserve(args)) => {
-            inputs = traces(&args.input.source);
-            outputs.extend(log(args.output.log.as_deref()));
-        }
+    let (inputs, outputs): (Vec<Named>, Vec<Named>) = match command {
+        None => run_files(run),
+        Some(Command::Run(args)) => run_files(args),
+        Some(Command::Reserve(args)) => (traces(&args.input.source), log(args.output.log.as_deref())),
         Some(Command::Tiers(args)) => {
-            inputs = traces(&args.input);
+            let mut inputs = traces(&args.input);
             inputs.extend(args.availability.as_deref().map(|p| ("--availability", p)));
-            outputs.extend(log(args.output.log.as_deref()));
+            (inputs, log(args.output.log.as_deref()))
         }
-        Some(Command::Sla(args)) => {
-            inputs = traces(&args.input);
-            outputs.extend(log(args.output.log.as_deref()));
-        }
-        _ => {}
-    }
+        Some(Command::Sla(args)) => (traces(&args.input), log(args.output.log.as_deref())),
+        Some(Command::Whatif(args)) => (vec![("LOG", args.input.as_path())], log(args.output.log.as_deref())),
+        _ => return Ok(()),
+    };
     staged::distinct(&inputs, &outputs).map_err(|clash| CliError::Usage(clash.to_string()))
 }
 
-fn log(path: Option<&Path>) -> Option<Named<'_>> {
-    path.map(|p| ("--log", p))
+/// `--log`, when given, as the list of outputs it starts.
+fn log(path: Option<&Path>) -> Vec<Named<'_>> {
+    path.map(|p| ("--log", p)).into_iter().collect()
 }
 
 fn traces(source: &TraceArgs) -> Vec<Named<'_>> {
     source.trace.iter().map(|p| ("--trace", p.as_path())).collect()
+}
+
+/// `run`'s files: its traces; its log and per-job CSV.
+fn run_files(args: &host_sim::service_level::cli::RunArgs) -> (Vec<Named<'_>>, Vec<Named<'_>>) {
+    let mut outputs = log(args.output.log.as_deref());
+    outputs.extend(args.jobs_out.as_deref().map(|p| ("--jobs-out", p)));
+    (traces(&args.input.source), outputs)
 }

@@ -306,8 +306,7 @@ pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
     bar.finish_and_clear();
     let result = result.map_err(SlaError::Usage)?;
     let elapsed = started.elapsed();
-    let io = |e: std::io::Error| SlaError::Io(PathError { path: args.out.display().to_string(), source: e });
-    let files = sweep::files::write(&args.out, &result).map_err(io)?;
+    let files = sweep::files::write(&args.out, &result)?;
     eprintln!("host-sim: wrote {} files to {}", files.len(), args.out.display());
     args.plots
         .write_figures(&args.out, || super::figures::write(&args.out, &result))

@@ -23,7 +23,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cmd::{Result, cargo, host_sim_bin, in_ci, render, run, shared_traces, target_dir, works};
+use crate::cmd::{
+    Result, cargo, host_sim_bin, in_ci, render, run, shared_traces, target_dir, wait_within, works,
+};
 use crate::toolchain::ensure_rust_target;
 use compare::Side;
 
@@ -187,19 +189,8 @@ fn run_limited(step: &str, cmd: &mut Command, stdout: &Path) -> Result {
     };
     cmd.stdin(Stdio::null()).stdout(create(stdout)?).stderr(create(&stderr)?);
     println!("==> {step}: {}", render(cmd));
-    let started = Instant::now();
     let mut child = cmd.spawn().map_err(|e| format!("{step}: cannot start {}: {e}", render(cmd)))?;
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| format!("{step}: waiting: {e}"))? {
-            break status;
-        }
-        if started.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("{step}: ran past {} s and was stopped", TIME_LIMIT.as_secs()));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = wait_within(&mut child, TIME_LIMIT, step)?;
     if status.success() {
         return Ok(());
     }

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use kernel::log::{Body, Record};
 
-use crate::cmd::{Result, cargo, render, root, run, shared_traces, target_dir, works};
+use crate::cmd::{Result, cargo, render, root, run, shared_traces, target_dir, wait_within, works};
 use crate::toolchain::{EMBEDDED_TARGET, ensure_target, size_tool};
 
 pub const QEMU: &str = "qemu-system-arm";
@@ -178,17 +178,7 @@ fn run_qemu(elf: &Path, run_dir: &Path) -> Result<Figures> {
     println!("==> embedded: QEMU (at most {} s): {}", TIME_LIMIT.as_secs(), render(&cmd));
     let started = Instant::now();
     let mut child = cmd.spawn().map_err(|e| format!("embedded: cannot start {}: {e}", render(&cmd)))?;
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| format!("embedded: waiting for QEMU: {e}"))? {
-            break status;
-        }
-        if started.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("embedded: QEMU ran past {} s and was stopped", TIME_LIMIT.as_secs()));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = wait_within(&mut child, TIME_LIMIT, "embedded: QEMU")?;
     let output = child.wait_with_output().map_err(|e| format!("embedded: QEMU's output: {e}"))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);

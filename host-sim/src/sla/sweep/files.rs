@@ -14,6 +14,7 @@ use super::super::generator::SLOT_TICKS;
 use super::findings::{fig7, findings};
 use super::tables::{table1, table2};
 use super::{ASAP_CPU, ASAP_FAIR, ASAP_SLA, CPU, Kind, Point, SLA, Sweep, best, family};
+use crate::path_error::PathError;
 
 const POINT_HEADER: [&str; 15] = [
     "kind",
@@ -169,10 +170,11 @@ fn csv_files(sweep: &Sweep) -> io::Result<Vec<(String, String)>> {
 /// Writes `sla_points.csv` (every point), `sla_table1.csv`, `sla_table2.csv`,
 /// `sla_families.csv` (every pair family's best of each measure and its `w`), the
 /// figures' points (`sla_fig3.csv`, `sla_fig4.csv`, `sla_fig7.csv`, `sla_fig8.csv`)
-/// and `sla.json` (all of it) into `dir`.
-pub fn write(dir: &Path, sweep: &Sweep) -> io::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)?;
-    let mut files = csv_files(sweep)?;
+/// and `sla.json` (all of it) into `dir`. An error names the folder or the file.
+pub fn write(dir: &Path, sweep: &Sweep) -> Result<Vec<PathBuf>, PathError> {
+    let in_dir = |source| PathError { path: dir.display().to_string(), source };
+    std::fs::create_dir_all(dir).map_err(in_dir)?;
+    let mut files = csv_files(sweep).map_err(in_dir)?;
     let json = serde_json::json!({
         "sets": sweep.sets,
         "seed": sweep.seed,
@@ -189,7 +191,7 @@ pub fn write(dir: &Path, sweep: &Sweep) -> io::Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for (name, text) in files {
         let path = dir.join(name);
-        replay::staged::write_all(&path, text.as_bytes()).map_err(|e| e.source)?;
+        replay::staged::write_all(&path, text.as_bytes())?;
         written.push(path);
     }
     Ok(written)
