@@ -9,6 +9,8 @@
 //! - [`feasibility`]: [`edf_feasible`] (can a set of jobs, all available now, meet its
 //!   deadlines on one machine?) and [`optimal_accepted_work`] (the best any scheduler,
 //!   knowing the future, could accept on one machine; brute force on at most ten jobs).
+//! - [`optimum`]: [`optimal_income`], the same on one machine or several, each job at
+//!   its own income, without migration: the exact `V*` of small instances.
 //! - [`trace`]: [`TraceChecker`], which reads events and the kernel's decisions and
 //!   checks them without any model of admission: deadlines met, every `Start` closed,
 //!   work adding up to `p`, one job at a time per machine, no machine idle with work.
@@ -20,11 +22,13 @@
 pub mod cases;
 pub mod feasibility;
 pub mod harness;
+pub mod optimum;
 pub mod sim;
 pub mod trace;
 
 pub use cases::{Case, Shape, case_from_bytes};
 pub use feasibility::{MAX_OPTIMAL_JOBS, edf_feasible, optimal_accepted_work};
 pub use harness::{CaseReport, Failure, check_case};
+pub use optimum::{MAX_BRUTE_FORCE_JOBS, OfflineJob, optimal_income};
 pub use sim::{ModelJob, ModelStep, ReferenceSim};
 pub use trace::{TraceChecker, TraceError, Violation, check_trace};

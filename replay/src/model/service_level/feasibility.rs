@@ -51,7 +51,7 @@ pub fn optimal_accepted_work(jobs: &[(Tick, Tick, Tick)]) -> u64 {
 /// Runs preemptive EDF over `jobs` (`(release, p, deadline)`) and reports whether every
 /// job completes by its deadline. Between two releases the released job with the
 /// earliest deadline runs; ties go to the earlier index, which changes nothing here.
-fn edf_meets_deadlines(jobs: &[(Tick, Tick, Tick)]) -> bool {
+pub(crate) fn edf_meets_deadlines(jobs: &[(Tick, Tick, Tick)]) -> bool {
     let mut remaining: Vec<u128> = jobs.iter().map(|&(_, p, _)| u128::from(p)).collect();
     let release = |i: usize| u128::from(jobs[i].0);
     let mut now = 0u128;
