@@ -36,7 +36,7 @@ pub struct OfflineJob {
 pub fn optimal_income(jobs: &[OfflineJob], machines: usize) -> u128 {
     assert!(jobs.len() <= MAX_BRUTE_FORCE_JOBS, "{} jobs is too many for a brute-force optimum", jobs.len());
     let mut order: Vec<OfflineJob> = jobs.to_vec();
-    order.sort_by(|a, b| b.income.cmp(&a.income));
+    order.sort_by_key(|job| std::cmp::Reverse(job.income));
     // `left[i]`: the income of jobs `i..`, the most a branch at job `i` can still add.
     let mut left = vec![0u128; order.len() + 1];
     for i in (0..order.len()).rev() {
