@@ -120,6 +120,10 @@ enum Command {
         /// The scale benchmark's trace lengths, in jobs.
         #[arg(long, value_name = "N,N,...", value_delimiter = ',', default_values_t = scale::DEFAULT_SIZES)]
         scale_jobs: Vec<u32>,
+        /// Also every run's peak memory on a trace of this many jobs (the issue's
+        /// point is 10000000; the trace is written once under target/xtask/scale).
+        #[arg(long, value_name = "N")]
+        scale_memory: Option<u32>,
     },
 }
 
@@ -136,8 +140,8 @@ fn main() -> ExitCode {
         Command::Crosshost { tamper } => crosshost::crosshost(tamper),
         Command::PanicCheck { plant } => panic_check::panic_check(plant),
         Command::Corpus { large, shared } => corpus::corpus(large, shared, steps::TRACE_RUNS),
-        Command::Bench { scale: true, scale_jobs, .. } => {
-            build_release().and_then(|()| scale::scale(&scale_jobs, steps::TRACE_RUNS))
+        Command::Bench { scale: true, scale_jobs, scale_memory, .. } => {
+            build_release().and_then(|()| scale::scale(&scale_jobs, scale_memory, steps::TRACE_RUNS))
         }
         Command::Bench { json, runs, .. } => bench::bench(json, runs),
     };

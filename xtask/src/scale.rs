@@ -8,7 +8,12 @@
 //!    wall time and peak resident memory (GNU time's) of each, and the growth of each
 //!    time per doubling of the trace between consecutive sizes,
 //!    `(t_b / t_a) ^ (1 / log2(b / a))`: 2.0 is linear.
-//! 3. End to end against decompression: `gzip -dc` of HPC2N, the largest shared trace,
+//!    Beside the traces step's runs, `single+jobs` is the first of them with
+//!    `--jobs-out` (the per-job table), so that its memory is measured too.
+//! 3. With `--scale-memory N` (10,000,000 is the point), the same runs on a
+//!    trace of `N` jobs, written once like the others (about 1 GB of text, 200 MB
+//!    gzipped): their peaks and times in a table of their own, with no growth.
+//! 4. End to end against decompression: `gzip -dc` of HPC2N, the largest shared trace,
 //!    beside `host-sim run` on it with 64 machines and its log, alternated three times,
 //!    and the ratio of their medians.
 
@@ -27,24 +32,45 @@ const HPC2N: &str = "HPC2N-2002-2.2-cln.swf.gz";
 /// Alternations of the end-to-end pair.
 const ROUNDS: usize = 3;
 
-pub fn scale(sizes: &[u32], runs: &[Run]) -> Result {
+pub fn scale(sizes: &[u32], memory: Option<u32>, runs: &[Run]) -> Result {
     let dir = target_dir().join("xtask/scale");
     std::fs::create_dir_all(&dir).map_err(|e| format!("scale: cannot create {}: {e}", dir.display()))?;
+    let runs = with_jobs_out(&dir, runs);
     let mut by_size: Vec<(u32, Vec<Row>)> = Vec::new();
     for &jobs in sizes {
-        let name: &'static str = Box::leak(format!("scale-{jobs}").into_boxed_str());
-        eprintln!("==> scale: {jobs} jobs");
-        let trace = corpus::write(&dir, &Shape::scale(name, jobs))?;
-        let rows = runs
-            .iter()
-            .map(|&(label, subcommand, options)| {
-                corpus::one(&dir, ("--trace", &trace), label, subcommand, options)
-            })
-            .collect::<Result<Vec<_>>>()?;
-        by_size.push((jobs, rows));
+        by_size.push((jobs, measure(&dir, jobs, &runs)?));
     }
-    print!("{}", table(&by_size, runs));
+    print!("{}", table(&by_size, &runs));
+    if let Some(jobs) = memory {
+        let rows = measure(&dir, jobs, &runs)?;
+        println!("\nmemory at {jobs} jobs (peak resident set of each process):");
+        print!("{}", table(&[(jobs, rows)], &runs));
+    }
     end_to_end(&dir)
+}
+
+/// Every run of `runs` on a generated trace of `jobs` jobs, then its verification.
+fn measure(dir: &Path, jobs: u32, runs: &[Run]) -> Result<Vec<Row>> {
+    let name: &'static str = Box::leak(format!("scale-{jobs}").into_boxed_str());
+    eprintln!("==> scale: {jobs} jobs");
+    let trace = corpus::write(dir, &Shape::scale(name, jobs))?;
+    runs.iter()
+        .map(|&(label, subcommand, options)| {
+            corpus::one(dir, ("--trace", &trace), label, subcommand, options)
+        })
+        .collect()
+}
+
+/// `runs`, then the first of them again writing its per-job table into `dir`.
+fn with_jobs_out(dir: &Path, runs: &[Run]) -> Vec<Run> {
+    let mut all = runs.to_vec();
+    if let Some(&(_, subcommand, options)) = runs.first() {
+        let table: &'static str = Box::leak(dir.join("jobs.csv").display().to_string().into_boxed_str());
+        let options: &'static [&'static str] =
+            Box::leak([options, &["--jobs-out", table]].concat().into_boxed_slice());
+        all.push(("single+jobs", subcommand, options));
+    }
+    all
 }
 
 fn table(by_size: &[(u32, Vec<Row>)], runs: &[Run]) -> String {
