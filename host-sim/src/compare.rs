@@ -58,6 +58,12 @@ pub struct Row {
     pub violations: u64,
     pub mean_wait_s: f64,
     pub mean_bounded_slowdown: f64,
+    /// The model's setting, as the figure's legend states it (not in the CSV or JSON).
+    #[serde(skip)]
+    pub configuration: String,
+    /// What `utilisation_pct` is a share of, as the figure states it.
+    #[serde(skip)]
+    pub utilisation_of: String,
 }
 
 /// What failed in one model's run.
@@ -82,19 +88,69 @@ pub(crate) fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {
     if count == 0 { 0.0 } else { values.sum::<f64>() / count as f64 }
 }
 
-/// The measures in percent, one group each, a bar per model: `compare.svg`.
-pub fn chart(trace: &str, rows: &[Row]) -> BarChart {
-    let group = |label: &str, value: fn(&Row) -> f64| BarGroup {
+/// One figure of the comparison: `(file name, chart)`.
+pub type Figure = (&'static str, BarChart);
+
+/// A model's legend entry: its subcommand, its paper, its configuration and, when
+/// `utilisation` is drawn, what its utilisation is a share of.
+fn legend_entry(row: &Row, utilisation: bool) -> String {
+    let paper = row.after.replace(" (", ", ").replace(')', "");
+    let of = if utilisation { format!("; utilisation of {}", row.utilisation_of) } else { String::new() };
+    format!("{}: {paper}; {}{of}", row.model, row.configuration)
+}
+
+/// The figures: `compare.svg`, the measures in percent that every model defines
+/// alike (accepted of its requests; its utilisation, each of the resources its legend
+/// entry names: they differ, and no model's is compared with another's pool), one
+/// group each, a bar or dot per model; `compare_wait.svg` and `compare_slowdown.svg`,
+/// the mean wait and mean bounded slowdown over accepted requests, which every model
+/// measures alike.
+pub fn charts(trace: &str, rows: &[Row]) -> Vec<Figure> {
+    let group = |label: &str, value: fn(&Row) -> f64, digits: usize| BarGroup {
         label: label.to_owned(),
-        bars: rows.iter().map(|r| (format!("{:.1}", value(r)), value(r))).collect(),
+        bars: rows.iter().map(|r| (format!("{:.digits$}", value(r)), value(r))).collect(),
+        intervals: Vec::new(),
     };
-    BarChart {
-        title: format!("The models side by side on {trace}"),
-        x_label: "measure".to_owned(),
-        y_label: "percent".to_owned(),
-        bar_names: rows.iter().map(|r| format!("{} ({})", r.model, r.after)).collect(),
-        groups: vec![group("accepted %", |r| r.accepted_pct), group("utilisation %", |r| r.utilisation_pct)],
-    }
+    let chart = |title: String, y_label: &str, groups: Vec<BarGroup>, utilisation: bool| BarChart {
+        title,
+        x_label: "measure (one run of each model)".to_owned(),
+        y_label: y_label.to_owned(),
+        bar_names: rows.iter().map(|r| legend_entry(r, utilisation)).collect(),
+        groups,
+        interval_label: String::new(),
+    };
+    vec![
+        (
+            "compare.svg",
+            chart(
+                format!("The models side by side on {trace}"),
+                "percent",
+                vec![
+                    group("accepted [% of its requests]", |r| r.accepted_pct, 1),
+                    group("utilisation [% of its own resources]", |r| r.utilisation_pct, 1),
+                ],
+                true,
+            ),
+        ),
+        (
+            "compare_wait.svg",
+            chart(
+                format!("Mean wait of accepted requests on {trace}"),
+                "mean wait [s]",
+                vec![group("mean wait", |r| r.mean_wait_s, 0)],
+                false,
+            ),
+        ),
+        (
+            "compare_slowdown.svg",
+            chart(
+                format!("Mean bounded slowdown on {trace}"),
+                "mean bounded slowdown [ratio]",
+                vec![group("mean bounded slowdown (10 s bound)", |r| r.mean_bounded_slowdown, 2)],
+                false,
+            ),
+        ),
+    ]
 }
 
 /// The header of the CSV and the columns of the table.
@@ -167,13 +223,15 @@ mod tests {
             violations: 0,
             mean_wait_s: 0.0,
             mean_bounded_slowdown: 1.0,
+            configuration: "its defaults".to_owned(),
+            utilisation_of: "its pool".to_owned(),
         }
     }
 
     #[test]
     fn the_figure_draws_a_bar_per_model_and_measure() {
         let rows = [row("run", 20.0, 90.0), row("reserve", 80.0, 40.0), row("third", 50.0, 60.0)];
-        let svg = chart("t.swf", &rows).to_svg().unwrap();
+        let svg = charts("t.swf", &rows)[0].1.to_svg().unwrap();
         let pixmap = render(&svg);
         assert!(ink(&pixmap) > 5_000, "the figure is nearly blank");
         for i in 0..rows.len() {
@@ -181,7 +239,8 @@ mod tests {
         }
         assert_eq!(pixels_of(&pixmap, colour(rows.len())), 0, "a bar too many");
         let labels = texts(&svg);
-        for label in ["accepted %", "utilisation %", "80.0", "40.0"] {
+        for label in ["accepted [% of its requests]", "utilisation [% of its own resources]", "80.0", "40.0"]
+        {
             assert!(labels.iter().any(|t| t == label), "no {label:?} in {labels:?}");
         }
     }

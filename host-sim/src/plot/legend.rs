@@ -15,11 +15,12 @@ use super::{LineChart, REFERENCE_GREYS, colour};
 pub(super) fn quietest_corner(
     names: &[&str],
     points: impl Iterator<Item = (f64, f64)>,
+    whisker_ends: &[(f64, f64)],
     (x_lo, x_hi): (f64, f64),
     (y_lo, y_hi): (f64, f64),
 ) -> (SeriesLabelPosition, usize, f64) {
     let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
-    let width = (longest * 0.012 + 0.08).min(1.0);
+    let width = (longest * 0.016 + 0.08).min(1.0);
     let height = (names.len() as f64 * 0.06 + 0.05).min(1.0);
     let normalised: Vec<(f64, f64)> =
         points.map(|(x, y)| ((x - x_lo) / (x_hi - x_lo), (y - y_lo) / (y_hi - y_lo))).collect();
@@ -33,6 +34,7 @@ pub(super) fn quietest_corner(
             })
         })
         .chain(normalised.iter().copied())
+        .chain(whisker_ends.iter().map(|(x, y)| ((x - x_lo) / (x_hi - x_lo), (y - y_lo) / (y_hi - y_lo))))
         .collect();
     let covered = |left: bool, top: bool| {
         samples
@@ -72,7 +74,8 @@ impl LineChart {
         let (width, _) = root.dim_in_pixel();
         let left = width as i32 - legend_px as i32 + 4;
         let font = ("sans-serif", 17).into_font().color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
-        let entries = self.series.len() + self.reference_lines.len();
+        let intervals = self.interval_labels();
+        let entries = self.series.len() + self.reference_lines.len() + intervals.len();
         let top = 56;
         let bottom = top + 22 * entries as i32;
         let frame = [(left - 6, top - 14), (width as i32 - 8, bottom - 8)];
@@ -93,6 +96,12 @@ impl LineChart {
             root.draw(&DashedPathElement::new(vec![(left, y), (left + 22, y)], 5, 3, style))
                 .map_err(|e| e.to_string())?;
             root.draw(&Text::new(line.name.clone(), (left + 30, y), font.clone()))
+                .map_err(|e| e.to_string())?;
+        }
+        for (k, label) in intervals.iter().enumerate() {
+            let y = top + 22 * (self.series.len() + self.reference_lines.len() + k) as i32;
+            root.draw(&super::line::error_bar_sample(left + 11, y)).map_err(|e| e.to_string())?;
+            root.draw(&Text::new((*label).to_owned(), (left + 30, y), font.clone()))
                 .map_err(|e| e.to_string())?;
         }
         Ok(())

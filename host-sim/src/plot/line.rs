@@ -7,7 +7,10 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::legend::quietest_corner;
-use super::{LineChart, PlotError, REFERENCE_GREYS, colour, padded_range, render, short_number};
+use super::{
+    LineChart, PlotError, REFERENCE_GREYS, TITLE_PX, axis_label_font, colour, draw_title, padded_range,
+    render, short_number, text_px,
+};
 
 /// The plotting area of a line chart, in data coordinates.
 type Plot<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
@@ -23,6 +26,16 @@ impl LineChart {
             .count()
     }
 
+    /// The y axis' range: the points (series and reference lines) and the error bars,
+    /// padded by 5 %, not stretched to zero, so that the differences the figure exists
+    /// to show stay visible.
+    pub fn y_range(&self) -> (f64, f64) {
+        let points =
+            self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter().map(|p| p.1));
+        let bounds = self.series.iter().flat_map(|s| s.error_bars().flat_map(|(_, lo, hi)| [lo, hi]));
+        padded_range(points.chain(bounds), false)
+    }
+
     /// The figure as SVG text.
     pub fn to_svg(&self) -> Result<String, PlotError> {
         render(&self.title, |root| self.draw(root))
@@ -30,21 +43,27 @@ impl LineChart {
 
     fn draw(&self, root: &DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String> {
         root.fill(&WHITE).map_err(|e| e.to_string())?;
+        draw_title(root, &self.title)?;
         let all = || self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter().copied());
         let (x_lo, x_hi) = padded_range(all().map(|p| p.0), false);
-        let (y_lo, y_hi) = padded_range(all().map(|p| p.1), false);
-        let names: Vec<&str> =
-            self.series.iter().chain(&self.reference_lines).map(|s| s.name.as_str()).collect();
-        let (corner, covered, _) =
-            quietest_corner(&names, all().filter(|p| p.1.is_finite()), (x_lo, x_hi), (y_lo, y_hi));
+        let (y_lo, y_hi) = self.y_range();
+        let names = self.legend_names();
+        let (corner, covered, _) = quietest_corner(
+            &names,
+            all().filter(|p| p.1.is_finite()),
+            &self.whisker_ends(),
+            (x_lo, x_hi),
+            (y_lo, y_hi),
+        );
         // No free corner: the legend goes to the right of the plot, in a margin made for it
         // (its width estimated from the longest name, as plotters lays text out).
         let outside = covered > 0;
         let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as u32;
-        let legend_px = if outside { 48 + longest * 8 } else { 0 };
+        let legend_px =
+            if outside { 48 + text_px(&"m".repeat(longest as usize), 17).ceil() as u32 } else { 0 };
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 26))
             .margin(12)
+            .margin_top(TITLE_PX)
             .margin_right(12 + legend_px)
             .x_label_area_size(56)
             .y_label_area_size(84)
@@ -77,11 +96,12 @@ impl LineChart {
                 .map(|(_, text)| text.clone())
                 .unwrap_or_default()
         };
+        let area = chart.plotting_area().dim_in_pixel();
         let mut mesh = chart.configure_mesh();
         mesh.x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .label_style(("sans-serif", 18))
-            .axis_desc_style(("sans-serif", 20))
+            .axis_desc_style(("sans-serif", axis_label_font(&self.x_label, &self.y_label, area)))
             .light_line_style(TRANSPARENT)
             .bold_line_style(RGBColor(215, 215, 215))
             .x_label_formatter(&x_label)
@@ -94,10 +114,42 @@ impl LineChart {
         mesh.draw().map_err(|e| e.to_string())
     }
 
-    /// The series (solid, with markers), then the reference lines (dashed, grey), each
-    /// with its legend entry.
+    /// Both ends of every error bar, as points the legend must not cover.
+    fn whisker_ends(&self) -> Vec<(f64, f64)> {
+        self.series.iter().flat_map(|s| s.error_bars().flat_map(|(x, lo, hi)| [(x, lo), (x, hi)])).collect()
+    }
+
+    /// The legend's entries in order: series, reference lines, then one entry per
+    /// distinct kind of error bar.
+    pub(super) fn legend_names(&self) -> Vec<&str> {
+        let lines = self.series.iter().chain(&self.reference_lines).map(|s| s.name.as_str());
+        lines.chain(self.interval_labels()).collect()
+    }
+
+    /// The distinct labels of the series' error bars, in first-seen order.
+    pub(super) fn interval_labels(&self) -> Vec<&str> {
+        let mut labels: Vec<&str> = Vec::new();
+        for s in &self.series {
+            if s.error_bars().next().is_some() && !labels.contains(&s.interval_label.as_str()) {
+                labels.push(&s.interval_label);
+            }
+        }
+        labels
+    }
+
+    /// The series (solid, with markers and error bars), then the reference lines
+    /// (dashed, grey), each with its legend entry, then the error bars' legend entry.
     fn draw_lines(&self, chart: &mut Plot<'_, '_>) -> Result<(), String> {
         for (i, series) in self.series.iter().enumerate() {
+            let whisker = colour(i).stroke_width(1);
+            // Each series' error bars a little apart from the others', so that bars at
+            // one x do not hide each other.
+            let x_span = chart.x_range().end - chart.x_range().start;
+            let dodge = x_span * 0.004 * (i as f64 - (self.series.len() as f64 - 1.0) / 2.0);
+            let bars = series
+                .error_bars()
+                .map(|(x, lo, hi)| PathElement::new(vec![(x + dodge, lo), (x + dodge, hi)], whisker));
+            chart.draw_series(bars).map_err(|e| e.to_string())?;
             let style = colour(i).stroke_width(2);
             let points: Vec<(f64, f64)> = series.points.iter().copied().filter(|p| p.1.is_finite()).collect();
             chart
@@ -120,6 +172,19 @@ impl LineChart {
                 .label(&line.name)
                 .legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, style));
         }
+        for label in self.interval_labels() {
+            chart
+                .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())
+                .map_err(|e| e.to_string())?
+                .label(label)
+                .legend(|(x, y)| error_bar_sample(x + 10, y));
+        }
         Ok(())
     }
+}
+
+/// The legend's sample of an error bar: a black whisker with caps, centred on `(x, y)`.
+pub(super) fn error_bar_sample(x: i32, y: i32) -> PathElement<(i32, i32)> {
+    let points = vec![(x - 3, y - 7), (x + 3, y - 7), (x, y - 7), (x, y + 7), (x - 3, y + 7), (x + 3, y + 7)];
+    PathElement::new(points, BLACK.stroke_width(1))
 }

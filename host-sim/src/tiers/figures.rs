@@ -1,6 +1,9 @@
 //! The paper's Figures 8 to 13 (Tomás et al., §6.3) as SVG bar charts, drawn from the
-//! sweep's cells (the means over seeds, as `tiers_cells.csv` holds them). Every chart
-//! has one group of bars per tier mix (A to D: Silver 40 to 70 %):
+//! sweep's cells (the means over seeds, as `tiers_cells.csv` holds them), each bar
+//! with its 95 % interval over the seeds when there are two or more
+//! ([`crate::plot::interval`]). Every chart has one group of bars per tier mix (A to
+//! D: Silver 40 to 70 %); bars whose values sit far from zero become dots on a fitted
+//! axis ([`crate::plot::BarChart`]):
 //!
 //! | file | the paper's figure | bars |
 //! |---|---|---|
@@ -17,15 +20,22 @@ use kernel::tiers::Policy;
 
 use super::metrics::Summary;
 use super::sweep::Cell;
-use crate::plot::{BarChart, BarGroup, PlotError};
+use crate::plot::{BarChart, BarGroup, PlotError, interval};
 
 const MIXES: [char; 4] = ['A', 'B', 'C', 'D'];
 
 /// A bar's name and the measure it draws from a cell's summary.
 type Measure<'a> = (&'a str, &'a dyn Fn(&Summary) -> f64);
 
-fn mean(cells: &[Cell], policy: Policy, mix: char) -> Option<&Summary> {
-    cells.iter().find(|c| c.policy == policy.name() && c.mix == mix).map(|c| &c.mean)
+fn cell(cells: &[Cell], policy: Policy, mix: char) -> Option<&Cell> {
+    cells.iter().find(|c| c.policy == policy.name() && c.mix == mix)
+}
+
+/// `value` of a cell's mean, and its 95 % interval over the cell's seeds.
+fn with_interval(cell: Option<&Cell>, value: &dyn Fn(&Summary) -> f64) -> (f64, Option<(f64, f64)>) {
+    let Some(cell) = cell else { return (f64::NAN, None) };
+    let runs: Vec<f64> = cell.runs.iter().map(value).collect();
+    (value(&cell.mean), interval::ci95(&runs).1)
 }
 
 /// One group per mix; bar `i` of each is `bars[i].1` of that mix's summary under
@@ -39,19 +49,22 @@ fn per_mix(
 ) -> BarChart {
     let groups = MIXES
         .iter()
-        .map(|&mix| BarGroup {
-            label: format!("mix {mix}"),
-            bars: bars
+        .map(|&mix| {
+            let drawn: Vec<(f64, Option<(f64, f64)>)> = bars
                 .iter()
                 .enumerate()
-                .map(|(i, (_, value))| {
-                    let v = mean(cells, policy_of_bar(i), mix).map_or(f64::NAN, value);
-                    (format!("{v:.1}"), v)
-                })
-                .collect(),
+                .map(|(i, (_, value))| with_interval(cell(cells, policy_of_bar(i), mix), *value))
+                .collect();
+            BarGroup {
+                label: format!("mix {mix}"),
+                bars: drawn.iter().map(|(v, _)| (format!("{v:.1}"), *v)).collect(),
+                intervals: drawn.iter().map(|(_, i)| *i).collect(),
+            }
         })
         .collect();
+    let seeds = cells.iter().map(|c| c.runs.len()).max().unwrap_or(0) as u64;
     BarChart {
+        interval_label: interval::ci95_label(seeds, "seeds"),
         title,
         x_label: "tier mix (Gold 20 %, Silver 40 / 50 / 60 / 70 %)".to_owned(),
         y_label: y_label.to_owned(),
