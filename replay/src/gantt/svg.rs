@@ -294,7 +294,7 @@ enum Swatch {
     Reject,
 }
 
-/// The legend's entries (outcomes drawn, classes drawn, the two marks), each with its
+/// The legend's entries (outcomes drawn, classes drawn, the marks drawn), each with its
 /// left edge and line, in lines that fit the figure's width.
 fn legend_entries(chart: &Chart) -> Vec<(Swatch, String, usize, f64)> {
     let outcomes = chart.outcomes.iter().map(|o| (Swatch::Outcome(*o), o.name().to_owned()));
@@ -302,7 +302,12 @@ fn legend_entries(chart: &Chart) -> Vec<(Swatch, String, usize, f64)> {
         .into_iter()
         .filter(|c| chart.bars.iter().any(|b| b.class == Some(*c)))
         .map(|c| (Swatch::Class(c), format!("{} ({}: stripe, letter)", c.name(), class_letter(c))));
-    let marks = [(Swatch::Submit, "submit".to_owned()), (Swatch::Reject, "rejection".to_owned())];
+    // The marks too only when some are drawn.
+    let marks =
+        [(Swatch::Submit, MarkKind::Submit, "submit"), (Swatch::Reject, MarkKind::Reject, "rejection")]
+            .into_iter()
+            .filter(|(_, kind, _)| chart.marks.iter().any(|m| m.kind == *kind))
+            .map(|(swatch, _, name)| (swatch, name.to_owned()));
     let (mut x, mut line) = (LEFT, 0);
     let mut out = Vec::new();
     for (swatch, name) in outcomes.chain(classes).chain(marks) {
