@@ -208,16 +208,9 @@ fn draw_title(root: &DrawingArea<SVGBackend<'_>, Shift>, title: &str) -> Result<
     root.draw(&Text::new(title.to_owned(), (width as i32 / 2, 10), font)).map_err(|e| e.to_string())
 }
 
-/// Draws a figure with `draw` on a drawing area of [`SIZE_PX`] and returns its SVG text;
-/// errors name the figure by `title`.
-fn render(
-    title: &str,
-    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String>,
-) -> Result<String, PlotError> {
-    render_sized(title, SIZE_PX, draw)
-}
-
-/// [`render`] on a drawing area of `size` pixels.
+/// Draws a figure with `draw` on a drawing area of `size` pixels ([`SIZE_PX`], taller
+/// for a legend under the plot) and returns its SVG text; errors name the figure by
+/// `title`.
 fn render_sized(
     title: &str,
     size: (u32, u32),

@@ -7,11 +7,11 @@
 //! values spread (95.0 against 94.6 against 94.4), the chart is a dot chart instead:
 //! each value a dot, on a y axis fitted to the values and their intervals.
 
+use super::legend::{LEGEND_LINE, draw_below, legend_lines};
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use replay::gantt::fit::text_width;
 
 use super::{
     BarChart, PlotError, SIZE_PX, TITLE_PX, axis_label_font, colour, draw_title, padded_range, render_sized,
@@ -24,14 +24,10 @@ type Plot<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64,
 /// The colour of a bar's error bar (a near-black, apart from the axes' black).
 pub(super) const WHISKER: RGBColor = RGBColor(40, 40, 40);
 
-/// Height of one line of the legend, and its font size.
-const LEGEND_LINE: i32 = 24;
-const LEGEND_FONT: f64 = 16.0;
-
 impl BarChart {
     /// The figure as SVG text.
     pub fn to_svg(&self) -> Result<String, PlotError> {
-        let lines = self.legend_layout().last().map_or(0, |e| e.2 + 1) as u32;
+        let lines = legend_lines(&self.legend_names());
         let size = (SIZE_PX.0, SIZE_PX.1 + lines * LEGEND_LINE as u32 + 8);
         render_sized(&self.title, size, |root| self.draw(root))
     }
@@ -63,25 +59,14 @@ impl BarChart {
         heights.chain(bounds)
     }
 
-    /// The legend's entries (bar names, then the error bars' label when any is drawn),
-    /// each with its left edge and line, filling lines of the figure's width.
-    fn legend_layout(&self) -> Vec<(String, i32, usize)> {
+    /// The legend's entries: the bar names, then the error bars' label when any is drawn.
+    fn legend_names(&self) -> Vec<&str> {
         let any_interval = self.groups.iter().any(|g| g.intervals.iter().any(Option::is_some));
-        let mut names = self.bar_names.clone();
+        let mut names: Vec<&str> = self.bar_names.iter().map(String::as_str).collect();
         if any_interval && !self.interval_label.is_empty() {
-            names.push(self.interval_label.clone());
+            names.push(&self.interval_label);
         }
-        let (mut x, mut line) = (14, 0);
-        let mut out = Vec::new();
-        for name in names {
-            let width = 30 + text_width(&name, LEGEND_FONT).ceil() as i32;
-            if x > 14 && x + width > SIZE_PX.0 as i32 - 14 {
-                (x, line) = (14, line + 1);
-            }
-            out.push((name, x, line));
-            x += width + 18;
-        }
-        out
+        names
     }
 
     fn draw(&self, root: &DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String> {
@@ -178,21 +163,16 @@ impl BarChart {
         Ok(())
     }
 
-    /// The legend under the plot: a swatch and the name per entry, lines filled left
-    /// to right; the error bars' entry has a whisker for its swatch.
+    /// The legend under the plot: a swatch per bar name, a whisker for the intervals.
     fn draw_legend(&self, area: &DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String> {
-        let font =
-            ("sans-serif", LEGEND_FONT).into_font().color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
-        for (i, (name, x, line)) in self.legend_layout().into_iter().enumerate() {
-            let y = LEGEND_LINE / 2 + LEGEND_LINE * line as i32;
-            if i < self.bar_names.len() {
-                area.draw(&Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour(i).filled()))
-                    .map_err(|e| e.to_string())?;
+        let bars = self.bar_names.len();
+        draw_below(area, &self.legend_names(), |i, x, y| {
+            let drawn = if i < bars {
+                area.draw(&Rectangle::new([(x + 3, y - 6), (x + 17, y + 6)], colour(i).filled()))
             } else {
-                area.draw(&super::line::error_bar_sample(x + 7, y)).map_err(|e| e.to_string())?;
-            }
-            area.draw(&Text::new(name, (x + 22, y), font.clone())).map_err(|e| e.to_string())?;
-        }
-        Ok(())
+                area.draw(&super::line::error_bar_sample(x + 10, y))
+            };
+            drawn.map_err(|e| e.to_string())
+        })
     }
 }

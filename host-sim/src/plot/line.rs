@@ -1,15 +1,16 @@
 //! Drawing a [`LineChart`]: the axes, the series with their markers, the dashed
-//! reference lines, and the legend in the quietest corner or beside the plot.
+//! reference lines, the error bars, and the legend in the quietest corner or under the
+//! plot.
 
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
-use super::legend::quietest_corner;
+use super::legend::{LEGEND_LINE, legend_lines, quietest_corner};
 use super::{
-    LineChart, PlotError, REFERENCE_GREYS, TITLE_PX, axis_label_font, colour, draw_title, padded_range,
-    render, short_number, text_px,
+    LineChart, PlotError, REFERENCE_GREYS, SIZE_PX, TITLE_PX, axis_label_font, colour, draw_title,
+    padded_range, render_sized, short_number,
 };
 
 /// The plotting area of a line chart, in data coordinates.
@@ -38,33 +39,37 @@ impl LineChart {
 
     /// The figure as SVG text.
     pub fn to_svg(&self) -> Result<String, PlotError> {
-        render(&self.title, |root| self.draw(root))
+        let (_, outside) = self.legend_corner();
+        let lines = if outside { legend_lines(&self.legend_names()) } else { 0 };
+        let size = (SIZE_PX.0, SIZE_PX.1 + lines * LEGEND_LINE as u32 + if lines > 0 { 8 } else { 0 });
+        render_sized(&self.title, size, |root| self.draw(root, outside))
     }
 
-    fn draw(&self, root: &DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String> {
+    /// The x axis' padded range.
+    fn x_range(&self) -> (f64, f64) {
+        let all = self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter());
+        padded_range(all.map(|p| p.0), false)
+    }
+
+    /// The corner of the plot for the legend, and whether every corner would cover
+    /// some data (the legend then goes under the plot).
+    fn legend_corner(&self) -> (SeriesLabelPosition, bool) {
+        let all = self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter().copied());
+        let names = self.legend_names();
+        let ends = self.whisker_ends();
+        let (corner, covered, _) =
+            quietest_corner(&names, all.filter(|p| p.1.is_finite()), &ends, self.x_range(), self.y_range());
+        (corner, covered > 0)
+    }
+
+    fn draw(&self, root: &DrawingArea<SVGBackend<'_>, Shift>, outside: bool) -> Result<(), String> {
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         draw_title(root, &self.title)?;
-        let all = || self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter().copied());
-        let (x_lo, x_hi) = padded_range(all().map(|p| p.0), false);
-        let (y_lo, y_hi) = self.y_range();
-        let names = self.legend_names();
-        let (corner, covered, _) = quietest_corner(
-            &names,
-            all().filter(|p| p.1.is_finite()),
-            &self.whisker_ends(),
-            (x_lo, x_hi),
-            (y_lo, y_hi),
-        );
-        // No free corner: the legend goes to the right of the plot, in a margin made for it
-        // (its width estimated from the longest name, as plotters lays text out).
-        let outside = covered > 0;
-        let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as u32;
-        let legend_px =
-            if outside { 48 + text_px(&"m".repeat(longest as usize), 17).ceil() as u32 } else { 0 };
-        let mut chart = ChartBuilder::on(root)
+        let (plot_area, legend_area) = root.split_vertically(SIZE_PX.1);
+        let ((x_lo, x_hi), (y_lo, y_hi)) = (self.x_range(), self.y_range());
+        let mut chart = ChartBuilder::on(&plot_area)
             .margin(12)
             .margin_top(TITLE_PX)
-            .margin_right(12 + legend_px)
             .x_label_area_size(56)
             .y_label_area_size(84)
             .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
@@ -72,11 +77,11 @@ impl LineChart {
         self.draw_mesh(&mut chart, x_hi - x_lo)?;
         self.draw_lines(&mut chart)?;
         if outside {
-            return self.legend_beside(root, legend_px);
+            return self.legend_below(&legend_area);
         }
         chart
             .configure_series_labels()
-            .position(corner)
+            .position(self.legend_corner().0)
             .label_font(("sans-serif", 17))
             .background_style(WHITE.mix(0.9))
             .border_style(RGBColor(120, 120, 120))
