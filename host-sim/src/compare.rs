@@ -91,20 +91,21 @@ pub(crate) fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {
 /// One figure of the comparison: `(file name, chart)`.
 pub type Figure = (&'static str, BarChart);
 
-/// A model's legend entry: its subcommand, its paper, its configuration and, when
-/// `utilisation` is drawn, what its utilisation is a share of.
+/// A model's legend entry: its subcommand, its paper's authors, its configuration
+/// and, when `utilisation` is drawn, what its utilisation is a share of.
 fn legend_entry(row: &Row, utilisation: bool) -> String {
-    let paper = row.after.replace(" (", ", ").replace(')', "");
+    let authors = row.after.split_once(" (").map_or(row.after, |(_, a)| a.trim_end_matches(')'));
     let of = if utilisation { format!("; utilisation of {}", row.utilisation_of) } else { String::new() };
-    format!("{}: {paper}; {}{of}", row.model, row.configuration)
+    format!("{}, {authors}: {}{of}", row.model, row.configuration)
 }
 
-/// The figures: `compare.svg`, the measures in percent that every model defines
-/// alike (accepted of its requests; its utilisation, each of the resources its legend
-/// entry names: they differ, and no model's is compared with another's pool), one
-/// group each, a bar or dot per model; `compare_wait.svg` and `compare_slowdown.svg`,
-/// the mean wait and mean bounded slowdown over accepted requests, which every model
-/// measures alike.
+/// The figures, one measure each, a bar or dot per model whose legend entry states the
+/// model's configuration: `compare.svg`, accepted requests in percent of each model's
+/// own, which every model defines alike; `compare_wait.svg` and `compare_slowdown.svg`,
+/// the mean wait and mean bounded slowdown of accepted requests, also alike; and
+/// `compare_utilisation.svg`, each model's utilisation of its own resources, which
+/// differ (one machine, a pool, a cluster and desktops): each entry says what its
+/// utilisation is of, and the figure does not put them on one measure with the others.
 pub fn charts(trace: &str, rows: &[Row]) -> Vec<Figure> {
     let group = |label: &str, value: fn(&Row) -> f64, digits: usize| BarGroup {
         label: label.to_owned(),
@@ -123,13 +124,10 @@ pub fn charts(trace: &str, rows: &[Row]) -> Vec<Figure> {
         (
             "compare.svg",
             chart(
-                format!("The models side by side on {trace}"),
-                "percent",
-                vec![
-                    group("accepted [% of its requests]", |r| r.accepted_pct, 1),
-                    group("utilisation [% of its own resources]", |r| r.utilisation_pct, 1),
-                ],
-                true,
+                format!("Accepted requests, the models on {trace}"),
+                "accepted [% of its requests]",
+                vec![group("accepted", |r| r.accepted_pct, 1)],
+                false,
             ),
         ),
         (
@@ -148,6 +146,15 @@ pub fn charts(trace: &str, rows: &[Row]) -> Vec<Figure> {
                 "mean bounded slowdown [ratio]",
                 vec![group("mean bounded slowdown (10 s bound)", |r| r.mean_bounded_slowdown, 2)],
                 false,
+            ),
+        ),
+        (
+            "compare_utilisation.svg",
+            chart(
+                format!("Utilisation, each model of its own resources, on {trace}"),
+                "utilisation [% of its own resources]",
+                vec![group("utilisation (see each model's resources)", |r| r.utilisation_pct, 1)],
+                true,
             ),
         ),
     ]
@@ -209,12 +216,12 @@ pub fn write_csv(rows: &[Row], mut out: impl Write) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::plot::colour;
-    use crate::plot::tests::{ink, pixels_of, render, texts};
+    use crate::plot::tests::{check_text, ink, pixels_of, render, texts};
 
     fn row(model: &'static str, accepted_pct: f64, utilisation_pct: f64) -> Row {
         Row {
             model,
-            after: "a paper",
+            after: "some model (Its Authors 2007)",
             requests: 10,
             accepted_pct,
             utilisation_pct,
@@ -223,15 +230,34 @@ mod tests {
             violations: 0,
             mean_wait_s: 0.0,
             mean_bounded_slowdown: 1.0,
-            configuration: "its defaults".to_owned(),
-            utilisation_of: "its pool".to_owned(),
+            configuration: "its defaults, stated at length to try the legend's width".to_owned(),
+            utilisation_of: "its pool of 100 nodes, from its first submit to its last deadline".to_owned(),
         }
     }
 
     #[test]
     fn the_figure_draws_a_bar_per_model_and_measure() {
         let rows = [row("run", 20.0, 90.0), row("reserve", 80.0, 40.0), row("third", 50.0, 60.0)];
-        let svg = charts("t.swf", &rows)[0].1.to_svg().unwrap();
+        let figures = charts("t.swf", &rows);
+        let names: Vec<&str> = figures.iter().map(|f| f.0).collect();
+        assert_eq!(
+            names,
+            ["compare.svg", "compare_wait.svg", "compare_slowdown.svg", "compare_utilisation.svg"]
+        );
+        for (_, chart) in &figures {
+            check_text(&chart.to_svg().unwrap());
+        }
+        // Each legend entry states the model's configuration and, on the utilisation
+        // figure, what its utilisation is of; the paper's authors without nested
+        // parentheses.
+        assert_eq!(
+            figures[3].1.bar_names[0],
+            "run, Its Authors 2007: its defaults, stated at length to try the legend's width; \
+             utilisation of its pool of 100 nodes, from its first submit to its last deadline"
+        );
+        assert!(!figures[0].1.bar_names[0].contains("utilisation"));
+        assert_eq!(figures[0].1.groups.len(), 1, "compare.svg draws accepted requests only");
+        let svg = figures[0].1.to_svg().unwrap();
         let pixmap = render(&svg);
         assert!(ink(&pixmap) > 5_000, "the figure is nearly blank");
         for i in 0..rows.len() {
@@ -239,8 +265,7 @@ mod tests {
         }
         assert_eq!(pixels_of(&pixmap, colour(rows.len())), 0, "a bar too many");
         let labels = texts(&svg);
-        for label in ["accepted [% of its requests]", "utilisation [% of its own resources]", "80.0", "40.0"]
-        {
+        for label in ["accepted [% of its requests]", "80.0", "20.0"] {
             assert!(labels.iter().any(|t| t == label), "no {label:?} in {labels:?}");
         }
     }

@@ -181,7 +181,7 @@ pub(crate) fn text_px(text: &str, size: u32) -> f64 {
 
 /// The largest plotters font size, at most `max`, at which `text` spans at most `room`
 /// pixels ([`replay::gantt::fit::fitting_size`] on the size written).
-fn fit_font(text: &str, room: f64, max: u32) -> u32 {
+pub(crate) fn fit_font(text: &str, room: f64, max: u32) -> u32 {
     let written = replay::gantt::fit::fitting_size(text, room, f64::from(max) / PLOTTERS_FONT_SCALE);
     ((written * PLOTTERS_FONT_SCALE).floor() as u32).min(max)
 }

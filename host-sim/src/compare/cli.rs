@@ -30,8 +30,9 @@ pub struct CompareArgs {
         )
     )]
     pub nodes: Option<u32>,
-    /// Write DIR/compare.csv, DIR/compare.json and the figures DIR/compare.svg,
-    /// DIR/compare_wait.svg and DIR/compare_slowdown.svg too.
+    /// Write DIR/compare.csv, DIR/compare.json and the figures DIR/compare.svg
+    /// (accepted), DIR/compare_wait.svg, DIR/compare_slowdown.svg and
+    /// DIR/compare_utilisation.svg too.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print the rows as one JSON object instead of a table.

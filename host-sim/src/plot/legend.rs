@@ -68,25 +68,52 @@ pub(super) fn quietest_corner(
 pub(super) const LEGEND_LINE: i32 = 24;
 const LEGEND_FONT: u32 = 16;
 
-/// A legend under the plot: each of `names` with its left edge and line, filling
-/// lines of the figure's width (a name's width by [`super::text_px`]).
-pub(super) fn layout_below(names: &[&str]) -> Vec<(String, i32, usize)> {
+/// The room for a legend entry's text on a line of its own, in pixels.
+const ENTRY_ROOM: f64 = SIZE_PX.0 as f64 - 28.0 - 26.0;
+
+/// `name` in lines that each fit [`ENTRY_ROOM`], broken at spaces (one line when it
+/// fits).
+fn wrapped(name: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in name.split(' ') {
+        match lines.last_mut() {
+            Some(line) if super::text_px(&format!("{line} {word}"), LEGEND_FONT) <= ENTRY_ROOM => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
+}
+
+/// A legend under the plot: each of `names` as its lines of text, its left edge and
+/// its first line, filling lines of the figure's width (a name's width by
+/// [`super::text_px`]); a name too long for a line is wrapped over several.
+pub(super) fn layout_below(names: &[&str]) -> Vec<(Vec<String>, i32, usize)> {
     let (mut x, mut line) = (14, 0);
     let mut out = Vec::new();
     for name in names {
-        let width = 30 + super::text_px(name, LEGEND_FONT).ceil() as i32;
-        if x > 14 && x + width > SIZE_PX.0 as i32 - 14 {
+        let text = wrapped(name);
+        let widest = text.iter().map(|t| super::text_px(t, LEGEND_FONT)).fold(0.0, f64::max);
+        let width = 30 + widest.ceil() as i32;
+        if x > 14 && (x + width > SIZE_PX.0 as i32 - 14 || text.len() > 1) {
             (x, line) = (14, line + 1);
         }
-        out.push(((*name).to_owned(), x, line));
-        x += width + 18;
+        let taken = text.len();
+        out.push((text, x, line));
+        if taken > 1 {
+            (x, line) = (SIZE_PX.0 as i32, line + taken - 1);
+        } else {
+            x += width + 18;
+        }
     }
     out
 }
 
 /// The lines a legend of `names` under the plot takes.
 pub(super) fn legend_lines(names: &[&str]) -> u32 {
-    layout_below(names).last().map_or(0, |e| e.2 as u32 + 1)
+    layout_below(names).last().map_or(0, |e| (e.2 + e.0.len()) as u32)
 }
 
 /// Draws a legend of `names` on `area` (under the plot): `swatch(i, x, y)` draws entry
@@ -97,10 +124,13 @@ pub(super) fn draw_below(
     swatch: impl Fn(usize, i32, i32) -> Result<(), String>,
 ) -> Result<(), String> {
     let font = ("sans-serif", LEGEND_FONT).into_font().color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
-    for (i, (name, x, line)) in layout_below(names).into_iter().enumerate() {
+    for (i, (text, x, line)) in layout_below(names).into_iter().enumerate() {
         let y = LEGEND_LINE / 2 + LEGEND_LINE * line as i32;
         swatch(i, x, y)?;
-        area.draw(&Text::new(name, (x + 26, y), font.clone())).map_err(|e| e.to_string())?;
+        for (j, part) in text.into_iter().enumerate() {
+            area.draw(&Text::new(part, (x + 26, y + LEGEND_LINE * j as i32), font.clone()))
+                .map_err(|e| e.to_string())?;
+        }
     }
     Ok(())
 }

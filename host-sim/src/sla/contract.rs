@@ -57,7 +57,7 @@ impl HostModel for Sla {
             mean_wait_s: mean(waits.into_iter()),
             mean_bounded_slowdown: mean(slowdowns.into_iter()),
             configuration: "min(TF - 0.8*tD), 1 h batches".to_owned(),
-            utilisation_of: format!("{nodes} nodes, first start to last deadline"),
+            utilisation_of: format!("{nodes} nodes, first TS to last TF"),
         })
     }
 }
