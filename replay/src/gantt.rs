@@ -247,7 +247,16 @@ pub(crate) fn chart(
     // not here) would say it might.
     outcomes.retain(|o| bars.iter().any(|b| b.outcome == *o));
     let (window, from) = (options.window, options.from);
-    let title = format!("{}: {what}, window {window}, t {from}..{to} s", header.input_names());
+    let span = to.saturating_sub(from) as f64;
+    // A long range also in the hours or days its axis is drawn in.
+    let length = if span > 3.0 * 86_400.0 {
+        format!(" ({:.1} d)", span / 86_400.0)
+    } else if span > 3.0 * 3_600.0 {
+        format!(" ({:.1} h)", span / 3_600.0)
+    } else {
+        String::new()
+    };
+    let title = format!("{}: {what}, window {window}, t {from}..{to} s{length}", header.input_names());
     Chart { title, row_noun, rows, from, to, bars, marks, outcomes, row_names, group_starts }
 }
 
