@@ -192,6 +192,12 @@ fn axis_label_font(x_label: &str, y_label: &str, (width, height): (u32, u32)) ->
     fit_font(x_label, f64::from(width), 20).min(fit_font(y_label, f64::from(height), 20))
 }
 
+/// The legend's sample of an error bar: a black whisker with caps, centred on `(x, y)`.
+fn error_bar_sample(x: i32, y: i32) -> PathElement<(i32, i32)> {
+    let points = vec![(x - 3, y - 7), (x + 3, y - 7), (x, y - 7), (x, y + 7), (x - 3, y + 7), (x + 3, y + 7)];
+    PathElement::new(points, BLACK.stroke_width(1))
+}
+
 /// The room the title takes at the top of a figure, in pixels.
 const TITLE_PX: u32 = 40;
 

@@ -170,7 +170,7 @@ impl BarChart {
             let drawn = if i < bars {
                 area.draw(&Rectangle::new([(x + 3, y - 6), (x + 17, y + 6)], colour(i).filled()))
             } else {
-                area.draw(&super::line::error_bar_sample(x + 10, y))
+                area.draw(&super::error_bar_sample(x + 10, y))
             };
             drawn.map_err(|e| e.to_string())
         })

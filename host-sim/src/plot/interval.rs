@@ -7,6 +7,9 @@
 //! `d` degrees of freedom, 1 to 30 exactly, then 40, 60, 120 and the normal 1.96);
 //! between rows the next smaller `d` is used, which is the wider (safer) interval.
 
+/// A mean and its interval `(low, high)`, if it has one.
+pub type Estimate = (f64, Option<(f64, f64)>);
+
 /// `t(0.975, d)` for `d` = 1 to 30 (index `d - 1`).
 const T_975: [f64; 30] = [
     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
@@ -41,7 +44,7 @@ pub fn ci95_from_population_sd(mean: f64, sd: f64, n: u64) -> Option<(f64, f64)>
 }
 
 /// The mean of `samples` and its 95 % interval (`None` with fewer than two samples).
-pub fn ci95(samples: &[f64]) -> (f64, Option<(f64, f64)>) {
+pub fn ci95(samples: &[f64]) -> Estimate {
     let n = samples.len();
     if n == 0 {
         return (f64::NAN, None);

@@ -149,7 +149,7 @@ impl LineChart {
                 let style = REFERENCE_GREYS[(i - series) % REFERENCE_GREYS.len()].stroke_width(2);
                 area.draw(&DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, style))
             } else {
-                area.draw(&super::line::error_bar_sample(x + 10, y))
+                area.draw(&super::error_bar_sample(x + 10, y))
             };
             drawn.map_err(|e| e.to_string())
         })

@@ -182,14 +182,8 @@ impl LineChart {
                 .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())
                 .map_err(|e| e.to_string())?
                 .label(label)
-                .legend(|(x, y)| error_bar_sample(x + 10, y));
+                .legend(|(x, y)| super::error_bar_sample(x + 10, y));
         }
         Ok(())
     }
-}
-
-/// The legend's sample of an error bar: a black whisker with caps, centred on `(x, y)`.
-pub(super) fn error_bar_sample(x: i32, y: i32) -> PathElement<(i32, i32)> {
-    let points = vec![(x - 3, y - 7), (x + 3, y - 7), (x, y - 7), (x, y + 7), (x - 3, y + 7), (x + 3, y + 7)];
-    PathElement::new(points, BLACK.stroke_width(1))
 }

@@ -48,7 +48,7 @@ fn distinct(table: &Table, c: usize) -> Vec<String> {
 
 /// `row`'s value of `y` and, when the table has `y`'s sd column (`_mean` become
 /// `_sd`), its 95 % interval over the table's windows.
-fn value_and_interval(table: &Table, row: &[String], y: &str) -> (f64, Option<(f64, f64)>) {
+fn value_and_interval(table: &Table, row: &[String], y: &str) -> interval::Estimate {
     let cell = |name: &str| table.column(name).and_then(|c| row.get(c)).map_or(f64::NAN, |t| number(t));
     let mean = cell(y);
     let sd_column = y.strip_suffix("_mean").map(|stem| format!("{stem}_sd"));
@@ -58,11 +58,7 @@ fn value_and_interval(table: &Table, row: &[String], y: &str) -> (f64, Option<(f
 
 /// A series of `(x, value, interval)` points, labelled as 95 % intervals over the
 /// table's windows.
-fn series_with_intervals(
-    table: &Table,
-    name: String,
-    points: Vec<(f64, (f64, Option<(f64, f64)>))>,
-) -> Series {
+fn series_with_intervals(table: &Table, name: String, points: Vec<(f64, interval::Estimate)>) -> Series {
     let intervals = points.iter().map(|(_, (_, i))| *i).collect();
     let points = points.into_iter().map(|(x, (y, _))| (x, y)).collect();
     Series::new(name, points).with_intervals(interval::ci95_label(table.windows, "windows"), intervals)

@@ -49,7 +49,7 @@ impl Figure {
 }
 
 /// `measure` of `point`'s mean and its 95 % interval over the point's sets.
-fn with_interval(point: &Point, measure: sweep::Measure) -> (f64, Option<(f64, f64)>) {
+fn with_interval(point: &Point, measure: sweep::Measure) -> interval::Estimate {
     let runs: Vec<f64> = point.runs.iter().map(measure).collect();
     (measure(&point.mean), interval::ci95(&runs).1)
 }
@@ -66,7 +66,7 @@ fn w_curves(title: &str, y_label: &str, points: &[&Point], measures: &[(&str, sw
     let series = measures
         .iter()
         .map(|(name, m)| {
-            let drawn: Vec<(f64, Option<(f64, f64)>)> = points.iter().map(|p| with_interval(p, *m)).collect();
+            let drawn: Vec<interval::Estimate> = points.iter().map(|p| with_interval(p, *m)).collect();
             let line = drawn.iter().enumerate().map(|(i, (v, _))| (i as f64, *v)).collect();
             Series::new(*name, line).with_intervals(sets_label(points), drawn.iter().map(|d| d.1).collect())
         })

@@ -32,7 +32,7 @@ fn cell(cells: &[Cell], policy: Policy, mix: char) -> Option<&Cell> {
 }
 
 /// `value` of a cell's mean, and its 95 % interval over the cell's seeds.
-fn with_interval(cell: Option<&Cell>, value: &dyn Fn(&Summary) -> f64) -> (f64, Option<(f64, f64)>) {
+fn with_interval(cell: Option<&Cell>, value: &dyn Fn(&Summary) -> f64) -> interval::Estimate {
     let Some(cell) = cell else { return (f64::NAN, None) };
     let runs: Vec<f64> = cell.runs.iter().map(value).collect();
     (value(&cell.mean), interval::ci95(&runs).1)
@@ -50,7 +50,7 @@ fn per_mix(
     let groups = MIXES
         .iter()
         .map(|&mix| {
-            let drawn: Vec<(f64, Option<(f64, f64)>)> = bars
+            let drawn: Vec<interval::Estimate> = bars
                 .iter()
                 .enumerate()
                 .map(|(i, (_, value))| with_interval(cell(cells, policy_of_bar(i), mix), *value))
