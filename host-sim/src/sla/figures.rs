@@ -207,16 +207,24 @@ pub fn write(dir: &Path, sweep: &Sweep) -> Result<Vec<PathBuf>, PlotError> {
 mod tests {
     use super::*;
     use crate::plot::colour;
-    use crate::plot::tests::{check_figure, ink, pixels_of, render, texts};
+    use crate::plot::tests::{check_figure, check_text, error_bars, ink, pixels_of, render, texts};
 
     #[test]
     fn every_figure_renders_with_its_series() {
-        let config = sweep::SweepConfig { sets: 1, seed: 1, step_ticks: super::super::generator::SLOT_TICKS };
+        // Two sets: each point a mean over two, with its 95 % interval (but Figure 7's).
+        let config = sweep::SweepConfig { sets: 2, seed: 1, step_ticks: super::super::generator::SLOT_TICKS };
         let result = sweep::run(&config, &indicatif::ProgressBar::hidden()).unwrap();
         let charts = charts(&result);
         assert_eq!(charts.len(), 9);
         for (name, figure) in &charts {
             let svg = figure.to_svg().unwrap();
+            check_text(&svg);
+            let drawn = match figure {
+                Figure::Line(chart) => chart.series.iter().map(|s| s.points.len()).sum(),
+                Figure::Bar(_) if name.starts_with("fig7") => 0,
+                Figure::Bar(chart) => chart.groups.iter().map(|g| g.bars.len()).sum(),
+            };
+            assert_eq!(error_bars(&svg), drawn, "{name}: an interval per mean over the sets");
             match figure {
                 Figure::Line(chart) => {
                     check_figure(&svg, figure.series());

@@ -230,17 +230,28 @@ pub fn write(dir: &Path, cells: &[Cell]) -> Result<Vec<PathBuf>, PlotError> {
 mod tests {
     use super::*;
     use crate::plot::colour;
-    use crate::plot::tests::{ink, pixels_of, render, texts};
+    use crate::plot::tests::{check_fitted, check_text, error_bars, ink, pixels_of, render, texts};
     use crate::tiers::faults::DEFAULT_FAULTS;
 
     #[test]
     fn every_figure_renders_with_its_bars_and_labels() {
+        // Two seeds: each bar a mean over two runs, with its 95 % interval.
         let cells =
-            super::super::sweep::sweep(&[1], DEFAULT_FAULTS, &indicatif::ProgressBar::hidden()).unwrap();
+            super::super::sweep::sweep(&[1, 2], DEFAULT_FAULTS, &indicatif::ProgressBar::hidden()).unwrap();
         let charts = charts(&cells);
         assert_eq!(charts.len(), 11);
         for (name, chart) in &charts {
             let svg = chart.to_svg().unwrap();
+            check_text(&svg);
+            let bars = chart.groups.iter().flat_map(|g| &g.bars).filter(|b| b.1.is_finite()).count();
+            assert_eq!(error_bars(&svg), bars, "{name}: an interval per bar");
+            assert!(texts(&svg).iter().any(|t| t == "95 % interval (n = 2 seeds)"), "{name}");
+            let values = chart.groups.iter().flat_map(|g| {
+                g.bars.iter().map(|b| b.1).chain(g.intervals.iter().flatten().flat_map(|(lo, hi)| [*lo, *hi]))
+            });
+            let (lo, hi) = chart.y_range();
+            // The label room above the highest value is part of the range.
+            check_fitted((lo, hi - (hi - lo) * 0.08 / 1.08), values, chart.from_zero());
             let pixmap = render(&svg);
             assert!(ink(&pixmap) > 5_000, "{name} is nearly blank");
             let labels = texts(&svg);
