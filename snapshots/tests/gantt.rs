@@ -220,7 +220,10 @@ fn every_chart_keeps_its_text_inside_and_lists_only_outcomes_it_draws() {
         let overflowing = gantt::fit::overflowing_texts(&svg);
         assert!(overflowing.is_empty(), "{name}: {overflowing:?}");
         for outcome in &chart.outcomes {
-            assert!(chart.bars.iter().any(|b| b.outcome == *outcome), "{name}: {outcome:?} listed, not drawn");
+            assert!(
+                chart.bars.iter().any(|b| b.outcome == *outcome),
+                "{name}: {outcome:?} listed, not drawn"
+            );
         }
         for outcome in Outcome::ALL {
             let drawn = chart.bars.iter().any(|b| b.outcome == outcome);
