@@ -58,6 +58,12 @@ pub struct Row {
     pub violations: u64,
     pub mean_wait_s: f64,
     pub mean_bounded_slowdown: f64,
+    /// The model's setting, as the figure's legend states it (not in the CSV or JSON).
+    #[serde(skip)]
+    pub configuration: String,
+    /// What `utilisation_pct` is a share of, as the figure states it.
+    #[serde(skip)]
+    pub utilisation_of: String,
 }
 
 /// What failed in one model's run.
@@ -82,19 +88,76 @@ pub(crate) fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {
     if count == 0 { 0.0 } else { values.sum::<f64>() / count as f64 }
 }
 
-/// The measures in percent, one group each, a bar per model: `compare.svg`.
-pub fn chart(trace: &str, rows: &[Row]) -> BarChart {
-    let group = |label: &str, value: fn(&Row) -> f64| BarGroup {
+/// One figure of the comparison: `(file name, chart)`.
+pub type Figure = (&'static str, BarChart);
+
+/// A model's legend entry: its subcommand, its paper's authors, its configuration
+/// and, when `utilisation` is drawn, what its utilisation is a share of.
+fn legend_entry(row: &Row, utilisation: bool) -> String {
+    let authors = row.after.split_once(" (").map_or(row.after, |(_, a)| a.trim_end_matches(')'));
+    let of = if utilisation { format!("; utilisation of {}", row.utilisation_of) } else { String::new() };
+    format!("{}, {authors}: {}{of}", row.model, row.configuration)
+}
+
+/// The figures, one measure each, a bar or dot per model whose legend entry states the
+/// model's configuration: `compare.svg`, accepted requests in percent of each model's
+/// own, which every model defines alike; `compare_wait.svg` and `compare_slowdown.svg`,
+/// the mean wait and mean bounded slowdown of accepted requests, also alike; and
+/// `compare_utilisation.svg`, each model's utilisation of its own resources, which
+/// differ (one machine, a pool, a cluster and desktops): each entry says what its
+/// utilisation is of, and the figure does not put them on one measure with the others.
+pub fn charts(trace: &str, rows: &[Row]) -> Vec<Figure> {
+    let group = |label: &str, value: fn(&Row) -> f64, digits: usize| BarGroup {
         label: label.to_owned(),
-        bars: rows.iter().map(|r| (format!("{:.1}", value(r)), value(r))).collect(),
+        bars: rows.iter().map(|r| (format!("{:.digits$}", value(r)), value(r))).collect(),
+        intervals: Vec::new(),
     };
-    BarChart {
-        title: format!("The models side by side on {trace}"),
-        x_label: "measure".to_owned(),
-        y_label: "percent".to_owned(),
-        bar_names: rows.iter().map(|r| format!("{} ({})", r.model, r.after)).collect(),
-        groups: vec![group("accepted %", |r| r.accepted_pct), group("utilisation %", |r| r.utilisation_pct)],
-    }
+    let chart = |title: String, y_label: &str, groups: Vec<BarGroup>, utilisation: bool| BarChart {
+        title,
+        x_label: "measure (one run of each model)".to_owned(),
+        y_label: y_label.to_owned(),
+        bar_names: rows.iter().map(|r| legend_entry(r, utilisation)).collect(),
+        groups,
+        interval_label: String::new(),
+    };
+    vec![
+        (
+            "compare.svg",
+            chart(
+                format!("Accepted requests, the models on {trace}"),
+                "accepted [% of its requests]",
+                vec![group("accepted", |r| r.accepted_pct, 1)],
+                false,
+            ),
+        ),
+        (
+            "compare_wait.svg",
+            chart(
+                format!("Mean wait of accepted requests on {trace}"),
+                "mean wait [s]",
+                vec![group("mean wait", |r| r.mean_wait_s, 0)],
+                false,
+            ),
+        ),
+        (
+            "compare_slowdown.svg",
+            chart(
+                format!("Mean bounded slowdown on {trace}"),
+                "mean bounded slowdown [ratio]",
+                vec![group("mean bounded slowdown (10 s bound)", |r| r.mean_bounded_slowdown, 2)],
+                false,
+            ),
+        ),
+        (
+            "compare_utilisation.svg",
+            chart(
+                format!("Utilisation, each model of its own resources, on {trace}"),
+                "utilisation [% of its own resources]",
+                vec![group("utilisation (see each model's resources)", |r| r.utilisation_pct, 1)],
+                true,
+            ),
+        ),
+    ]
 }
 
 /// The header of the CSV and the columns of the table.
@@ -153,12 +216,12 @@ pub fn write_csv(rows: &[Row], mut out: impl Write) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::plot::colour;
-    use crate::plot::tests::{ink, pixels_of, render, texts};
+    use crate::plot::tests::{check_text, ink, pixels_of, render, texts};
 
     fn row(model: &'static str, accepted_pct: f64, utilisation_pct: f64) -> Row {
         Row {
             model,
-            after: "a paper",
+            after: "some model (Its Authors 2007)",
             requests: 10,
             accepted_pct,
             utilisation_pct,
@@ -167,13 +230,34 @@ mod tests {
             violations: 0,
             mean_wait_s: 0.0,
             mean_bounded_slowdown: 1.0,
+            configuration: "its defaults, stated at length to try the legend's width".to_owned(),
+            utilisation_of: "its pool of 100 nodes, from its first submit to its last deadline".to_owned(),
         }
     }
 
     #[test]
     fn the_figure_draws_a_bar_per_model_and_measure() {
         let rows = [row("run", 20.0, 90.0), row("reserve", 80.0, 40.0), row("third", 50.0, 60.0)];
-        let svg = chart("t.swf", &rows).to_svg().unwrap();
+        let figures = charts("t.swf", &rows);
+        let names: Vec<&str> = figures.iter().map(|f| f.0).collect();
+        assert_eq!(
+            names,
+            ["compare.svg", "compare_wait.svg", "compare_slowdown.svg", "compare_utilisation.svg"]
+        );
+        for (_, chart) in &figures {
+            check_text(&chart.to_svg().unwrap());
+        }
+        // Each legend entry states the model's configuration and, on the utilisation
+        // figure, what its utilisation is of; the paper's authors without nested
+        // parentheses.
+        assert_eq!(
+            figures[3].1.bar_names[0],
+            "run, Its Authors 2007: its defaults, stated at length to try the legend's width; \
+             utilisation of its pool of 100 nodes, from its first submit to its last deadline"
+        );
+        assert!(!figures[0].1.bar_names[0].contains("utilisation"));
+        assert_eq!(figures[0].1.groups.len(), 1, "compare.svg draws accepted requests only");
+        let svg = figures[0].1.to_svg().unwrap();
         let pixmap = render(&svg);
         assert!(ink(&pixmap) > 5_000, "the figure is nearly blank");
         for i in 0..rows.len() {
@@ -181,7 +265,7 @@ mod tests {
         }
         assert_eq!(pixels_of(&pixmap, colour(rows.len())), 0, "a bar too many");
         let labels = texts(&svg);
-        for label in ["accepted %", "utilisation %", "80.0", "40.0"] {
+        for label in ["accepted [% of its requests]", "80.0", "20.0"] {
             assert!(labels.iter().any(|t| t == label), "no {label:?} in {labels:?}");
         }
     }

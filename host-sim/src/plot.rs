@@ -21,6 +21,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 mod bar;
+pub mod interval;
 mod legend;
 mod line;
 
@@ -53,11 +54,33 @@ const REFERENCE_GREYS: [RGBColor; 3] =
 pub struct Series {
     pub name: String,
     pub points: Vec<(f64, f64)>,
+    /// Per point (same order as `points`), the interval `(low, high)` drawn as an
+    /// error bar around it, or `None` (fewer than two samples); empty for none at all.
+    pub intervals: Vec<Option<(f64, f64)>>,
+    /// What the error bars are, for the legend ([`interval::ci95_label`] or
+    /// [`interval::spread_label`]); empty when there are none.
+    pub interval_label: String,
 }
 
 impl Series {
     pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
-        Self { name: name.into(), points }
+        Self { name: name.into(), points, intervals: Vec::new(), interval_label: String::new() }
+    }
+
+    /// The series with an interval per point, labelled `label` in the legend.
+    #[must_use]
+    pub fn with_intervals(mut self, label: impl Into<String>, intervals: Vec<Option<(f64, f64)>>) -> Self {
+        self.intervals = intervals;
+        self.interval_label = label.into();
+        self
+    }
+
+    /// The points with their intervals, where both are finite (`(x, low, high)`).
+    pub fn error_bars(&self) -> impl Iterator<Item = (f64, f64, f64)> + '_ {
+        self.points.iter().zip(&self.intervals).filter_map(|(p, i)| {
+            let (lo, hi) = (*i)?;
+            (p.0.is_finite() && lo.is_finite() && hi.is_finite()).then_some((p.0, lo, hi))
+        })
     }
 }
 
@@ -79,21 +102,29 @@ pub struct LineChart {
 }
 
 /// One group of bars (one x position), e.g. one machine count.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct BarGroup {
     pub label: String,
     /// `(label written above the bar, height)`, drawn left to right.
     pub bars: Vec<(String, f64)>,
+    /// Per bar (same order), its interval `(low, high)` as an error bar, or `None`;
+    /// empty for none at all.
+    pub intervals: Vec<Option<(f64, f64)>>,
 }
 
 /// A grouped bar chart: bar `i` of every group has colour `i`, named by `bar_names[i]`.
-#[derive(Clone, Debug, PartialEq)]
+/// When the values are far from zero compared with their differences, bars from 0
+/// would hide those differences: the chart is then drawn as dots on an axis fitted to
+/// the data (see [`bar`]).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct BarChart {
     pub title: String,
     pub x_label: String,
     pub y_label: String,
     pub bar_names: Vec<String>,
     pub groups: Vec<BarGroup>,
+    /// What the groups' error bars are, for the legend; empty when there are none.
+    pub interval_label: String,
 }
 
 /// A figure could not be drawn (plotters' error, as text) or written.
@@ -133,15 +164,67 @@ fn padded_range(values: impl Iterator<Item = f64>, include_zero: bool) -> (f64, 
     (lo - pad, hi + pad)
 }
 
-/// Draws a figure with `draw` on a drawing area of [`SIZE_PX`] and returns its SVG text;
-/// errors name the figure by `title`.
-fn render(
+/// The title's font size: 26, smaller when the title would not fit in `width` pixels
+/// less the margins ([`replay::gantt::fit`]'s estimate of text width).
+fn caption_font(title: &str, width: u32) -> u32 {
+    fit_font(title, f64::from(width) - 40.0, 26)
+}
+
+/// plotters writes a font of size `s` as `font-size = s / 1.24` in the SVG (points to
+/// pixels); the estimates of text width work on the size written.
+const PLOTTERS_FONT_SCALE: f64 = 1.24;
+
+/// The estimated width in pixels of `text` in a plotters font of size `size`.
+pub(crate) fn text_px(text: &str, size: u32) -> f64 {
+    replay::gantt::fit::text_width(text, f64::from(size) / PLOTTERS_FONT_SCALE)
+}
+
+/// The largest plotters font size, at most `max`, at which `text` spans at most `room`
+/// pixels ([`replay::gantt::fit::fitting_size`] on the size written).
+pub(crate) fn fit_font(text: &str, room: f64, max: u32) -> u32 {
+    let written = replay::gantt::fit::fitting_size(text, room, f64::from(max) / PLOTTERS_FONT_SCALE);
+    ((written * PLOTTERS_FONT_SCALE).floor() as u32).min(max)
+}
+
+/// The axis labels' font size: 20, smaller when either label would not fit along its
+/// side of a plotting area of `(width, height)` pixels.
+fn axis_label_font(x_label: &str, y_label: &str, (width, height): (u32, u32)) -> u32 {
+    fit_font(x_label, f64::from(width), 20).min(fit_font(y_label, f64::from(height), 20))
+}
+
+/// The legend's sample of an error bar: a black whisker with caps, centred on `(x, y)`.
+fn error_bar_sample(x: i32, y: i32) -> PathElement<(i32, i32)> {
+    let points = vec![(x - 3, y - 7), (x + 3, y - 7), (x, y - 7), (x, y + 7), (x - 3, y + 7), (x + 3, y + 7)];
+    PathElement::new(points, BLACK.stroke_width(1))
+}
+
+/// The room the title takes at the top of a figure, in pixels.
+const TITLE_PX: u32 = 40;
+
+/// Writes `title` centred at the top of `root`. (plotters' own caption is placed by
+/// its estimate of the text's width but anchored at its middle, which shifts a long
+/// title off the left edge; this one is anchored and placed at the middle.)
+fn draw_title(root: &DrawingArea<SVGBackend<'_>, Shift>, title: &str) -> Result<(), String> {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    let (width, _) = root.dim_in_pixel();
+    let font = ("sans-serif", caption_font(title, width))
+        .into_font()
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    root.draw(&Text::new(title.to_owned(), (width as i32 / 2, 10), font)).map_err(|e| e.to_string())
+}
+
+/// Draws a figure with `draw` on a drawing area of `size` pixels ([`SIZE_PX`], taller
+/// for a legend under the plot) and returns its SVG text; errors name the figure by
+/// `title`.
+fn render_sized(
     title: &str,
+    size: (u32, u32),
     draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String>,
 ) -> Result<String, PlotError> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE_PX).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         draw(&root).map_err(draw_error(title))?;
         root.present().map_err(|e| e.to_string()).map_err(draw_error(title))?;
     }

@@ -59,6 +59,17 @@ fn every_model_gets_a_row_in_every_format() {
             && svg.contains("Yarmolenko"),
         "{svg}"
     );
+    // The utilisations, each of the model's own resources, in a figure of their own
+    // that says what each is of; the mean wait and slowdown in theirs.
+    let utilisation = std::fs::read_to_string(out_dir.join("compare_utilisation.svg")).unwrap();
+    assert!(
+        utilisation.contains("utilisation of its 1 machine")
+            && utilisation.contains("utilisation of 16 nodes")
+    );
+    assert!(!svg.contains("utilisation of"), "compare.svg draws only what every model defines alike");
+    for name in ["compare_wait.svg", "compare_slowdown.svg"] {
+        assert!(out_dir.join(name).exists(), "{name}");
+    }
     let table = stdout(&host_sim(&["compare", "--trace", trace.to_str().unwrap()]));
     assert!(table.contains("service levels (Lezama 2012)") && table.contains("Netto"), "{table}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -31,6 +31,7 @@ use thiserror::Error;
 use crate::format::{FormatError, LogReader};
 use crate::verify::Verified;
 
+pub mod fit;
 pub mod reservation;
 pub mod service_level;
 pub mod sla;
@@ -70,6 +71,27 @@ impl Outcome {
     }
 }
 
+/// A class of service a run belongs to (a tiers job's tier), drawn as a stripe along
+/// the top of its bar and a letter before its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Class {
+    Gold,
+    Silver,
+    Bronze,
+}
+
+impl Class {
+    pub const ALL: [Self; 3] = [Self::Gold, Self::Silver, Self::Bronze];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Gold => "Gold",
+            Self::Silver => "Silver",
+            Self::Bronze => "Bronze",
+        }
+    }
+}
+
 /// One run: rows `rows` (a machine, or a band of nodes) over `[start, end)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bar {
@@ -78,6 +100,8 @@ pub struct Bar {
     pub start: Tick,
     pub end: Tick,
     pub outcome: Outcome,
+    /// The run's class of service, where the model has them (tiers).
+    pub class: Option<Class>,
 }
 
 /// What happened to a request at `t`.
@@ -107,8 +131,13 @@ pub struct Chart {
     pub to: Tick,
     pub bars: Vec<Bar>,
     pub marks: Vec<Mark>,
-    /// Outcomes the legend lists (the model's own; a service-level log has no cuts).
+    /// Outcomes the legend lists: those of the model that occur among the bars drawn.
     pub outcomes: Vec<Outcome>,
+    /// Row labels by row number, where the model names its rows by group (tiers:
+    /// `cluster n0`, `desktop 4`); empty for `<row_noun> <row>`.
+    pub row_names: Vec<String>,
+    /// Rows that start a group of resources, drawn after a separating line.
+    pub group_starts: Vec<u32>,
 }
 
 /// What to draw.
@@ -191,12 +220,15 @@ impl Options {
 }
 
 /// What a collector drew, before it becomes a [`Chart`].
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Drawing {
     pub bars: Vec<Bar>,
     pub marks: Vec<Mark>,
-    /// Outcomes the legend lists.
+    /// The outcomes the model can give, in legend order (the chart lists those drawn).
     pub outcomes: Vec<Outcome>,
+    /// As [`Chart::row_names`] and [`Chart::group_starts`].
+    pub row_names: Vec<String>,
+    pub group_starts: Vec<u32>,
 }
 
 /// The chart of `rows` (`row_noun`s) up to `to`: its title names the log's inputs,
@@ -210,10 +242,22 @@ pub(crate) fn chart(
     to: Tick,
     drawing: Drawing,
 ) -> Chart {
-    let Drawing { bars, marks, outcomes } = drawing;
+    let Drawing { bars, marks, mut outcomes, row_names, group_starts } = drawing;
+    // Only outcomes some bar has: a legend entry for one that cannot occur (or does
+    // not here) would say it might.
+    outcomes.retain(|o| bars.iter().any(|b| b.outcome == *o));
     let (window, from) = (options.window, options.from);
-    let title = format!("{}: {what}, window {window}, t {from}..{to} s", header.input_names());
-    Chart { title, row_noun, rows, from, to, bars, marks, outcomes }
+    let span = to.saturating_sub(from) as f64;
+    // A long range also in the hours or days its axis is drawn in.
+    let length = if span > 3.0 * 86_400.0 {
+        format!(" ({:.1} d)", span / 86_400.0)
+    } else if span > 3.0 * 3_600.0 {
+        format!(" ({:.1} h)", span / 3_600.0)
+    } else {
+        String::new()
+    };
+    let title = format!("{}: {what}, window {window}, t {from}..{to} s{length}", header.input_names());
+    Chart { title, row_noun, rows, from, to, bars, marks, outcomes, row_names, group_starts }
 }
 
 /// `Ok` while a collector holds no more than [`MAX_BARS`] runs.

@@ -198,3 +198,83 @@ fn a_tiers_chart_has_a_row_per_node_and_the_runs_lost_when_a_desktop_left() {
     assert_eq!(chart.marks.iter().filter(|m| m.kind == MarkKind::Submit).count(), 3);
     assert!(chart.outcomes.contains(&Lost));
 }
+
+/// Every committed log whose chart can be drawn (the invalid-input log aside).
+fn drawable_logs() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("logs"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.path().file_stem()?.to_str().map(str::to_owned))
+        .collect();
+    names.sort();
+    names.retain(|n| gantt::collect(LogReader::open(&log(n)).unwrap(), &Options::default()).is_ok());
+    names
+}
+
+#[test]
+fn every_chart_keeps_its_text_inside_and_lists_only_outcomes_it_draws() {
+    let names = drawable_logs();
+    assert!(names.len() > 60, "{names:?}");
+    for name in &names {
+        let chart = chart(name, &Options::default());
+        let svg = gantt::svg::write(&chart);
+        let overflowing = gantt::fit::overflowing_texts(&svg);
+        assert!(overflowing.is_empty(), "{name}: {overflowing:?}");
+        for outcome in &chart.outcomes {
+            assert!(
+                chart.bars.iter().any(|b| b.outcome == *outcome),
+                "{name}: {outcome:?} listed, not drawn"
+            );
+        }
+        for outcome in Outcome::ALL {
+            let drawn = chart.bars.iter().any(|b| b.outcome == outcome);
+            assert_eq!(drawn, chart.outcomes.contains(&outcome), "{name}: {outcome:?}");
+            assert_eq!(drawn, svg.contains(&format!(">{}</text>", outcome.name())), "{name}: {outcome:?}");
+        }
+    }
+    // No reservation is ever late: no reservation chart's legend says so.
+    let flexible = gantt::svg::write(&chart("resv_flexible", &Options::default()));
+    assert!(!flexible.contains("late or violated"));
+}
+
+#[test]
+fn a_tiers_chart_names_its_resource_groups_and_each_job_s_tier() {
+    let chart = chart("tiers_groups_qos", &Options::default());
+    let svg = gantt::svg::write(&chart);
+    let labels: Vec<&str> = chart.row_names.iter().map(String::as_str).collect();
+    assert!(labels.iter().any(|l| l.starts_with("cluster")), "{labels:?}");
+    assert!(labels.iter().any(|l| l.starts_with("desktop")), "{labels:?}");
+    for label in &labels {
+        assert!(svg.contains(&format!(">{label}</text>")), "{label} is written");
+    }
+    assert!(!chart.group_starts.is_empty(), "a line between the groups");
+    // Every run carries its job's tier, drawn as a stripe and named in the legend.
+    assert!(chart.bars.iter().all(|b| b.class.is_some()), "{:?}", chart.bars);
+    for bar in &chart.bars {
+        let class = bar.class.unwrap();
+        assert!(svg.contains(&format!("fill=\"{}\"", gantt::svg::class_colour(class))));
+        assert!(svg.contains(&format!(">{} (", class.name())), "{class:?} in the legend");
+    }
+    // The other models have no tiers.
+    assert!(self::chart("resv_flexible", &Options::default()).bars.iter().all(|b| b.class.is_none()));
+}
+
+#[test]
+fn long_time_axes_are_in_hours_or_days() {
+    let base = chart("preemption", &Options::default());
+    let axis = |to: u64| {
+        let svg = gantt::svg::write(&Chart { from: 0, to, ..base.clone() });
+        assert!(gantt::fit::overflowing_texts(&svg).is_empty());
+        let unit = ["s", "h", "d"].into_iter().find(|u| svg.contains(&format!(">time [{u}]<"))).unwrap();
+        // The largest tick, in that unit.
+        let ticks: Vec<u64> = svg
+            .split("text-anchor=\"middle\">")
+            .skip(1)
+            .filter_map(|t| t.split('<').next()?.parse().ok())
+            .collect();
+        (unit, ticks.into_iter().max().unwrap())
+    };
+    assert_eq!(axis(600), ("s", 600));
+    assert_eq!(axis(12 * 3_600), ("h", 12));
+    // 1,655,775 s (a reservation window of about 19 days): days.
+    assert_eq!(axis(1_655_775), ("d", 15));
+}

@@ -30,7 +30,9 @@ pub struct CompareArgs {
         )
     )]
     pub nodes: Option<u32>,
-    /// Write DIR/compare.csv, DIR/compare.json and the figure DIR/compare.svg too.
+    /// Write DIR/compare.csv, DIR/compare.json and the figures DIR/compare.svg
+    /// (accepted), DIR/compare_wait.svg, DIR/compare_slowdown.svg and
+    /// DIR/compare_utilisation.svg too.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print the rows as one JSON object instead of a table.
@@ -80,10 +82,11 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
             .map_err(|e| CliError::Io(e.into()))?;
         // No model ran: there is nothing to draw, and the errors follow.
         if !rows.is_empty() {
-            super::chart(&trace.workload.file_name(), &rows)
-                .to_svg()
-                .and_then(|svg| crate::plot::write_svg(&dir.join("compare.svg"), &svg))
-                .map_err(|e| CliError::Usage(e.to_string()))?;
+            crate::plot::write_all(
+                dir,
+                super::charts(&trace.workload.file_name(), &rows).into_iter().map(|(n, c)| (n.to_owned(), c)),
+            )
+            .map_err(|e| CliError::Usage(e.to_string()))?;
         }
     }
     let stdout = std::io::stdout().lock();

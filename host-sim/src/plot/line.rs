@@ -1,13 +1,17 @@
 //! Drawing a [`LineChart`]: the axes, the series with their markers, the dashed
-//! reference lines, and the legend in the quietest corner or beside the plot.
+//! reference lines, the error bars, and the legend in the quietest corner or under the
+//! plot.
 
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
-use super::legend::quietest_corner;
-use super::{LineChart, PlotError, REFERENCE_GREYS, colour, padded_range, render, short_number};
+use super::legend::{LEGEND_LINE, legend_lines, quietest_corner};
+use super::{
+    LineChart, PlotError, REFERENCE_GREYS, SIZE_PX, TITLE_PX, axis_label_font, colour, draw_title,
+    padded_range, render_sized, short_number,
+};
 
 /// The plotting area of a line chart, in data coordinates.
 type Plot<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
@@ -23,29 +27,49 @@ impl LineChart {
             .count()
     }
 
-    /// The figure as SVG text.
-    pub fn to_svg(&self) -> Result<String, PlotError> {
-        render(&self.title, |root| self.draw(root))
+    /// The y axis' range: the points (series and reference lines) and the error bars,
+    /// padded by 5 %, not stretched to zero, so that the differences the figure exists
+    /// to show stay visible.
+    pub fn y_range(&self) -> (f64, f64) {
+        let points =
+            self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter().map(|p| p.1));
+        let bounds = self.series.iter().flat_map(|s| s.error_bars().flat_map(|(_, lo, hi)| [lo, hi]));
+        padded_range(points.chain(bounds), false)
     }
 
-    fn draw(&self, root: &DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String> {
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let all = || self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter().copied());
-        let (x_lo, x_hi) = padded_range(all().map(|p| p.0), false);
-        let (y_lo, y_hi) = padded_range(all().map(|p| p.1), false);
-        let names: Vec<&str> =
-            self.series.iter().chain(&self.reference_lines).map(|s| s.name.as_str()).collect();
+    /// The figure as SVG text.
+    pub fn to_svg(&self) -> Result<String, PlotError> {
+        let (_, outside) = self.legend_corner();
+        let lines = if outside { legend_lines(&self.legend_names()) } else { 0 };
+        let size = (SIZE_PX.0, SIZE_PX.1 + lines * LEGEND_LINE as u32 + if lines > 0 { 8 } else { 0 });
+        render_sized(&self.title, size, |root| self.draw(root, outside))
+    }
+
+    /// The x axis' padded range.
+    fn x_range(&self) -> (f64, f64) {
+        let all = self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter());
+        padded_range(all.map(|p| p.0), false)
+    }
+
+    /// The corner of the plot for the legend, and whether every corner would cover
+    /// some data (the legend then goes under the plot).
+    fn legend_corner(&self) -> (SeriesLabelPosition, bool) {
+        let all = self.series.iter().chain(&self.reference_lines).flat_map(|s| s.points.iter().copied());
+        let names = self.legend_names();
+        let ends = self.whisker_ends();
         let (corner, covered, _) =
-            quietest_corner(&names, all().filter(|p| p.1.is_finite()), (x_lo, x_hi), (y_lo, y_hi));
-        // No free corner: the legend goes to the right of the plot, in a margin made for it
-        // (its width estimated from the longest name, as plotters lays text out).
-        let outside = covered > 0;
-        let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as u32;
-        let legend_px = if outside { 48 + longest * 8 } else { 0 };
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 26))
+            quietest_corner(&names, all.filter(|p| p.1.is_finite()), &ends, self.x_range(), self.y_range());
+        (corner, covered > 0)
+    }
+
+    fn draw(&self, root: &DrawingArea<SVGBackend<'_>, Shift>, outside: bool) -> Result<(), String> {
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        draw_title(root, &self.title)?;
+        let (plot_area, legend_area) = root.split_vertically(SIZE_PX.1);
+        let ((x_lo, x_hi), (y_lo, y_hi)) = (self.x_range(), self.y_range());
+        let mut chart = ChartBuilder::on(&plot_area)
             .margin(12)
-            .margin_right(12 + legend_px)
+            .margin_top(TITLE_PX)
             .x_label_area_size(56)
             .y_label_area_size(84)
             .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
@@ -53,11 +77,11 @@ impl LineChart {
         self.draw_mesh(&mut chart, x_hi - x_lo)?;
         self.draw_lines(&mut chart)?;
         if outside {
-            return self.legend_beside(root, legend_px);
+            return self.legend_below(&legend_area);
         }
         chart
             .configure_series_labels()
-            .position(corner)
+            .position(self.legend_corner().0)
             .label_font(("sans-serif", 17))
             .background_style(WHITE.mix(0.9))
             .border_style(RGBColor(120, 120, 120))
@@ -77,11 +101,12 @@ impl LineChart {
                 .map(|(_, text)| text.clone())
                 .unwrap_or_default()
         };
+        let area = chart.plotting_area().dim_in_pixel();
         let mut mesh = chart.configure_mesh();
         mesh.x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .label_style(("sans-serif", 18))
-            .axis_desc_style(("sans-serif", 20))
+            .axis_desc_style(("sans-serif", axis_label_font(&self.x_label, &self.y_label, area)))
             .light_line_style(TRANSPARENT)
             .bold_line_style(RGBColor(215, 215, 215))
             .x_label_formatter(&x_label)
@@ -94,10 +119,42 @@ impl LineChart {
         mesh.draw().map_err(|e| e.to_string())
     }
 
-    /// The series (solid, with markers), then the reference lines (dashed, grey), each
-    /// with its legend entry.
+    /// Both ends of every error bar, as points the legend must not cover.
+    fn whisker_ends(&self) -> Vec<(f64, f64)> {
+        self.series.iter().flat_map(|s| s.error_bars().flat_map(|(x, lo, hi)| [(x, lo), (x, hi)])).collect()
+    }
+
+    /// The legend's entries in order: series, reference lines, then one entry per
+    /// distinct kind of error bar.
+    pub(super) fn legend_names(&self) -> Vec<&str> {
+        let lines = self.series.iter().chain(&self.reference_lines).map(|s| s.name.as_str());
+        lines.chain(self.interval_labels()).collect()
+    }
+
+    /// The distinct labels of the series' error bars, in first-seen order.
+    pub(super) fn interval_labels(&self) -> Vec<&str> {
+        let mut labels: Vec<&str> = Vec::new();
+        for s in &self.series {
+            if s.error_bars().next().is_some() && !labels.contains(&s.interval_label.as_str()) {
+                labels.push(&s.interval_label);
+            }
+        }
+        labels
+    }
+
+    /// The series (solid, with markers and error bars), then the reference lines
+    /// (dashed, grey), each with its legend entry, then the error bars' legend entry.
     fn draw_lines(&self, chart: &mut Plot<'_, '_>) -> Result<(), String> {
         for (i, series) in self.series.iter().enumerate() {
+            let whisker = colour(i).stroke_width(1);
+            // Each series' error bars a little apart from the others', so that bars at
+            // one x do not hide each other.
+            let x_span = chart.x_range().end - chart.x_range().start;
+            let dodge = x_span * 0.004 * (i as f64 - (self.series.len() as f64 - 1.0) / 2.0);
+            let bars = series
+                .error_bars()
+                .map(|(x, lo, hi)| PathElement::new(vec![(x + dodge, lo), (x + dodge, hi)], whisker));
+            chart.draw_series(bars).map_err(|e| e.to_string())?;
             let style = colour(i).stroke_width(2);
             let points: Vec<(f64, f64)> = series.points.iter().copied().filter(|p| p.1.is_finite()).collect();
             chart
@@ -119,6 +176,13 @@ impl LineChart {
                 .map_err(|e| e.to_string())?
                 .label(&line.name)
                 .legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 20, y)], 5, 3, style));
+        }
+        for label in self.interval_labels() {
+            chart
+                .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())
+                .map_err(|e| e.to_string())?
+                .label(label)
+                .legend(|(x, y)| super::error_bar_sample(x + 10, y));
         }
         Ok(())
     }

@@ -46,6 +46,8 @@ impl HostModel for Reservation {
             violations: 0,
             mean_wait_s: times.mean_wait(),
             mean_bounded_slowdown: times.mean_slowdown(),
+            configuration: "EDF, load 1.0, 15-day windows".to_owned(),
+            utilisation_of: format!("{nodes} nodes over its windows"),
         })
     }
 }

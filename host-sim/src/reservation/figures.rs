@@ -9,6 +9,10 @@
 //! | `fig6.svg` | `ϕ` max, or the interval's mean widening, as a share of `Te` | offers and flexible intervals, one per load each |
 //! | `fig7.svg` | `ϕ` max | one per load: mean `ϕ` of accepted offers, beside `y = x` |
 //!
+//! Every point is a mean over the trace's windows; where its table has the column's
+//! sd beside it (`utilisation_sd`, `diff_from_shuffle_sd`: every figure but 7), the
+//! point is drawn with its 95 % interval over the windows ([`crate::plot::interval`]).
+//!
 //! Interval sizes are placed at their mean widening: none 0, short 25, medium 50 and
 //! long 100 % of `Te` (see [`super::mapping::Flex::lambda_percent`]).
 
@@ -16,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use super::mapping::Flex;
 use super::sweep::tables::Table;
-use crate::plot::{LineChart, PlotError, Series};
+use crate::plot::{LineChart, PlotError, Series, interval};
 
 const INTERVAL: &str = "interval size: mean widening [% of Te]";
 const UTILISATION: &str = "utilisation [%]";
@@ -42,6 +46,24 @@ fn distinct(table: &Table, c: usize) -> Vec<String> {
     seen
 }
 
+/// `row`'s value of `y` and, when the table has `y`'s sd column (`_mean` become
+/// `_sd`), its 95 % interval over the table's windows.
+fn value_and_interval(table: &Table, row: &[String], y: &str) -> interval::Estimate {
+    let cell = |name: &str| table.column(name).and_then(|c| row.get(c)).map_or(f64::NAN, |t| number(t));
+    let mean = cell(y);
+    let sd_column = y.strip_suffix("_mean").map(|stem| format!("{stem}_sd"));
+    let interval = sd_column.and_then(|c| interval::ci95_from_population_sd(mean, cell(&c), table.windows));
+    (mean, interval)
+}
+
+/// A series of `(x, value, interval)` points, labelled as 95 % intervals over the
+/// table's windows.
+fn series_with_intervals(table: &Table, name: String, points: Vec<(f64, interval::Estimate)>) -> Series {
+    let intervals = points.iter().map(|(_, (_, i))| *i).collect();
+    let points = points.into_iter().map(|(x, (y, _))| (x, y)).collect();
+    Series::new(name, points).with_intervals(interval::ci95_label(table.windows, "windows"), intervals)
+}
+
 /// One series per distinct value of `by`, of `(x(row), y column)`.
 fn series_by(
     table: &Table,
@@ -51,7 +73,10 @@ fn series_by(
     y: &str,
     keep: impl Fn(&[String]) -> bool,
 ) -> Vec<Series> {
-    let (Some(b), Some(yc)) = (table.column(by), table.column(y)) else { return Vec::new() };
+    let Some(b) = table.column(by) else { return Vec::new() };
+    if table.column(y).is_none() {
+        return Vec::new();
+    }
     distinct(table, b)
         .iter()
         .map(|value| {
@@ -59,9 +84,9 @@ fn series_by(
                 .rows
                 .iter()
                 .filter(|r| r.get(b) == Some(value) && keep(r))
-                .map(|r| (x(r), r.get(yc).map_or(f64::NAN, |t| number(t))))
+                .map(|r| (x(r), value_and_interval(table, r, y)))
                 .collect();
-            Series::new(name(value), points)
+            series_with_intervals(table, name(value), points)
         })
         .filter(|s| !s.points.is_empty())
         .collect()
@@ -159,18 +184,10 @@ fn fig6(table: &Table) -> LineChart {
                 .iter()
                 .filter(|r| r.get(technique).map(String::as_str) == Some(kind) && r.get(load) == Some(&l))
                 .filter(|r| kind == "offers" || r.get(setting).map(String::as_str) != Some("none"))
-                .map(|r| {
-                    (
-                        x(r),
-                        table
-                            .column("utilisation_mean")
-                            .and_then(|c| r.get(c))
-                            .map_or(f64::NAN, |t| number(t)),
-                    )
-                })
+                .map(|r| (x(r), value_and_interval(table, r, "utilisation_mean")))
                 .collect();
             let label = if kind == "offers" { "offers" } else { "flexible intervals" };
-            series.push(Series::new(format!("{label}, load {l}"), points));
+            series.push(series_with_intervals(table, format!("{label}, load {l}"), points));
         }
     }
     chart(

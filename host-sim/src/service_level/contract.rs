@@ -36,6 +36,8 @@ impl HostModel for ServiceLevel {
             violations: 0,
             mean_wait_s: m.mwt,
             mean_bounded_slowdown: m.mbsd,
+            configuration: "1 machine, sf = 2, one window".to_owned(),
+            utilisation_of: "its 1 machine, ME".to_owned(),
         })
     }
 }

@@ -56,6 +56,8 @@ impl HostModel for Sla {
             violations: 0,
             mean_wait_s: mean(waits.into_iter()),
             mean_bounded_slowdown: mean(slowdowns.into_iter()),
+            configuration: "min(TF - 0.8*tD), 1 h batches".to_owned(),
+            utilisation_of: format!("{nodes} nodes, first TS to last TF"),
         })
     }
 }

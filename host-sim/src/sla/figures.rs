@@ -8,6 +8,11 @@
 //! | `fig8_ts_td_income.svg` | 8: Rigid income of `min(TS + w*tD)` against `w` | SLA, CPU, Fair pricing |
 //! | `fig9a_ts_ncpu_asap.svg` ... `fig9d_max_ts_ncpu_asap.svg` | 9 (a)-(d): ASAP income of `min(TS + w*NCPU)`, `min(A + w*tL)`, `max(TS + w*tD)`, `max(TS + w*NCPU)` | SLA, CPU, Fair pricing |
 //!
+//! Every point and bar of Figures 3, 4, 8 and 9 is a mean over the job sets, drawn
+//! with its 95 % interval over the sets when there are two or more
+//! ([`crate::plot::interval`]); Figure 7 draws the best over the weights, a maximum
+//! of means, which has no such interval, and draws none.
+//!
 //! The weight axes hold `±inf`, so they are drawn as the grid's positions, labelled
 //! with the weights at `-inf`, `-10`, `-1`, `-0.1`, `0`, `0.1`, `1`, `10` and `inf`
 //! (the CSV beside each figure has every point).
@@ -15,7 +20,7 @@
 use std::path::{Path, PathBuf};
 
 use super::sweep::{self, Kind, Point, Sweep};
-use crate::plot::{BarChart, BarGroup, LineChart, PlotError, Series, ToSvg};
+use crate::plot::{BarChart, BarGroup, LineChart, PlotError, Series, ToSvg, interval};
 
 /// One figure.
 #[derive(Clone, Debug)]
@@ -43,6 +48,17 @@ impl Figure {
     }
 }
 
+/// `measure` of `point`'s mean and its 95 % interval over the point's sets.
+fn with_interval(point: &Point, measure: sweep::Measure) -> interval::Estimate {
+    let runs: Vec<f64> = point.runs.iter().map(measure).collect();
+    (measure(&point.mean), interval::ci95(&runs).1)
+}
+
+/// The legend text of the intervals over the sweep's sets.
+fn sets_label(points: &[&Point]) -> String {
+    interval::ci95_label(points.iter().map(|p| p.runs.len()).max().unwrap_or(0) as u64, "job sets")
+}
+
 const LABELLED: [&str; 9] = ["-inf", "-10", "-1", "-0.1", "0", "0.1", "1", "10", "inf"];
 
 /// A family's curves against its weights: one series per measure.
@@ -50,7 +66,9 @@ fn w_curves(title: &str, y_label: &str, points: &[&Point], measures: &[(&str, sw
     let series = measures
         .iter()
         .map(|(name, m)| {
-            Series::new(*name, points.iter().enumerate().map(|(i, p)| (i as f64, m(&p.mean))).collect())
+            let drawn: Vec<interval::Estimate> = points.iter().map(|p| with_interval(p, *m)).collect();
+            let line = drawn.iter().enumerate().map(|(i, (v, _))| (i as f64, *v)).collect();
+            Series::new(*name, line).with_intervals(sets_label(points), drawn.iter().map(|d| d.1).collect())
         })
         .collect();
     let x_ticks = points
@@ -61,7 +79,7 @@ fn w_curves(title: &str, y_label: &str, points: &[&Point], measures: &[(&str, sw
         .collect();
     LineChart {
         title: title.to_owned(),
-        x_label: "w (the grid's weights in order; ±inf orders by the second term alone)".to_owned(),
+        x_label: "w, in the grid's order (±inf: by the second term alone)".to_owned(),
         y_label: y_label.to_owned(),
         series,
         reference_lines: Vec::new(),
@@ -86,30 +104,32 @@ fn income_curves(title: &str, points: &[&Point], asap: bool) -> LineChart {
     w_curves(title, "income [units; ceiling = jobs per set]", points, &measures)
 }
 
+/// A group of two bars, SLA factor and CPU utilisation, of `p`, with their intervals.
+fn sla_and_cpu(label: &str, p: &Point) -> BarGroup {
+    let drawn = [with_interval(p, sweep::SLA), with_interval(p, sweep::CPU)];
+    BarGroup {
+        label: label.to_owned(),
+        bars: drawn.iter().map(|(v, _)| (format!("{v:.1}"), *v)).collect(),
+        intervals: drawn.iter().map(|(_, i)| *i).collect(),
+    }
+}
+
 fn single_terms(sweep: &Sweep, direction: &str) -> BarChart {
+    let mut drawn: Vec<&Point> = Vec::new();
     let mut groups: Vec<BarGroup> = kernel::sla::Term::ALL
         .iter()
         .filter_map(|t| {
             let p = sweep::single(sweep, &format!("{direction}({})", t.name()))?;
-            Some(BarGroup {
-                label: t.name().to_owned(),
-                bars: vec![
-                    (format!("{:.1}", p.mean.sla_factor), p.mean.sla_factor),
-                    (format!("{:.1}", p.mean.cpu_utilisation), p.mean.cpu_utilisation),
-                ],
-            })
+            drawn.push(p);
+            Some(sla_and_cpu(t.name(), p))
         })
         .collect();
     if let Some(p) = sweep.points.iter().find(|p| p.kind == Kind::Random) {
-        groups.push(BarGroup {
-            label: "random".to_owned(),
-            bars: vec![
-                (format!("{:.1}", p.mean.sla_factor), p.mean.sla_factor),
-                (format!("{:.1}", p.mean.cpu_utilisation), p.mean.cpu_utilisation),
-            ],
-        });
+        drawn.push(p);
+        groups.push(sla_and_cpu("random", p));
     }
     BarChart {
+        interval_label: sets_label(&drawn),
         title: format!("Fig. 3: single terms, {direction}(h), against a random order"),
         x_label: format!("the term h of {direction}(h)"),
         y_label: "percent of the complete schedule".to_owned(),
@@ -123,8 +143,10 @@ fn three_terms(sweep: &Sweep) -> BarChart {
     let group = |label: &str, i: usize| BarGroup {
         label: label.to_owned(),
         bars: [f.three[i], f.only_a[i], f.only_tl[i]].iter().map(|&v| (format!("{v:.1}"), v)).collect(),
+        intervals: Vec::new(),
     };
     BarChart {
+        interval_label: String::new(),
         title: "Fig. 7: three terms against two (best over the weights)".to_owned(),
         x_label: "measure".to_owned(),
         y_label: "percent of the complete schedule".to_owned(),
@@ -185,16 +207,24 @@ pub fn write(dir: &Path, sweep: &Sweep) -> Result<Vec<PathBuf>, PlotError> {
 mod tests {
     use super::*;
     use crate::plot::colour;
-    use crate::plot::tests::{check_figure, ink, pixels_of, render, texts};
+    use crate::plot::tests::{check_figure, check_text, error_bars, ink, pixels_of, render, texts};
 
     #[test]
     fn every_figure_renders_with_its_series() {
-        let config = sweep::SweepConfig { sets: 1, seed: 1, step_ticks: super::super::generator::SLOT_TICKS };
+        // Two sets: each point a mean over two, with its 95 % interval (but Figure 7's).
+        let config = sweep::SweepConfig { sets: 2, seed: 1, step_ticks: super::super::generator::SLOT_TICKS };
         let result = sweep::run(&config, &indicatif::ProgressBar::hidden()).unwrap();
         let charts = charts(&result);
         assert_eq!(charts.len(), 9);
         for (name, figure) in &charts {
             let svg = figure.to_svg().unwrap();
+            check_text(&svg);
+            let drawn = match figure {
+                Figure::Line(chart) => chart.series.iter().map(|s| s.points.len()).sum(),
+                Figure::Bar(_) if name.starts_with("fig7") => 0,
+                Figure::Bar(chart) => chart.groups.iter().map(|g| g.bars.len()).sum(),
+            };
+            assert_eq!(error_bars(&svg), drawn, "{name}: an interval per mean over the sets");
             match figure {
                 Figure::Line(chart) => {
                     check_figure(&svg, figure.series());

@@ -117,6 +117,9 @@ pub struct Point {
     #[serde(skip)]
     pub weight: Option<Weight>,
     pub mean: Summary,
+    /// Each set's measures (what `mean` is the mean of), for the figures' intervals.
+    #[serde(skip)]
+    pub runs: Vec<Summary>,
 }
 
 fn family_name(direction: Direction, h1: Term, h2: Term) -> String {
@@ -163,6 +166,7 @@ pub fn plan(seed: u64) -> Vec<Point> {
         order,
         weight,
         mean: Summary::default(),
+        runs: Vec::new(),
     };
     let mut points = Vec::new();
     for direction in [Direction::Min, Direction::Max] {
@@ -300,16 +304,18 @@ pub fn run_on(
     let set_stats = generator::stats(sets);
     let prepared: Vec<Prepared> = sets.iter().map(prepare).collect();
     bar.set_length(points.len() as u64 * sets.len() as u64);
-    let means: Vec<Result<Summary, String>> = points
+    let outcomes: Vec<Result<Vec<Summary>, String>> = points
         .par_iter()
         .map(|p| {
             let runs = run_point(p.order, config.step_ticks, &prepared)?;
             bar.inc(prepared.len() as u64);
-            Ok(metrics::mean(&runs))
+            Ok(runs)
         })
         .collect();
-    for (p, mean) in points.iter_mut().zip(means) {
-        p.mean = mean?;
+    for (p, runs) in points.iter_mut().zip(outcomes) {
+        let runs = runs?;
+        p.mean = metrics::mean(&runs);
+        p.runs = runs;
     }
     Ok(Sweep { sets: sets.len() as u64, seed: config.seed, step_ticks: config.step_ticks, set_stats, points })
 }

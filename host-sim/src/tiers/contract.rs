@@ -82,6 +82,8 @@ impl HostModel for Tiers {
             violations: accepted.iter().filter(|f| f.violated).count() as u64,
             mean_wait_s: mean(waits.map(|w| w as f64).collect::<Vec<_>>().into_iter()),
             mean_bounded_slowdown: mean(slowdowns.collect::<Vec<_>>().into_iter()),
+            configuration: "QoS+ReS, mix A".to_owned(),
+            utilisation_of: format!("its {nodes} nodes, 3 cluster and 9 desktops"),
         })
     }
 }

@@ -1,6 +1,9 @@
 //! The paper's Figures 8 to 13 (Tomás et al., §6.3) as SVG bar charts, drawn from the
-//! sweep's cells (the means over seeds, as `tiers_cells.csv` holds them). Every chart
-//! has one group of bars per tier mix (A to D: Silver 40 to 70 %):
+//! sweep's cells (the means over seeds, as `tiers_cells.csv` holds them), each bar
+//! with its 95 % interval over the seeds when there are two or more
+//! ([`crate::plot::interval`]). Every chart has one group of bars per tier mix (A to
+//! D: Silver 40 to 70 %); bars whose values sit far from zero become dots on a fitted
+//! axis ([`crate::plot::BarChart`]):
 //!
 //! | file | the paper's figure | bars |
 //! |---|---|---|
@@ -17,15 +20,22 @@ use kernel::tiers::Policy;
 
 use super::metrics::Summary;
 use super::sweep::Cell;
-use crate::plot::{BarChart, BarGroup, PlotError};
+use crate::plot::{BarChart, BarGroup, PlotError, interval};
 
 const MIXES: [char; 4] = ['A', 'B', 'C', 'D'];
 
 /// A bar's name and the measure it draws from a cell's summary.
 type Measure<'a> = (&'a str, &'a dyn Fn(&Summary) -> f64);
 
-fn mean(cells: &[Cell], policy: Policy, mix: char) -> Option<&Summary> {
-    cells.iter().find(|c| c.policy == policy.name() && c.mix == mix).map(|c| &c.mean)
+fn cell(cells: &[Cell], policy: Policy, mix: char) -> Option<&Cell> {
+    cells.iter().find(|c| c.policy == policy.name() && c.mix == mix)
+}
+
+/// `value` of a cell's mean, and its 95 % interval over the cell's seeds.
+fn with_interval(cell: Option<&Cell>, value: &dyn Fn(&Summary) -> f64) -> interval::Estimate {
+    let Some(cell) = cell else { return (f64::NAN, None) };
+    let runs: Vec<f64> = cell.runs.iter().map(value).collect();
+    (value(&cell.mean), interval::ci95(&runs).1)
 }
 
 /// One group per mix; bar `i` of each is `bars[i].1` of that mix's summary under
@@ -39,19 +49,22 @@ fn per_mix(
 ) -> BarChart {
     let groups = MIXES
         .iter()
-        .map(|&mix| BarGroup {
-            label: format!("mix {mix}"),
-            bars: bars
+        .map(|&mix| {
+            let drawn: Vec<interval::Estimate> = bars
                 .iter()
                 .enumerate()
-                .map(|(i, (_, value))| {
-                    let v = mean(cells, policy_of_bar(i), mix).map_or(f64::NAN, value);
-                    (format!("{v:.1}"), v)
-                })
-                .collect(),
+                .map(|(i, (_, value))| with_interval(cell(cells, policy_of_bar(i), mix), *value))
+                .collect();
+            BarGroup {
+                label: format!("mix {mix}"),
+                bars: drawn.iter().map(|(v, _)| (format!("{v:.1}"), *v)).collect(),
+                intervals: drawn.iter().map(|(_, i)| *i).collect(),
+            }
         })
         .collect();
+    let seeds = cells.iter().map(|c| c.runs.len()).max().unwrap_or(0) as u64;
     BarChart {
+        interval_label: interval::ci95_label(seeds, "seeds"),
         title,
         x_label: "tier mix (Gold 20 %, Silver 40 / 50 / 60 / 70 %)".to_owned(),
         y_label: y_label.to_owned(),
@@ -217,17 +230,28 @@ pub fn write(dir: &Path, cells: &[Cell]) -> Result<Vec<PathBuf>, PlotError> {
 mod tests {
     use super::*;
     use crate::plot::colour;
-    use crate::plot::tests::{ink, pixels_of, render, texts};
+    use crate::plot::tests::{check_fitted, check_text, error_bars, ink, pixels_of, render, texts};
     use crate::tiers::faults::DEFAULT_FAULTS;
 
     #[test]
     fn every_figure_renders_with_its_bars_and_labels() {
+        // Two seeds: each bar a mean over two runs, with its 95 % interval.
         let cells =
-            super::super::sweep::sweep(&[1], DEFAULT_FAULTS, &indicatif::ProgressBar::hidden()).unwrap();
+            super::super::sweep::sweep(&[1, 2], DEFAULT_FAULTS, &indicatif::ProgressBar::hidden()).unwrap();
         let charts = charts(&cells);
         assert_eq!(charts.len(), 11);
         for (name, chart) in &charts {
             let svg = chart.to_svg().unwrap();
+            check_text(&svg);
+            let bars = chart.groups.iter().flat_map(|g| &g.bars).filter(|b| b.1.is_finite()).count();
+            assert_eq!(error_bars(&svg), bars, "{name}: an interval per bar");
+            assert!(texts(&svg).iter().any(|t| t == "95 % interval (n = 2 seeds)"), "{name}");
+            let values = chart.groups.iter().flat_map(|g| {
+                g.bars.iter().map(|b| b.1).chain(g.intervals.iter().flatten().flat_map(|(lo, hi)| [*lo, *hi]))
+            });
+            let (lo, hi) = chart.y_range();
+            // The label room above the highest value is part of the range.
+            check_fitted((lo, hi - (hi - lo) * 0.08 / 1.08), values, chart.from_zero());
             let pixmap = render(&svg);
             assert!(ink(&pixmap) > 5_000, "{name} is nearly blank");
             let labels = texts(&svg);

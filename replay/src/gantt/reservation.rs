@@ -88,8 +88,9 @@ impl Drawn for Reservation {
             }
         }
         let bars = lay_out(state.runs, pool, &rows, options.from, to);
+        // Late is drawn if a log has it (the audit refuses such a log), and listed then.
         let outcomes = vec![Outcome::OnTime, Outcome::Cut, Outcome::Late, Outcome::Open];
-        let drawing = Drawing { bars, marks: state.marks, outcomes };
+        let drawing = Drawing { bars, marks: state.marks, outcomes, ..Drawing::default() };
         Ok(chart(reader.header(), &format!("pool of {pool} nodes"), "node", rows, options, to, drawing))
     }
 }
@@ -149,7 +150,7 @@ pub(super) fn lay_out(mut runs: Vec<Run>, pool: u32, rows: &Range<u32>, from: Ti
             let clipped = band.start.max(rows.start)..band.end.min(rows.end);
             if clipped.start < clipped.end {
                 let (start, end) = (run.start.max(from), run.end.min(to));
-                bars.push(Bar { job: run.job, rows: clipped, start, end, outcome: run.outcome });
+                bars.push(Bar { job: run.job, rows: clipped, start, end, outcome: run.outcome, class: None });
             }
         }
     }

@@ -34,7 +34,14 @@ impl State {
         let row = u32::from(machine);
         if rows.contains(&row) && overlaps(start, t, options.from, options.to) {
             let end = options.to.map_or(t, |to| t.min(to));
-            self.bars.push(Bar { job, rows: row..row + 1, start: start.max(options.from), end, outcome });
+            self.bars.push(Bar {
+                job,
+                rows: row..row + 1,
+                start: start.max(options.from),
+                end,
+                outcome,
+                class: None,
+            });
         }
     }
 
@@ -86,13 +93,14 @@ impl Drawn for ServiceLevel {
                     start: start.max(options.from),
                     end: to,
                     outcome: Outcome::Open,
+                    class: None,
                 });
             }
         }
         state.bars.sort_by_key(|b| (b.start, b.rows.start, b.job));
         let what = format!("{} machine{}", header.machines, if header.machines == 1 { "" } else { "s" });
         let outcomes = vec![Outcome::OnTime, Outcome::Preempted, Outcome::Late, Outcome::Open];
-        let drawing = Drawing { bars: state.bars, marks: state.marks, outcomes };
+        let drawing = Drawing { bars: state.bars, marks: state.marks, outcomes, ..Drawing::default() };
         Ok(chart(header, &what, "machine", rows, options, to, drawing))
     }
 }

@@ -55,7 +55,7 @@ impl Drawn for Sla {
         let marks = std::mem::take(&mut state.marks);
         let (bars, outcomes) = state.bars(nodes, &rows, options.from, to);
         let what = format!("{nodes} nodes, {}", header.config.order);
-        let drawing = Drawing { bars, marks, outcomes };
+        let drawing = Drawing { bars, marks, outcomes, ..Drawing::default() };
         Ok(chart(reader.header(), &what, "node", rows, options, to, drawing))
     }
 }

@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 
 use kernel::Tick;
 
-use super::{Chart, MarkKind, Outcome};
+use super::fit::{fitting_size, text_width};
+use super::{Chart, Class, MarkKind, Outcome};
 
 const WIDTH: f64 = 1000.0;
 const LEFT: f64 = 110.0;
@@ -27,6 +28,23 @@ pub fn colour(outcome: Outcome) -> &'static str {
         Outcome::Cut => "#CC79A7",
         Outcome::Open => "#9E9E9E",
         Outcome::Lost => "#009E73",
+    }
+}
+
+/// The stripe colour of a class (dark goldenrod, grey, saddle brown) and its letter.
+pub fn class_colour(class: Class) -> &'static str {
+    match class {
+        Class::Gold => "#B8860B",
+        Class::Silver => "#6E6E6E",
+        Class::Bronze => "#8B4513",
+    }
+}
+
+fn class_letter(class: Class) -> char {
+    match class {
+        Class::Gold => 'G',
+        Class::Silver => 'S',
+        Class::Bronze => 'B',
     }
 }
 
@@ -49,6 +67,18 @@ impl Scale {
 
     fn y(&self, row: u32) -> f64 {
         ROWS_TOP + f64::from(row - self.first_row) * self.row_height
+    }
+}
+
+/// The time axis' unit for a range of `span` seconds: seconds up to three hours,
+/// hours up to three days, then days; `(seconds per unit, name)`.
+fn time_unit(span: f64) -> (u64, &'static str) {
+    if span > 3.0 * 86_400.0 {
+        (86_400, "d")
+    } else if span > 3.0 * 3_600.0 {
+        (3_600, "h")
+    } else {
+        (1, "s")
     }
 }
 
@@ -76,7 +106,9 @@ pub fn write(chart: &Chart) -> String {
         first_row: chart.rows.start,
     };
     let rows_bottom = ROWS_TOP + f64::from(row_count) * row_height;
-    let height = rows_bottom + 90.0;
+    let entries = legend_entries(chart);
+    let legend_lines = entries.last().map_or(1, |e| e.2 + 1);
+    let height = rows_bottom + 72.0 + 20.0 * legend_lines as f64;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -85,15 +117,16 @@ pub fn write(chart: &Chart) -> String {
     let _ = writeln!(out, r##"<rect width="100%" height="100%" fill="#FFFFFF"/>"##);
     let _ = writeln!(
         out,
-        r#"<text x="{:.1}" y="24" font-size="17" text-anchor="middle">{}</text>"#,
+        r#"<text x="{:.1}" y="24" font-size="{:.0}" text-anchor="middle">{}</text>"#,
         WIDTH / 2.0,
+        fitting_size(&chart.title, WIDTH - 20.0, 17.0),
         escape(&chart.title)
     );
     rows(&mut out, chart, &scale, row_count);
     lanes(&mut out, chart, &scale);
     bars(&mut out, chart, &scale);
     axis(&mut out, chart, &scale, rows_bottom);
-    legend(&mut out, chart, rows_bottom + 58.0);
+    legend(&mut out, &entries, rows_bottom + 58.0);
     out.push_str("</svg>\n");
     out
 }
@@ -112,12 +145,25 @@ fn rows(out: &mut String, chart: &Chart, scale: &Scale, row_count: u32) {
             );
         }
         if (row - chart.rows.start).is_multiple_of(every) {
+            let name = chart
+                .row_names
+                .get(row as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("{} {row}", chart.row_noun));
             let _ = writeln!(
                 out,
-                r#"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="end" dominant-baseline="middle">{} {row}</text>"#,
+                r#"<text x="{:.1}" y="{:.1}" font-size="{:.0}" text-anchor="end" dominant-baseline="middle">{}</text>"#,
                 LEFT - 6.0,
                 y + if every == 1 { scale.row_height / 2.0 } else { 6.0 },
-                chart.row_noun
+                fitting_size(&name, LEFT - 10.0, 12.0),
+                escape(&name)
+            );
+        }
+        if chart.group_starts.contains(&row) && row > chart.rows.start {
+            let _ = writeln!(
+                out,
+                r##"<line x1="4" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#333333" stroke-width="1.5"/>"##,
+                WIDTH - RIGHT
             );
         }
     }
@@ -175,16 +221,28 @@ fn bars(out: &mut String, chart: &Chart, scale: &Scale) {
         let height = f64::from(bar.rows.end - bar.rows.start) * scale.row_height - 2.0 * gap;
         // A thin white edge separates back-to-back runs of one colour, where it fits.
         let edge = if width >= 3.0 { r##" stroke="#FFFFFF" stroke-width="0.6""## } else { "" };
+        let class = bar.class.map(|c| format!(", {}", c.name())).unwrap_or_default();
         let _ = writeln!(
             out,
-            r#"<rect x="{x0:.1}" y="{y:.1}" width="{width:.1}" height="{height:.1}" fill="{}"{edge}><title>job {}: {}..{} {}</title></rect>"#,
+            r#"<rect x="{x0:.1}" y="{y:.1}" width="{width:.1}" height="{height:.1}" fill="{}"{edge}><title>job {}{class}: {}..{} {}</title></rect>"#,
             colour(bar.outcome),
             bar.job,
             bar.start,
             bar.end,
             bar.outcome.name()
         );
-        let label = bar.job.to_string();
+        if let Some(c) = bar.class {
+            let _ = writeln!(
+                out,
+                r#"<rect x="{x0:.1}" y="{y:.1}" width="{width:.1}" height="{:.1}" fill="{}"/>"#,
+                (height / 4.0).clamp(1.0, 4.0),
+                class_colour(c)
+            );
+        }
+        let label = match bar.class {
+            Some(c) => format!("{}{}", class_letter(c), bar.job),
+            None => bar.job.to_string(),
+        };
         if height >= 11.0 && width >= 7.0 * label.len() as f64 + 6.0 {
             let _ = writeln!(
                 out,
@@ -197,7 +255,9 @@ fn bars(out: &mut String, chart: &Chart, scale: &Scale) {
 }
 
 fn axis(out: &mut String, chart: &Chart, scale: &Scale, bottom: f64) {
-    let step = tick_step(scale.span);
+    let (unit, unit_name) = time_unit(scale.span);
+    // Steps of whole units (1, 2 or 5 times a power of ten of them).
+    let step = tick_step(scale.span / unit as f64).saturating_mul(unit);
     let mut t = chart.from.div_ceil(step).saturating_mul(step);
     while t <= chart.to {
         let x = scale.x(t);
@@ -208,8 +268,9 @@ fn axis(out: &mut String, chart: &Chart, scale: &Scale, bottom: f64) {
         );
         let _ = writeln!(
             out,
-            r#"<text x="{x:.1}" y="{:.1}" font-size="12" text-anchor="middle">{t}</text>"#,
-            bottom + 18.0
+            r#"<text x="{x:.1}" y="{:.1}" font-size="12" text-anchor="middle">{}</text>"#,
+            bottom + 18.0,
+            t / unit
         );
         t = match t.checked_add(step) {
             Some(next) => next,
@@ -218,44 +279,78 @@ fn axis(out: &mut String, chart: &Chart, scale: &Scale, bottom: f64) {
     }
     let _ = writeln!(
         out,
-        r#"<text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">time [s]</text>"#,
+        r#"<text x="{:.1}" y="{:.1}" font-size="13" text-anchor="middle">time [{unit_name}]</text>"#,
         LEFT + (WIDTH - LEFT - RIGHT) / 2.0,
         bottom + 36.0
     );
 }
 
-fn legend(out: &mut String, chart: &Chart, y: f64) {
-    let mut x = LEFT;
-    for outcome in &chart.outcomes {
-        let _ = writeln!(
-            out,
-            r#"<rect x="{x:.1}" y="{:.1}" width="14" height="12" fill="{}"/>"#,
-            y - 6.0,
-            colour(*outcome)
-        );
+/// A legend entry's swatch.
+#[derive(Clone, Copy)]
+enum Swatch {
+    Outcome(Outcome),
+    Class(Class),
+    Submit,
+    Reject,
+}
+
+/// The legend's entries (outcomes drawn, classes drawn, the marks drawn), each with its
+/// left edge and line, in lines that fit the figure's width.
+fn legend_entries(chart: &Chart) -> Vec<(Swatch, String, usize, f64)> {
+    let outcomes = chart.outcomes.iter().map(|o| (Swatch::Outcome(*o), o.name().to_owned()));
+    let classes = Class::ALL
+        .into_iter()
+        .filter(|c| chart.bars.iter().any(|b| b.class == Some(*c)))
+        .map(|c| (Swatch::Class(c), format!("{} ({}: stripe, letter)", c.name(), class_letter(c))));
+    // The marks too only when some are drawn.
+    let marks =
+        [(Swatch::Submit, MarkKind::Submit, "submit"), (Swatch::Reject, MarkKind::Reject, "rejection")]
+            .into_iter()
+            .filter(|(_, kind, _)| chart.marks.iter().any(|m| m.kind == *kind))
+            .map(|(swatch, _, name)| (swatch, name.to_owned()));
+    let (mut x, mut line) = (LEFT, 0);
+    let mut out = Vec::new();
+    for (swatch, name) in outcomes.chain(classes).chain(marks) {
+        let width = 18.0 + text_width(&name, 12.0);
+        if x > LEFT && x + width > WIDTH - RIGHT {
+            (x, line) = (LEFT, line + 1);
+        }
+        out.push((swatch, name, line, x));
+        x += width + 16.0;
+    }
+    out
+}
+
+fn legend(out: &mut String, entries: &[(Swatch, String, usize, f64)], top: f64) {
+    for (swatch, name, line, x) in entries {
+        let y = top + 20.0 * *line as f64;
+        let _ = match swatch {
+            Swatch::Outcome(o) => {
+                writeln!(
+                    out,
+                    r#"<rect x="{x:.1}" y="{:.1}" width="14" height="12" fill="{}"/>"#,
+                    y - 6.0,
+                    colour(*o)
+                )
+            }
+            Swatch::Class(c) => writeln!(
+                out,
+                r#"<rect x="{x:.1}" y="{:.1}" width="14" height="4" fill="{}"/>"#,
+                y - 6.0,
+                class_colour(*c)
+            ),
+            Swatch::Submit => writeln!(out, r##"<path d="M{x:.1} {:.1}h8l-4 9z" fill="#666666"/>"##, y - 5.0),
+            Swatch::Reject => writeln!(
+                out,
+                r##"<path d="M{x:.1} {:.1}l8 9m0 -9l-8 9" stroke="#C00000" stroke-width="2"/>"##,
+                y - 5.0
+            ),
+        };
         let _ = writeln!(
             out,
             r#"<text x="{:.1}" y="{y:.1}" font-size="12" dominant-baseline="middle">{}</text>"#,
             x + 18.0,
-            outcome.name()
+            escape(name)
         );
-        x += 34.0 + 6.3 * outcome.name().len() as f64;
     }
-    let _ = writeln!(out, r##"<path d="M{x:.1} {:.1}h8l-4 9z" fill="#666666"/>"##, y - 5.0);
-    let _ = writeln!(
-        out,
-        r#"<text x="{:.1}" y="{y:.1}" font-size="12" dominant-baseline="middle">submit</text>"#,
-        x + 12.0
-    );
-    x += 66.0;
-    let _ = writeln!(
-        out,
-        r##"<path d="M{x:.1} {:.1}l8 9m0 -9l-8 9" stroke="#C00000" stroke-width="2"/>"##,
-        y - 5.0
-    );
-    let _ = writeln!(
-        out,
-        r#"<text x="{:.1}" y="{y:.1}" font-size="12" dominant-baseline="middle">rejection</text>"#,
-        x + 12.0
-    );
 }

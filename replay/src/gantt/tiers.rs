@@ -1,5 +1,7 @@
 //! The tiers model's chart: one row per node, resource by resource in index order (a
-//! cluster of three nodes is three rows, each desktop one). A tiers job runs on one
+//! cluster of three nodes is three rows, each desktop one), each row named by its
+//! group (`cluster n0`, `desktop 4`) and a line between the groups. Each bar carries
+//! its job's tier (Gold, Silver, Bronze), from the job's submit. A tiers job runs on one
 //! node of the resource it was placed on; the kernel counts a resource's nodes and does
 //! not name them, so each run takes the lowest-numbered row of its resource free at its
 //! start, as the reservation chart does. Bars: on time, late (ended past its deadline),
@@ -11,10 +13,10 @@ use std::ops::Range;
 
 use kernel::Tick;
 use kernel::log::Body;
-use kernel::tiers::{Decision, Event};
+use kernel::tiers::{Decision, Event, Group, Resource, Tier};
 
 use super::{
-    Bar, Chart, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps,
+    Bar, Chart, Class, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps,
 };
 use super::{Drawing, chart};
 use crate::contract::Tiers;
@@ -29,10 +31,13 @@ struct Run {
     start: Tick,
     end: Tick,
     outcome: Outcome,
+    class: Option<Class>,
 }
 
 #[derive(Debug, Default)]
 struct State {
+    /// Submitted job -> its tier, until it ends.
+    tiers: HashMap<u32, Class>,
     /// Accepted job -> the resource of its latest placement.
     placed: HashMap<u32, u8>,
     /// Running job -> (start order, resource, start).
@@ -71,6 +76,7 @@ impl Drawn for Tiers {
                     {
                         position.saw(request.t);
                         state.last_submit = request.t;
+                        state.tiers.insert(request.job, class(request.tier));
                         options.mark(&mut state.marks, request.t, request.job, MarkKind::Submit);
                     }
                 }
@@ -86,16 +92,55 @@ impl Drawn for Tiers {
         open.sort_unstable();
         for (job, (order, resource, start)) in open {
             if start < to {
-                state.runs.push(Run { order, job, resource, start, end: to, outcome: Outcome::Open });
+                let class = state.tiers.get(&job).copied();
+                state.runs.push(Run { order, job, resource, start, end: to, outcome: Outcome::Open, class });
             }
         }
         let nodes: Vec<u32> = header.resources.iter().map(|r| r.nodes).collect();
         let bars = lay_out(state.runs, &first_row, &nodes, &rows, options.from, to);
         let what = format!("{} resources, {total} nodes", header.resources.len());
         let outcomes = vec![Outcome::OnTime, Outcome::Late, Outcome::Lost, Outcome::Open];
-        let drawing = Drawing { bars, marks: state.marks, outcomes };
+        let (row_names, group_starts) = row_names(&header.resources, &first_row);
+        let drawing = Drawing { bars, marks: state.marks, outcomes, row_names, group_starts };
         Ok(chart(reader.header(), &what, "node", rows, options, to, drawing))
     }
+}
+
+fn class(tier: Tier) -> Class {
+    match tier {
+        Tier::Gold => Class::Gold,
+        Tier::Silver => Class::Silver,
+        Tier::Bronze => Class::Bronze,
+    }
+}
+
+/// Each row's name, by its resource's group (`cluster` for the high-confidence group,
+/// `desktop` for the low one) and the resource's number within it (left out when the
+/// group has one resource), then the node's within the resource when it has several:
+/// `cluster n2`, `desktop 4`; and the first row of each group after the first.
+fn row_names(resources: &[Resource], first_row: &[u32]) -> (Vec<String>, Vec<u32>) {
+    let mut names = Vec::new();
+    let mut starts = Vec::new();
+    let mut seen: [u32; 2] = [0; 2];
+    let count = |g: Group| resources.iter().filter(|r| r.group == g).count();
+    for (i, resource) in resources.iter().enumerate() {
+        let (noun, slot) = match resource.group {
+            Group::High => ("cluster", 0),
+            Group::Low => ("desktop", 1),
+        };
+        if i > 0 && resources.get(i - 1).is_some_and(|p| p.group != resource.group) {
+            starts.extend(first_row.get(i));
+        }
+        let index = seen.get(slot).copied().unwrap_or(0);
+        if let Some(s) = seen.get_mut(slot) {
+            *s += 1;
+        }
+        let numbered = if count(resource.group) > 1 { format!("{noun} {index}") } else { noun.to_owned() };
+        for node in 0..resource.nodes {
+            names.push(if resource.nodes > 1 { format!("{numbered} n{node}") } else { numbered.clone() });
+        }
+    }
+    (names, starts)
 }
 
 fn decision_into(decision: Decision, state: &mut State, position: &mut Position, options: &Options) {
@@ -103,7 +148,8 @@ fn decision_into(decision: Decision, state: &mut State, position: &mut Position,
         position.saw(t);
         let Some((order, resource, start)) = state.running.remove(&job) else { return };
         if overlaps(start, t, options.from, options.to) {
-            state.runs.push(Run { order, job, resource, start, end: t, outcome });
+            let class = state.tiers.get(&job).copied();
+            state.runs.push(Run { order, job, resource, start, end: t, outcome, class });
         }
     };
     match decision {
@@ -113,6 +159,7 @@ fn decision_into(decision: Decision, state: &mut State, position: &mut Position,
             state.placed.insert(job, resource);
         }
         Decision::Reject { job, .. } => {
+            state.tiers.remove(&job);
             options.mark(&mut state.marks, state.last_submit, job, MarkKind::Reject);
         }
         Decision::Start { t, job } => {
@@ -124,6 +171,7 @@ fn decision_into(decision: Decision, state: &mut State, position: &mut Position,
         Decision::End { t, job, late } => {
             state.placed.remove(&job);
             close(state, job, t, if late { Outcome::Late } else { Outcome::OnTime });
+            state.tiers.remove(&job);
         }
         Decision::Lost { t, job, running } => {
             if running {
@@ -166,7 +214,14 @@ fn lay_out(
         free_from[row as usize] = run.end;
         if rows.contains(&row) {
             let (start, end) = (run.start.max(from), run.end.min(to));
-            bars.push(Bar { job: run.job, rows: row..row + 1, start, end, outcome: run.outcome });
+            bars.push(Bar {
+                job: run.job,
+                rows: row..row + 1,
+                start,
+                end,
+                outcome: run.outcome,
+                class: run.class,
+            });
         }
     }
     bars

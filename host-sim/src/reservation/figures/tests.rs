@@ -3,7 +3,7 @@
 //! load, interval size or technique. `FIGURES_DIR=DIR` also writes them there.
 
 use super::*;
-use crate::plot::tests::{check_figure, texts};
+use crate::plot::tests::{check_figure, check_fitted, error_bars, texts};
 use crate::reservation::sweep::tables::{FIG2_HEADER, FIG3_4_HEADER, FIG5_HEADER, FIG6_HEADER, FIG7_HEADER};
 
 const LOADS: [&str; 3] = ["1", "1.25", "1.5"];
@@ -76,12 +76,12 @@ fn tables() -> Vec<Table> {
         }
     }
     vec![
-        Table { name: "fig2", header: FIG2_HEADER.to_vec(), rows: fig2 },
-        Table { name: "fig3", header: FIG3_4_HEADER.to_vec(), rows: fig34.clone() },
-        Table { name: "fig4", header: FIG3_4_HEADER.to_vec(), rows: fig34 },
-        Table { name: "fig5", header: FIG5_HEADER.to_vec(), rows: fig5 },
-        Table { name: "fig6", header: FIG6_HEADER.to_vec(), rows: fig6 },
-        Table { name: "fig7", header: FIG7_HEADER.to_vec(), rows: fig7 },
+        Table { name: "fig2", header: FIG2_HEADER.to_vec(), rows: fig2, windows: 3 },
+        Table { name: "fig3", header: FIG3_4_HEADER.to_vec(), rows: fig34.clone(), windows: 3 },
+        Table { name: "fig4", header: FIG3_4_HEADER.to_vec(), rows: fig34, windows: 3 },
+        Table { name: "fig5", header: FIG5_HEADER.to_vec(), rows: fig5, windows: 3 },
+        Table { name: "fig6", header: FIG6_HEADER.to_vec(), rows: fig6, windows: 3 },
+        Table { name: "fig7", header: FIG7_HEADER.to_vec(), rows: fig7, windows: 3 },
     ]
 }
 
@@ -104,13 +104,26 @@ fn figures_2_to_7_are_drawn_with_one_series_per_case() {
             _ => 3,
         };
         let svg = chart.to_svg().unwrap();
+        if let Some(dir) = &dir {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(dir.join(format!("{stem}.svg")), &svg).unwrap();
+        }
         check_figure(&svg, expected);
         assert_eq!(chart.skipped_points(), 0, "{stem}");
         assert!(texts(&svg).iter().any(|t| t.contains("[%") || t.contains("[fraction")), "{stem}: a unit");
-        if let Some(dir) = &dir {
-            std::fs::create_dir_all(dir).unwrap();
-            std::fs::write(dir.join(format!("{stem}.svg")), svg).unwrap();
-        }
+        // Every figure but 7 (no sd in its table) has a 95 % interval at each point.
+        let points: usize = chart.series.iter().map(|s| s.points.len()).sum();
+        assert_eq!(error_bars(&svg), if stem == "fig7" { 0 } else { points }, "{stem}");
+        check_fitted(
+            chart.y_range(),
+            chart
+                .series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.1))
+                .chain(chart.series.iter().flat_map(|s| s.error_bars().flat_map(|(_, l, h)| [l, h])))
+                .chain(chart.reference_lines.iter().flat_map(|s| s.points.iter().map(|p| p.1))),
+            false,
+        );
     }
     // Interval sizes sit at their mean widening; "never" fixing at 1.
     let fig3 = &charts[3].1;

@@ -12,12 +12,15 @@ use super::{CRITERIA, FIX_LOAD_MILLI, FIXINGS, LOADS_MILLI, PHIS_MILLI, Results}
 use crate::path_error::PathError;
 use crate::units::format_milli;
 
-/// One figure's table, as written to its CSV: `name` (`fig2`), header and rows.
+/// One figure's table, as written to its CSV: `name` (`fig2`), header and rows; and
+/// (not written) the windows each row's means and sds are over, which the figures'
+/// 95 % intervals need.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
     pub name: &'static str,
     pub header: Vec<&'static str>,
     pub rows: Vec<Vec<String>>,
+    pub windows: u64,
 }
 
 impl Table {
@@ -204,21 +207,24 @@ pub const FIG7_HEADER: [&str; 6] =
 
 /// The tables of Figures 2 to 7, in that order.
 fn tables(results: &Results<'_>, base: Experiment) -> Vec<Table> {
+    let windows = results.0.first().map_or(0, |o| o.windows.len() as u64);
     vec![
-        Table { name: "fig2", header: FIG2_HEADER.to_vec(), rows: fig2(results, base) },
+        Table { name: "fig2", header: FIG2_HEADER.to_vec(), rows: fig2(results, base), windows },
         Table {
             name: "fig3",
             header: FIG3_4_HEADER.to_vec(),
             rows: fig3_4(results, base, Estimates::Accurate),
+            windows,
         },
         Table {
             name: "fig4",
             header: FIG3_4_HEADER.to_vec(),
             rows: fig3_4(results, base, Estimates::Poisson80),
+            windows,
         },
-        Table { name: "fig5", header: FIG5_HEADER.to_vec(), rows: fig5(results, base) },
-        Table { name: "fig6", header: FIG6_HEADER.to_vec(), rows: fig6(results, base) },
-        Table { name: "fig7", header: FIG7_HEADER.to_vec(), rows: fig7(results, base) },
+        Table { name: "fig5", header: FIG5_HEADER.to_vec(), rows: fig5(results, base), windows },
+        Table { name: "fig6", header: FIG6_HEADER.to_vec(), rows: fig6(results, base), windows },
+        Table { name: "fig7", header: FIG7_HEADER.to_vec(), rows: fig7(results, base), windows },
     ]
 }
 

@@ -33,9 +33,11 @@ pub fn charts(analyses: &[ModeAnalysis]) -> Vec<(String, BarChart)> {
                             (label, d.groups[group_index(group)])
                         })
                         .collect(),
+                    intervals: Vec::new(),
                 })
                 .collect();
             let chart = BarChart {
+                interval_label: String::new(),
                 title: format!(
                     "{} {} group (thesis Fig. {})",
                     mode_title(analysis.mode),

@@ -149,6 +149,7 @@ fn figures_44_to_49_draw_three_bars_per_machine_count() {
     assert_eq!(charts.len(), 6);
     for (stem, chart) in &charts {
         let svg = chart.to_svg().unwrap();
+        crate::plot::tests::check_text(&svg);
         let pixmap = render(&svg);
         assert!(ink(&pixmap) > 5_000, "{stem} is blank");
         let bars = chart.groups.iter().map(|g| g.bars.len()).max().unwrap();

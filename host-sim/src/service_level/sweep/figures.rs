@@ -7,6 +7,11 @@
 //! above, every other policy's with its name appended (`DIR/single_prj_best-fit.svg`,
 //! titles prefixed by the policy).
 //!
+//! Every point is the mean over the trace's windows, drawn with its 95 % interval
+//! ([`crate::plot::interval`], from the row's `windows` and population `sd`) when a
+//! row has two windows or more. A sweep over several policies also draws them side
+//! by side ([`policies`]): `DIR/<mode>_policies_m<M>.svg`.
+//!
 //! The greedy guarantee on the `c_V` figures is the row's `greedy_bound`
 //! ([`crate::service_level::levels::greedy_bound`]): `1 - 1/sf` for one level, `(u_min/u_max)(1 -
 //! 1/f_min)` for the set `1..k`.
@@ -14,7 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Mode, Row};
-use crate::plot::{self, LineChart, PlotError, Series, file_stem};
+use crate::plot::{self, LineChart, PlotError, Series, file_stem, interval};
 use crate::service_level::metrics::Metrics;
 
 /// One metric's figure: key, title, y-axis label with unit, and how to read it.
@@ -68,7 +73,7 @@ pub fn x_label(mode: Mode) -> &'static str {
     }
 }
 
-fn mode_title(mode: Mode) -> &'static str {
+pub(crate) fn mode_title(mode: Mode) -> &'static str {
     match mode {
         Mode::Single => "SSL",
         Mode::Multi => "MSL",
@@ -80,7 +85,7 @@ fn x_of(row: &Row) -> f64 {
     row.sf_or_k.parse().unwrap_or(f64::NAN)
 }
 
-fn machine_counts(rows: &[&Row]) -> Vec<u16> {
+pub(crate) fn machine_counts(rows: &[&Row]) -> Vec<u16> {
     let mut counts: Vec<u16> = rows.iter().map(|r| r.machines).collect();
     counts.sort_unstable();
     counts.dedup();
@@ -92,6 +97,20 @@ fn greedy_line(rows: &[&Row]) -> Series {
     points.sort_by(|a, b| a.0.total_cmp(&b.0));
     points.dedup_by(|a, b| a.0 == b.0);
     Series::new("greedy guarantee (theorems)", points)
+}
+
+mod policies;
+
+/// `(x, mean)` of each row, as a series named `name`, with each row's 95 % interval
+/// over its windows.
+pub(crate) fn with_intervals(name: String, rows: &[&Row], value: fn(&Metrics) -> f64) -> Series {
+    let points = rows.iter().map(|r| (x_of(r), value(&r.mean))).collect();
+    let intervals = rows
+        .iter()
+        .map(|r| interval::ci95_from_population_sd(value(&r.mean), value(&r.sd), r.windows))
+        .collect();
+    let windows = rows.iter().map(|r| r.windows).max().unwrap_or(0);
+    Series::new(name, points).with_intervals(interval::ci95_label(windows, "windows"), intervals)
 }
 
 /// Every chart of the grid, keyed by file stem, in a fixed order: policy by policy
@@ -116,6 +135,7 @@ pub fn charts(rows: &[Row]) -> Vec<(String, LineChart)> {
             }
         }
     }
+    charts.extend(policies::charts(rows));
     charts
 }
 
@@ -132,9 +152,12 @@ fn policy_charts(rows: &[&Row]) -> Vec<(String, LineChart)> {
             let series = counts
                 .iter()
                 .map(|&m| {
-                    let points =
-                        rows.iter().filter(|r| r.machines == m).map(|r| (x_of(r), (figure.value)(&r.mean)));
-                    Series::new(format!("{m} machine{}", if m == 1 { "" } else { "s" }), points.collect())
+                    let on_m: Vec<&Row> = rows.iter().copied().filter(|r| r.machines == m).collect();
+                    with_intervals(
+                        format!("{m} machine{}", if m == 1 { "" } else { "s" }),
+                        &on_m,
+                        figure.value,
+                    )
                 })
                 .collect();
             let reference_lines =
@@ -151,9 +174,8 @@ fn policy_charts(rows: &[&Row]) -> Vec<(String, LineChart)> {
         }
         for &m in &counts {
             let on_m: Vec<&Row> = rows.iter().copied().filter(|r| r.machines == m).collect();
-            let series = |name: &str, value: fn(&Metrics) -> f64| {
-                Series::new(name, on_m.iter().map(|r| (x_of(r), value(&r.mean))).collect())
-            };
+            let series =
+                |name: &str, value: fn(&Metrics) -> f64| with_intervals(name.to_owned(), &on_m, value);
             let chart = LineChart {
                 title: format!(
                     "{}: competitive factor on {m} machine{}",
