@@ -54,6 +54,11 @@ fn wide_kernel_agrees_with_the_model_and_keeps_its_promises() {
     let total = check_all(0, Shape::Wide);
     eprintln!("wide: {total:?}");
     assert!(total.accepted > 10_000, "{total:?}");
+    // Every statement is held to its bound here too (mostly against the work offered;
+    // the crowded cases below make the optimum searched for).
+    for theorem in Theorem::ALL {
+        assert!(total.checks_of(theorem) > 100, "{theorem:?}: {total:?}");
+    }
     assert!(total.preemptions > 100, "{total:?}");
     assert!(total.feasibility_checks > 1_000, "{total:?}");
     for reason in [
@@ -75,6 +80,7 @@ fn one_machine_admits_exactly_the_feasible_and_greedy_is_competitive() {
     assert!(total.feasibility_checks > 10_000, "{total:?}");
     assert!(rejected(&total, RejectReason::NoFeasibleMachine) > 1_000, "{total:?}");
     assert!(total.ratio_checks > 1_000, "{total:?}");
+    assert_eq!(total.checks_of(Theorem::Theorem2), total.ratio_checks, "{total:?}");
 }
 
 /// Bytes that decode to a crowded one-machine case: ten valid submits at most a few

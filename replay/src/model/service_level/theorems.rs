@@ -73,7 +73,7 @@ impl Theorem {
 }
 
 /// Which bound greedy acceptance is held to: the thesis', or a planted wrong one that
-/// the checks must catch (the negative control of `cargo xtask fuzz-plant`).
+/// the checks must catch (the negative control `cargo xtask fuzz` runs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoundRule {
     /// `(u_min/u_max)(1 - 1/f)`, as the table above.
