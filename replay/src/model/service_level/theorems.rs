@@ -187,10 +187,12 @@ pub struct BoundViolation {
 impl fmt::Display for BoundViolation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{} broken", self.bound.theorem.describe())?;
+        let machines =
+            if self.machines == 1 { "1 machine".into() } else { format!("{} machines", self.machines) };
         writeln!(
             f,
-            "  experiment after {} resets, {} machines under {:?}: V = {}, V* = {}, V/V* below {}",
-            self.reset, self.machines, self.policy, self.income, self.optimal, self.bound
+            "  experiment after {} resets, {machines} under {:?}: V = {}, V* = {}, V/V* below {}",
+            self.reset, self.policy, self.income, self.optimal, self.bound
         )?;
         write!(f, "  jobs (release, p, deadline, level, accepted):")?;
         for j in &self.jobs {
