@@ -27,6 +27,18 @@ pub(crate) fn cargo() -> Command {
     cmd
 }
 
+/// `cargo +nightly ...` through the rustup proxy: the `CARGO` that runs xtask is the
+/// stable toolchain's own binary, which does not understand `+nightly`, and its
+/// environment would pin nested cargo calls to stable.
+pub(crate) fn nightly_cargo() -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(root()).arg("+nightly");
+    for var in ["CARGO", "RUSTUP_TOOLCHAIN", "RUSTC", "RUSTDOC", "CARGO_TARGET_DIR"] {
+        cmd.env_remove(var);
+    }
+    cmd
+}
+
 /// Runs `cmd`, echoing it; a non-zero exit is an error naming `step`.
 pub(crate) fn run(step: &str, cmd: &mut Command) -> Result {
     println!("==> {step}: {}", render(cmd));

@@ -6,6 +6,8 @@
 //! `cargo xtask crosshost`: every model's logs and JSON metrics byte for byte on this
 //! host and on s390x (big-endian) under `qemu-s390x` (see `crosshost`).
 //! `cargo xtask tidy`: the size and shape rules (see `tidy`), also a step of `verify`.
+//! `cargo xtask fuzz`: every fuzz target for a while, then the planted-bound control
+//! (see `fuzz_plant`), also a step of `verify`.
 //!
 //! Each step prints a `==>` line; the first failure stops the run with a non-zero
 //! exit and names the step. Steps that need tools this machine may lack (the embedded
@@ -19,6 +21,7 @@ mod corpus;
 mod crosscheck;
 mod crosshost;
 mod embedded;
+mod fuzz_plant;
 mod panic_check;
 mod scale;
 mod steps;
@@ -54,10 +57,14 @@ enum Command {
         #[arg(long)]
         repeats: bool,
     },
-    /// Only the fuzz targets, each for a while.
+    /// Only the fuzz targets, each for a while, then the planted-bound control (the
+    /// service_level target holding greedy acceptance to a wrong bound must fail).
     Fuzz {
         #[arg(long, default_value_t = 60)]
         seconds: u32,
+        /// Only the planted-bound control, with its whole output (to see the failure).
+        #[arg(long)]
+        plant: bool,
     },
     /// The kernel's decisions against tools/crosscheck.py on every shared trace: 7 traces
     /// x 3 machine counts x the level sets x the policies (all: 420 runs).
@@ -134,7 +141,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
         Command::Tidy { repeats } => tidy::tidy(repeats),
-        Command::Fuzz { seconds } => steps::fuzz(seconds),
+        Command::Fuzz { seconds, plant } => steps::fuzz(seconds, plant),
         Command::Crosscheck { policy, level_sets } => crosscheck::crosscheck(&policy, &level_sets),
         Command::Embedded { tamper } => embedded::embedded(tamper),
         Command::Crosshost { tamper } => crosshost::crosshost(tamper),

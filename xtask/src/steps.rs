@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::cmd::{
-    Result, cargo, host_sim_bin, in_ci, replay_bin, root, run, shared_traces, target_dir, works,
+    Result, cargo, host_sim_bin, in_ci, nightly_cargo, replay_bin, root, run, shared_traces, target_dir,
+    works,
 };
 use crate::toolchain::{EMBEDDED_TARGET, ensure_target};
 
@@ -33,7 +34,7 @@ pub fn verify(fuzz_seconds: u32) -> Result {
     run("build release tools", cargo().args(["build", "--release", "-p", "host-sim", "-p", "replay"]))?;
     committed_logs()?;
     crosshost()?;
-    fuzz(fuzz_seconds)?;
+    fuzz(fuzz_seconds, false)?;
     traces()?;
     println!("==> corpus: every model on every generated trace shape, each log verified");
     crate::corpus::corpus(false, false, TRACE_RUNS)?;
@@ -90,20 +91,10 @@ fn committed_logs() -> Result {
     Ok(())
 }
 
-/// `cargo +nightly ...` through the rustup proxy: the `CARGO` that runs xtask is the
-/// stable toolchain's own binary, which does not understand `+nightly`, and its
-/// environment would pin nested cargo calls to stable.
-fn nightly_cargo() -> Command {
-    let mut cmd = Command::new("cargo");
-    cmd.current_dir(root()).arg("+nightly");
-    for var in ["CARGO", "RUSTUP_TOOLCHAIN", "RUSTC", "RUSTDOC", "CARGO_TARGET_DIR"] {
-        cmd.env_remove(var);
-    }
-    cmd
-}
-
-/// A short run of each fuzz target, when cargo-fuzz and nightly are here.
-pub fn fuzz(seconds: u32) -> Result {
+/// A short run of each fuzz target, when cargo-fuzz and nightly are here, then the
+/// negative control of the service-level bound checks (`fuzz_plant`); `plant` runs
+/// only the control, showing its whole output.
+pub fn fuzz(seconds: u32, plant: bool) -> Result {
     let has_nightly = works(Command::new("rustup").args(["run", "nightly", "rustc", "--version"]));
     let has_cargo_fuzz = works(nightly_cargo().args(["fuzz", "--version"]));
     if !has_nightly || !has_cargo_fuzz {
@@ -113,13 +104,16 @@ pub fn fuzz(seconds: u32) -> Result {
         );
         return Ok(());
     }
+    if plant {
+        return crate::fuzz_plant::planted_bound(true);
+    }
     for target in FUZZ_TARGETS {
         let time = format!("-max_total_time={seconds}");
         let mut cmd = nightly_cargo();
         cmd.current_dir(root().join("fuzz")).args(["fuzz", "run", target, "--", &time]);
         run(&format!("fuzz {target}"), &mut cmd)?;
     }
-    Ok(())
+    crate::fuzz_plant::planted_bound(false)
 }
 
 /// The runs of the `traces` step on every shared trace, as `(label, subcommand,

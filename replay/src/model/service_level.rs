@@ -16,6 +16,9 @@
 //!   work adding up to `p`, one job at a time per machine, no machine idle with work.
 //! - [`cases`]: [`case_from_bytes`], one decoder from arbitrary bytes to a small
 //!   scenario, fed by libFuzzer in `fuzz/` and by a seeded generator in the tests.
+//! - [`theorems`]: the competitive bounds of greedy acceptance (Theorems 2 and 5,
+//!   Corollaries 7 and 11, and our generalisation to any level table), each held to
+//!   [`optimal_income`] per experiment.
 //! - [`harness`]: [`check_case`], which runs a scenario through a small kernel and
 //!   applies every check above.
 
@@ -24,11 +27,13 @@ pub mod feasibility;
 pub mod harness;
 pub mod optimum;
 pub mod sim;
+pub mod theorems;
 pub mod trace;
 
 pub use cases::{Case, Shape, case_from_bytes};
 pub use feasibility::{MAX_OPTIMAL_JOBS, edf_feasible, optimal_accepted_work};
-pub use harness::{CaseReport, Failure, check_case};
+pub use harness::{CaseReport, Failure, check_case, check_case_with};
 pub use optimum::{MAX_BRUTE_FORCE_JOBS, OfflineJob, optimal_income};
 pub use sim::{ModelJob, ModelStep, ReferenceSim};
+pub use theorems::{Bound, BoundRule, BoundViolation, ExperimentJob, Theorem};
 pub use trace::{TraceChecker, TraceError, Violation, check_trace};

@@ -1,7 +1,8 @@
 //! [`check_case`]: runs one scenario through a small kernel and, event by event,
 //! through the [`ReferenceSim`] and the [`TraceChecker`], and applies the two checks
 //! that need the whole picture: the admission test against brute-force feasibility,
-//! and greedy acceptance against the offline optimum (Theorem 2 of Lezama 2012).
+//! and greedy acceptance against the offline optimum (the thesis' Theorems 2 and 5 and
+//! Corollaries 7 and 11, and our generalisation of them: [`super::theorems`]).
 
 use std::fmt;
 
@@ -9,8 +10,9 @@ use kernel::Tick;
 use kernel::service_level::{Config, ConfigError, Decision, Event, Kernel, Outcome, RejectReason};
 
 use super::cases::{Case, Shape};
-use super::feasibility::{MAX_OPTIMAL_JOBS, edf_feasible, optimal_accepted_work};
+use super::feasibility::edf_feasible;
 use super::sim::{ModelStep, ReferenceSim};
+use super::theorems::{BoundRule, BoundViolation, Checked, RatioCheck, Theorem};
 use super::trace::{TraceChecker, TraceError};
 
 /// What disagreed, and where.
@@ -27,8 +29,12 @@ pub enum Failure {
     /// On one machine, the verdict differs from brute-force feasibility of the queue
     /// plus the new job.
     Feasibility { step: usize, event: Event, feasible: bool, outcome: Outcome },
-    /// Greedy acceptance fell below `(1 - 1/sf)` of the optimum on one machine.
-    CompetitiveRatio { reset: usize, accepted: u64, optimal: u64, slack_milli: u32 },
+    /// Greedy acceptance earned less than a competitive bound promises, in one
+    /// experiment: the statement, the experiment's jobs, `V`, `V*` and the bound.
+    Bound(Box<BoundViolation>),
+    /// Greedy acceptance earned more than the brute-force optimum: the kernel finished
+    /// jobs the optimum calls infeasible together, so the kernel or the optimum is wrong.
+    AboveOptimum(Box<BoundViolation>),
 }
 
 impl fmt::Display for Failure {
@@ -47,9 +53,11 @@ impl fmt::Display for Failure {
             Self::Feasibility { step, event, feasible, outcome } => {
                 write!(f, "event {step} {event:?}: EDF says feasible = {feasible}, kernel says {outcome:?}")
             }
-            Self::CompetitiveRatio { reset, accepted, optimal, slack_milli } => write!(
+            Self::Bound(violation) => write!(f, "{violation}"),
+            Self::AboveOptimum(v) => write!(
                 f,
-                "after {reset} resets: accepted {accepted} of an optimal {optimal}, below 1 - 1000/{slack_milli}"
+                "greedy income {} above the brute-force optimum {} ({} machines, {:?}); jobs: {:?}",
+                v.income, v.optimal, v.machines, v.policy, v.jobs
             ),
         }
     }
@@ -67,8 +75,13 @@ pub struct CaseReport {
     pub preemptions: usize,
     /// Verdicts compared with brute-force EDF feasibility.
     pub feasibility_checks: usize,
-    /// Experiments compared with the offline optimum.
+    /// Experiments held to a competitive bound, all statements together.
     pub ratio_checks: usize,
+    /// The same by statement, indexed by [`Theorem`]'s discriminant (see
+    /// [`CaseReport::checks_of`]).
+    pub theorem_checks: [usize; 5],
+    /// Of those, the ones where the optimum had to be searched for, by statement.
+    pub theorem_searches: [usize; 5],
     /// Of those, the ones where the optimum had to be searched for, and the ones where
     /// greedy acceptance fell short of it.
     pub optimum_searches: usize,
@@ -85,27 +98,71 @@ impl std::ops::AddAssign for CaseReport {
         self.preemptions += other.preemptions;
         self.feasibility_checks += other.feasibility_checks;
         self.ratio_checks += other.ratio_checks;
+        for (mine, theirs) in self.theorem_checks.iter_mut().zip(other.theorem_checks) {
+            *mine += theirs;
+        }
+        for (mine, theirs) in self.theorem_searches.iter_mut().zip(other.theorem_searches) {
+            *mine += theirs;
+        }
         self.optimum_searches += other.optimum_searches;
         self.below_optimum += other.below_optimum;
     }
 }
 
-/// Runs `case` on the kernel of its shape and checks every decision.
-pub fn check_case(case: &Case) -> Result<CaseReport, Failure> {
-    match case.shape {
-        Shape::Wide => run::<3, 4, 3>(case),
-        Shape::Single => run::<1, 8, 1>(case),
+impl CaseReport {
+    /// Experiments held to `theorem`'s bound.
+    pub fn checks_of(&self, theorem: Theorem) -> usize {
+        self.theorem_checks[theorem as usize]
+    }
+
+    /// Experiments held to `theorem`'s bound against a searched optimum (the bound
+    /// did not already hold against all the income offered).
+    pub fn searches_of(&self, theorem: Theorem) -> usize {
+        self.theorem_searches[theorem as usize]
+    }
+
+    fn count(&mut self, checked: Checked) -> Result<(), Failure> {
+        match checked {
+            Checked::Skipped => {}
+            Checked::Held { theorem, searched, below } => {
+                self.ratio_checks += 1;
+                self.theorem_checks[theorem as usize] += 1;
+                self.theorem_searches[theorem as usize] += usize::from(searched);
+                self.optimum_searches += usize::from(searched);
+                self.below_optimum += usize::from(searched && below);
+            }
+            Checked::AboveOptimum(violation) => return Err(Failure::AboveOptimum(violation)),
+            Checked::Broken(violation) => return Err(Failure::Bound(violation)),
+        }
+        Ok(())
     }
 }
 
-fn run<const M: usize, const Q: usize, const L: usize>(case: &Case) -> Result<CaseReport, Failure> {
+/// Runs `case` on the kernel of its shape and checks every decision, holding greedy
+/// acceptance to [`BoundRule::ACTIVE`].
+pub fn check_case(case: &Case) -> Result<CaseReport, Failure> {
+    check_case_with(case, BoundRule::ACTIVE)
+}
+
+/// [`check_case`] with the competitive bound chosen by `rule` (the planted one must fail).
+pub fn check_case_with(case: &Case, rule: BoundRule) -> Result<CaseReport, Failure> {
+    match case.shape {
+        Shape::Wide => run::<3, 4, 3>(case, rule),
+        Shape::Single => run::<1, 8, 1>(case, rule),
+    }
+}
+
+fn run<const M: usize, const Q: usize, const L: usize>(
+    case: &Case,
+    rule: BoundRule,
+) -> Result<CaseReport, Failure> {
     let levels = heapless::Vec::from_slice(&case.levels)
         .map_err(|_| Failure::TooManyLevels { levels: case.levels.len(), capacity: L })?;
     let config = Config { machines: case.machines, policy: case.policy, levels };
     let mut kernel = Kernel::<M, Q, L>::new(config).map_err(Failure::Config)?;
     let mut sim = ReferenceSim::with_policy(case.machines, Q, &case.levels, case.policy);
     let mut trace = TraceChecker::new(case.machines);
-    let mut ratio = RatioCheck::new(case);
+    let mut ratio = RatioCheck::new(case, rule);
     let mut report = CaseReport { events: case.events.len(), ..CaseReport::default() };
     for (step, &event) in case.events.iter().enumerate() {
         let feasible = (case.machines == 1).then(|| feasible_with(&sim, &event)).flatten();
@@ -126,10 +183,12 @@ fn run<const M: usize, const Q: usize, const L: usize>(case: &Case) -> Result<Ca
             report.feasibility_checks += 1;
         }
         tally(&mut report, &got);
-        ratio.step(&sim, &event, outcome, &mut report)?;
+        if let Some(checked) = ratio.step(&sim, &event, outcome) {
+            report.count(checked)?;
+        }
     }
     trace.finish().map_err(Failure::Trace)?;
-    ratio.close(&mut report)?;
+    report.count(ratio.close())?;
     Ok(report)
 }
 
@@ -156,88 +215,5 @@ fn tally(report: &mut CaseReport, step: &ModelStep) {
             Decision::Reject { reason, .. } => report.rejected[reason as usize] += 1,
             Decision::Start { .. } | Decision::Preempt { .. } | Decision::Complete { .. } => {}
         }
-    }
-}
-
-/// Theorem 2 of Lezama (2012, after Schwiegelshohn et al.): on one machine with one
-/// service level of slack `sf`, greedy acceptance accepts at least `(1 - 1/sf)` of the
-/// processing time an offline optimum accepts. Checked per experiment (between resets)
-/// on the jobs that reached the admission test, when there are few enough of them to
-/// brute-force the optimum and no queue filled (a full queue is not greedy).
-struct RatioCheck {
-    /// The single level's slack; `None` when the theorem does not apply to the case.
-    slack_milli: Option<u32>,
-    /// `(release, p, deadline, accepted)` of the experiment's admission-tested jobs.
-    jobs: Vec<(Tick, Tick, Tick, bool)>,
-    queue_filled: bool,
-    /// Experiments closed so far.
-    resets: usize,
-}
-
-impl RatioCheck {
-    fn new(case: &Case) -> Self {
-        let slack_milli = match case.levels.as_slice() {
-            [level] if case.machines == 1 => Some(level.slack_milli),
-            _ => None,
-        };
-        Self { slack_milli, jobs: Vec::new(), queue_filled: false, resets: 0 }
-    }
-
-    fn step(
-        &mut self,
-        sim: &ReferenceSim,
-        event: &Event,
-        outcome: Outcome,
-        report: &mut CaseReport,
-    ) -> Result<(), Failure> {
-        let (t, p, level) = match *event {
-            Event::Reset => return self.close(report),
-            Event::Submit { t, p, level, .. } => (t, p, usize::from(level)),
-            Event::Advance { .. } => return Ok(()),
-        };
-        let accepted = match outcome {
-            Outcome::Accepted { .. } => true,
-            Outcome::Rejected(RejectReason::NoFeasibleMachine) => false,
-            Outcome::Rejected(RejectReason::QueueFull) => {
-                self.queue_filled = true;
-                false
-            }
-            // Requests refused before the test are not jobs any scheduler could run.
-            _ => return Ok(()),
-        };
-        if let Ok(deadline) = sim.deadline(t, p, level) {
-            self.jobs.push((t, p, deadline, accepted));
-        }
-        Ok(())
-    }
-
-    /// Compares the experiment so far with the optimum, when the theorem applies, and
-    /// starts the next experiment.
-    fn close(&mut self, report: &mut CaseReport) -> Result<(), Failure> {
-        let jobs = std::mem::take(&mut self.jobs);
-        let queue_filled = std::mem::replace(&mut self.queue_filled, false);
-        self.resets += 1;
-        let Some(slack_milli) = self.slack_milli else { return Ok(()) };
-        if queue_filled || jobs.is_empty() || jobs.len() > MAX_OPTIMAL_JOBS {
-            return Ok(());
-        }
-        let slack = u128::from(slack_milli);
-        let accepted: u128 = jobs.iter().filter(|j| j.3).map(|j| u128::from(j.1)).sum();
-        let bound = |optimal: u128| accepted * slack >= (slack - 1000) * optimal;
-        let all: Vec<(Tick, Tick, Tick)> = jobs.iter().map(|&(r, p, d, _)| (r, p, d)).collect();
-        // All the work offered bounds the optimum; brute force only when that is not enough.
-        let offered: u128 = all.iter().map(|j| u128::from(j.1)).sum();
-        if !bound(offered) {
-            let optimal = optimal_accepted_work(&all);
-            if !bound(u128::from(optimal)) {
-                let accepted = u64::try_from(accepted).unwrap_or(u64::MAX);
-                let reset = self.resets - 1;
-                return Err(Failure::CompetitiveRatio { reset, accepted, optimal, slack_milli });
-            }
-            report.optimum_searches += 1;
-            report.below_optimum += usize::from(accepted < u128::from(optimal));
-        }
-        report.ratio_checks += 1;
-        Ok(())
     }
 }
