@@ -7,7 +7,8 @@
 //! 2. Every model's run (the traces step's runs) with its log, then `replay verify`:
 //!    wall time and peak resident memory (GNU time's) of each, and the growth of each
 //!    time per doubling of the trace between consecutive sizes,
-//!    `(t_b / t_a) ^ (1 / log2(b / a))`: 2.0 is linear.
+//!    `(t_b / t_a) ^ (1 / log2(b / a))`: 2.0 is linear. One more row, `jobs-out`, is
+//!    the service-level `single` run with its per-job table too (`--jobs-out`).
 //! 3. End to end against decompression: `gzip -dc` of HPC2N, the largest shared trace,
 //!    beside `host-sim run` on it with 64 machines and its log, alternated three times,
 //!    and the ratio of their medians.
@@ -30,6 +31,12 @@ const ROUNDS: usize = 3;
 pub fn scale(sizes: &[u32], runs: &[Run]) -> Result {
     let dir = target_dir().join("xtask/scale");
     std::fs::create_dir_all(&dir).map_err(|e| format!("scale: cannot create {}: {e}", dir.display()))?;
+    let table_path: &'static str =
+        Box::leak(dir.join("jobs-out.csv").to_string_lossy().into_owned().into_boxed_str());
+    let with_table: &'static [&'static str] =
+        Box::leak(vec!["--machines", "4", "--slack", "2", "--jobs-out", table_path].into_boxed_slice());
+    let runs: Vec<Run> = runs.iter().copied().chain([("jobs-out", "run", with_table)]).collect();
+    let runs = runs.as_slice();
     let mut by_size: Vec<(u32, Vec<Row>)> = Vec::new();
     for &jobs in sizes {
         let name: &'static str = Box::leak(format!("scale-{jobs}").into_boxed_str());
