@@ -97,6 +97,60 @@ impl TraceArgs {
     }
 }
 
+/// A trace read as a stream ([`TraceArgs::scan`]): what its first pass found, and
+/// its jobs one at a time ([`Scanned::jobs`]), in memory that does not grow with it.
+#[derive(Clone, Debug)]
+pub struct Scanned {
+    /// Provenance, hash, excluded lines and settings (`limit` included), with no job.
+    pub workload: Workload,
+    /// The jobs [`Scanned::jobs`] gives: every usable job, or the first `--limit`.
+    pub jobs: u64,
+    pub max_procs: Option<u64>,
+    pub max_nodes: Option<u64>,
+    /// The widest usable job of all the traces, in processors.
+    pub widest: u32,
+    parts: Vec<swf::Scan>,
+    limit: Option<u64>,
+}
+
+impl TraceArgs {
+    /// Reads `--trace` once for what [`TraceArgs::read`] gives but the jobs (every
+    /// error of the traces included), or `None` without one.
+    pub fn scan(&self) -> Result<Option<Scanned>, SwfError> {
+        let parts = self.trace.iter().map(|path| swf::Scan::new(path, self.options()));
+        let parts = parts.collect::<Result<Vec<_>, _>>()?;
+        if parts.is_empty() {
+            return Ok(None);
+        }
+        let mut workload = crate::workload::merge(parts.iter().map(|p| p.workload.clone()).collect());
+        let mut jobs: u64 = parts.iter().map(|p| p.jobs).sum();
+        if let Some(limit) = self.limit {
+            workload.keep_first(limit);
+            jobs = jobs.min(limit);
+        }
+        Ok(Some(Scanned {
+            workload,
+            jobs,
+            max_procs: parts.iter().filter_map(|p| p.max_procs).max(),
+            max_nodes: parts.iter().filter_map(|p| p.max_nodes).max(),
+            widest: parts.iter().map(|p| p.widest).max().unwrap_or(0),
+            parts,
+            limit: self.limit,
+        }))
+    }
+}
+
+impl Scanned {
+    /// The jobs, in the order and with the numbers [`TraceArgs::read`] gives them:
+    /// merged traces merged as streams (release, then trace order, then line),
+    /// renumbered from 1; the first `--limit`.
+    pub fn jobs(&self) -> Result<impl Iterator<Item = Result<Job, SwfError>> + use<>, SwfError> {
+        let streams = self.parts.iter().map(swf::Scan::stream).collect::<Result<Vec<_>, _>>()?;
+        let limit = usize::try_from(self.limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX);
+        Ok(crate::workload::MergedJobs::new(streams).take(limit))
+    }
+}
+
 impl Traced {
     /// The machine's size in processors by the one rule ([`pool_size`]), for `jobs`.
     pub fn pool_size(&self, jobs: &[Job]) -> u32 {

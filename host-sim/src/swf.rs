@@ -14,7 +14,7 @@
 //!   variant has 21): the standard 18 are read and checked, the rest ignored. The job
 //!   number (field 1) must be a whole number that fits in a `u32`, and unique.
 //!   Anything else is an error naming the file, line and field, unless
-//!   `skip_bad_lines` is set: then the line is counted in [`Excluded::bad_lines`].
+//!   `skip_bad_lines` is set: then the line is counted in [`crate::workload::Excluded::bad_lines`].
 //! - Release = submit time (field 2), processing time = run time (field 4),
 //!   processors = allocated (field 5), or requested (field 8) when that is not
 //!   positive, or 0 when neither is. A
@@ -39,12 +39,15 @@ use flate2::bufread::MultiGzDecoder;
 
 use replay::format::Setting;
 
-use crate::workload::{self, Excluded, INPUT_CRC, Job, JobIdMap, Workload};
+use crate::workload::{self, INPUT_CRC, Workload};
 
+mod builder;
 mod inflate;
 mod line;
+mod stream;
 
-use line::{Line, RawJob, parse_line, read_header};
+use builder::{Builder, InMemory, Keep};
+pub use stream::{JobStream, LOOKAHEAD, Scan, lookahead_help};
 
 /// Reading a Standard Workload Format trace.
 #[derive(Debug, Error)]
@@ -85,6 +88,13 @@ pub enum SwfError {
     Header { file: String, line: u64, key: &'static str, text: String },
     #[error("{file}:{line}: field 1 (job number): job {job} is already on line {first_line}")]
     DuplicateJob { file: String, line: u64, job: u32, first_line: u64 },
+    #[error(
+        "{file}:{line}: field 2 (submit time): {submit} is before the submit time {last} of a job already \
+         taken: {help}"
+    )]
+    OutOfOrder { file: String, line: u64, submit: i64, last: i64, help: String },
+    #[error("{file}: the trace changed while it was read (its bytes differ from the first reading)")]
+    Changed { file: String },
 }
 
 /// The number of fields on an SWF job line.
@@ -166,12 +176,21 @@ enum Source {
 /// Reads a trace file, plain or gzipped, streaming it. Errors name `path` as given.
 pub fn read(path: &Path, options: SwfOptions) -> Result<Trace, SwfError> {
     let file = path.display().to_string();
-    let io_error = |source| SwfError::Io { file: file.clone(), source };
+    let mut builder = Builder::new(&file, options, InMemory::default());
+    let hash = read_with(path, &mut builder)?;
+    Ok(builder.finish(hash))
+}
+
+/// Reads the file at `path` (named `builder.file` in errors), plain or gzipped, line
+/// by line into `builder`; the CRC-64 of its (decompressed) bytes.
+fn read_with<K: Keep>(path: &Path, builder: &mut Builder<'_, K>) -> Result<u64, SwfError> {
+    let file = builder.file;
+    let io_error = |source| SwfError::Io { file: file.to_owned(), source };
     let mut input = BufReader::with_capacity(BUFFER_BYTES, File::open(path).map_err(io_error)?);
     if input.fill_buf().map_err(io_error)?.starts_with(&GZIP_MAGIC) {
-        parse_lines(&file, inflate::inflate(input).map_err(io_error)?, options, Source::Gzip)
+        each_line(inflate::inflate(input).map_err(io_error)?, Source::Gzip, builder)
     } else {
-        parse_lines(&file, input, options, Source::Plain)
+        each_line(input, Source::Plain, builder)
     }
 }
 
@@ -200,21 +219,32 @@ pub fn parse(file: &str, bytes: &[u8], options: SwfOptions) -> Result<Trace, Swf
     parse_lines(file, bytes, options, Source::Plain)
 }
 
-/// Reads `input` a buffer at a time and parses each line (lines end at `\n` and are
-/// numbered from 1). Each buffer is hashed whole and its lines are parsed where they
-/// lie; only a line cut by the end of a buffer is copied, to be completed from the
-/// next one.
+/// Parses all of `input` into a trace held in memory.
 fn parse_lines(
     file: &str,
-    mut input: impl BufRead,
+    input: impl BufRead,
     options: SwfOptions,
     source: Source,
 ) -> Result<Trace, SwfError> {
+    let mut builder = Builder::new(file, options, InMemory::default());
+    let hash = each_line(input, source, &mut builder)?;
+    Ok(builder.finish(hash))
+}
+
+/// Reads `input` a buffer at a time and hands each line to `builder` (lines end at
+/// `\n` and are numbered from 1); returns the CRC-64 of the bytes. Each buffer is
+/// hashed whole and its lines are parsed where they lie; only a line cut by the end
+/// of a buffer is copied, to be completed from the next one.
+fn each_line<K: Keep>(
+    mut input: impl BufRead,
+    source: Source,
+    builder: &mut Builder<'_, K>,
+) -> Result<u64, SwfError> {
+    let file = builder.file;
     let read_error = |error| match source {
         Source::Plain => SwfError::Io { file: file.to_owned(), source: error },
         Source::Gzip => SwfError::Gzip { file: file.to_owned(), source: error },
     };
-    let mut builder = Builder::new(file, options);
     let mut hash = INPUT_CRC.digest();
     let mut cut = Vec::new();
     let mut number = 0u64;
@@ -245,106 +275,7 @@ fn parse_lines(
     if !cut.is_empty() {
         builder.line(number + 1, &cut)?;
     }
-    Ok(builder.finish(hash.finalize()))
-}
-
-/// What the lines read so far have given.
-struct Builder<'f> {
-    file: &'f str,
-    options: SwfOptions,
-    /// Usable jobs, in line order.
-    jobs: Vec<RawJob>,
-    /// The line of every job number seen, for the duplicate check.
-    first_line_of: JobIdMap<u64>,
-    excluded: Excluded,
-    max_procs: Option<u64>,
-    max_nodes: Option<u64>,
-}
-
-impl<'f> Builder<'f> {
-    fn new(file: &'f str, options: SwfOptions) -> Self {
-        Self {
-            file,
-            options,
-            jobs: Vec::new(),
-            first_line_of: JobIdMap::default(),
-            excluded: Excluded::default(),
-            max_procs: None,
-            max_nodes: None,
-        }
-    }
-
-    /// Takes line `number`, its bytes without the `\n`.
-    fn line(&mut self, number: u64, mut text: &[u8]) -> Result<(), SwfError> {
-        if number == 1 {
-            text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
-        }
-        let parsed = parse_line(self.file, number, text, self.options.allow_extra_fields)
-            .and_then(|line| self.unique(line, number));
-        match parsed {
-            Ok(Line::Blank) => {}
-            Ok(Line::Comment) => {
-                read_header(text, &mut self.max_procs, &mut self.max_nodes).map_err(|bad| {
-                    SwfError::Header {
-                        file: self.file.to_owned(),
-                        line: number,
-                        key: bad.key,
-                        text: bad.text,
-                    }
-                })?
-            }
-            Ok(Line::Job(job)) => {
-                if job.run <= 0 {
-                    self.excluded.run_time_nonpositive += 1;
-                } else if job.submit < 0 {
-                    self.excluded.negative_submit += 1;
-                } else {
-                    self.jobs.push(job);
-                }
-            }
-            Err(_) if self.options.skip_bad_lines => self.excluded.bad_lines += 1,
-            Err(error) => return Err(error),
-        }
-        Ok(())
-    }
-
-    /// Refuses a job number that an earlier line has; remembers it otherwise.
-    fn unique(&mut self, line: Line, number: u64) -> Result<Line, SwfError> {
-        let Line::Job(job) = line else { return Ok(line) };
-        if let Some(&first_line) = self.first_line_of.get(&job.id) {
-            let file = self.file.to_owned();
-            return Err(SwfError::DuplicateJob { file, line: number, job: job.id, first_line });
-        }
-        self.first_line_of.insert(job.id, number);
-        Ok(line)
-    }
-
-    fn finish(self, hash: u64) -> Trace {
-        let jobs = order_jobs(self.jobs);
-        let workload = Workload {
-            excluded: self.excluded,
-            settings: self.options.settings(),
-            ..Workload::new(self.file, hash, jobs)
-        };
-        Trace { workload, max_procs: self.max_procs, max_nodes: self.max_nodes }
-    }
-}
-
-/// Sorts by (submit time, line) and makes times relative to the first job. The jobs
-/// come in line order, so a stable sort by submit time alone gives that order.
-fn order_jobs(mut raw_jobs: Vec<RawJob>) -> Vec<Job> {
-    raw_jobs.sort_by_key(|j| j.submit);
-    let origin = raw_jobs.first().map_or(0, |j| j.submit);
-    raw_jobs
-        .iter()
-        .map(|j| Job {
-            id: j.id,
-            // Both are non-negative and `submit >= origin`, so these cannot fail.
-            release: u64::try_from(j.submit - origin).unwrap_or(0),
-            p: u64::try_from(j.run).unwrap_or(0),
-            procs: j.procs,
-        })
-        .collect()
+    Ok(hash.finalize())
 }
 
 /// Whether `text` is a decimal number as SWF writes them: an optional sign, digits,

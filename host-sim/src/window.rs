@@ -79,6 +79,19 @@ pub struct Windows {
     pub empty: u64,
 }
 
+/// The window of a job released at `release` (its index and start), in windows of
+/// `length` ticks from `origin` (the first job's release); `None` makes the whole
+/// workload window 0, starting at `origin`. [`split`] gives each job this window.
+pub fn of(origin: Tick, length: Option<u64>, release: Tick) -> (u64, Tick) {
+    match length.filter(|&l| l > 0) {
+        None => (0, origin),
+        Some(length) => {
+            let index = release.saturating_sub(origin) / length;
+            (index, origin.saturating_add(index.saturating_mul(length)))
+        }
+    }
+}
+
 /// Splits release-ordered `jobs` into windows of `length` ticks; `None` makes the
 /// whole workload one window starting at the first release.
 pub fn split(jobs: &[Job], length: Option<u64>) -> Windows {

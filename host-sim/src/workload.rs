@@ -124,7 +124,13 @@ impl Workload {
     /// input and why its lines were left out, unless `allow_empty` (the caller then
     /// prints a notice itself).
     pub fn check_not_empty(&self, allow_empty: bool) -> Result<(), EmptyInput> {
-        if !self.jobs.is_empty() {
+        self.check_count(self.jobs.len() as u64, allow_empty)
+    }
+
+    /// [`Workload::check_not_empty`] for an input of `jobs` usable jobs that are not
+    /// held (a streamed trace's).
+    pub fn check_count(&self, jobs: u64, allow_empty: bool) -> Result<(), EmptyInput> {
+        if jobs > 0 {
             return Ok(());
         }
         let error = EmptyInput { name: self.name.clone(), excluded: self.excluded };
@@ -220,5 +226,77 @@ pub fn merge(mut parts: Vec<Workload>) -> Workload {
         settings: parts.first().map(|w| w.settings.clone()).unwrap_or_default(),
         parts: parts.iter().map(|w| Input { name: w.file_name(), hash: w.hash_hex() }).collect(),
         ..Workload::new(name, digest.finalize(), jobs)
+    }
+}
+
+/// Streams of release-ordered jobs merged as [`merge`] merges whole workloads: by
+/// release, ties by stream order and then each stream's own order, renumbered 1, 2,
+/// ... when there are several streams (one is handed on unchanged). Holds one job of
+/// each stream. The first error of any stream is handed on, and ends the merge.
+#[derive(Debug)]
+pub struct MergedJobs<I> {
+    streams: Vec<I>,
+    /// Each stream's next job, `None` once it ended.
+    heads: Vec<Option<Job>>,
+    started: bool,
+    next_id: JobId,
+    failed: bool,
+}
+
+impl<E, I: Iterator<Item = Result<Job, E>>> MergedJobs<I> {
+    pub fn new(streams: Vec<I>) -> Self {
+        let heads = vec![None; streams.len()];
+        Self { streams, heads, started: false, next_id: 1, failed: false }
+    }
+}
+
+impl<E, I: Iterator<Item = Result<Job, E>>> Iterator for MergedJobs<I> {
+    type Item = Result<Job, E>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let indices: Vec<usize> = if self.started { Vec::new() } else { (0..self.streams.len()).collect() };
+        self.started = true;
+        for index in indices {
+            if let Err(error) = self.refill(index) {
+                return Some(Err(error));
+            }
+        }
+        // The earliest head; the first stream wins a tie (`min_by_key` keeps the first).
+        let (index, _) = self
+            .heads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, head)| head.map(|job| (i, job.release)))
+            .min_by_key(|&(i, release)| (release, i))?;
+        let mut job = self.heads.get_mut(index)?.take()?;
+        if let Err(error) = self.refill(index) {
+            return Some(Err(error));
+        }
+        if self.streams.len() > 1 {
+            job.id = self.next_id;
+            self.next_id += 1;
+        }
+        Some(Ok(job))
+    }
+}
+
+impl<E, I: Iterator<Item = Result<Job, E>>> MergedJobs<I> {
+    /// Takes stream `index`'s next job into its head.
+    fn refill(&mut self, index: usize) -> Result<(), E> {
+        let (Some(stream), Some(head)) = (self.streams.get_mut(index), self.heads.get_mut(index)) else {
+            return Ok(());
+        };
+        match stream.next() {
+            Some(Ok(job)) => *head = Some(job),
+            Some(Err(error)) => {
+                self.failed = true;
+                return Err(error);
+            }
+            None => *head = None,
+        }
+        Ok(())
     }
 }

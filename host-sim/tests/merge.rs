@@ -59,3 +59,24 @@ fn windows_keeps_the_first_windows_only() {
     assert!(err.contains("--windows needs --window"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `run` streams a trace: a job out of order by more than the look-ahead stops the
+/// run with an error naming its line, and neither the log nor the per-job table is
+/// left behind; a trace out of order within it runs as if sorted whole.
+#[test]
+fn a_trace_out_of_order_past_the_look_ahead_stops_the_run_cleanly() {
+    let dir = scratch("out-of-order");
+    let count = u32::try_from(host_sim::swf::LOOKAHEAD).unwrap() + 1;
+    let mut lines: Vec<String> = (1..=count).map(|k| job(k, 10 + u64::from(k), 5)).collect();
+    lines.push(job(count + 1, 10, 5));
+    let trace = dir.join("late.swf");
+    std::fs::write(&trace, lines.join("\n")).unwrap();
+    let (log, table) = (dir.join("late.log"), dir.join("late.csv"));
+    let args = ["run", "--trace", trace.to_str().unwrap(), "--log", log.to_str().unwrap()];
+    let err =
+        common::stderr_of_failure(&host_sim(&[&args[..], &["--jobs-out", table.to_str().unwrap()]].concat()));
+    let line = format!("late.swf:{}: field 2 (submit time): 10 is before the submit time 11", count + 1);
+    assert!(err.contains(&line) && err.contains("sort -s -n -k2,2"), "{err}");
+    assert!(!log.exists() && !table.exists() && !dir.join("late.log.tmp").exists(), "files left behind");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -152,12 +152,7 @@ pub(crate) fn parse_alpha(text: &str) -> Result<u64, CliError> {
 fn load_windows(input: &InputArgs, window_ticks: Option<u64>) -> Result<Workload, CliError> {
     let mut workload = load(input)?;
     if let Some(count) = input.windows {
-        let Some(length) = window_ticks else {
-            return Err(CliError::Usage(
-                "--windows needs --window with a duration (e.g. --window 7d)".into(),
-            ));
-        };
-        workload.keep_windows(length, count);
+        workload.keep_windows(windows_length(window_ticks)?, count);
     }
     Ok(workload)
 }
@@ -195,24 +190,46 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
     })
 }
 
-/// `host-sim run` (and `host-sim` alone).
+/// `host-sim run` (and `host-sim` alone). A trace is streamed (`input::Scanned`):
+/// its jobs are run as they are parsed, and never held whole.
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let config = run_config(args)?;
     if let Some(seeds) = &args.seeds {
         return replicate(args, &config, seeds);
     }
-    let workload = load_windows(&args.input, config.window_ticks)?;
-    let progress = progress::bar(workload.jobs.len() as u64, "jobs");
-    let result = crate::service_level::record::run(
-        &config,
-        &workload,
-        args.output.log.as_deref(),
-        args.jobs_out.as_deref(),
-        &progress,
-    );
+    let files = (args.output.log.as_deref(), args.jobs_out.as_deref());
+    let Some(scanned) = args.input.source.scan()? else {
+        let workload = load_windows(&args.input, config.window_ticks)?;
+        crate::service_level::sim::check_jobs(&workload.jobs)?;
+        let progress = progress::bar(workload.jobs.len() as u64, "jobs");
+        let mut jobs = workload.jobs.iter().copied().map(Ok);
+        let result = crate::service_level::record::run(&config, &workload, &mut jobs, files, &progress);
+        progress.finish_and_clear();
+        return print_summary(&workload, &config, &result?, &args.output);
+    };
+    let mut workload = scanned.workload.clone();
+    workload.check_count(scanned.jobs, args.input.source.allow_empty)?;
+    let mut end = None;
+    if let Some(count) = args.input.windows {
+        let length = windows_length(config.window_ticks)?;
+        workload.keep_windows(length, count);
+        end = Some(length.saturating_mul(count));
+    }
+    let in_windows = move |job: &Result<_, _>| match (job, end) {
+        (Ok(crate::workload::Job { release, .. }), Some(end)) => *release < end,
+        _ => true,
+    };
+    let mut jobs = scanned.jobs()?.take_while(in_windows);
+    let progress = progress::bar(scanned.jobs, "jobs");
+    let result = crate::service_level::record::run(&config, &workload, &mut jobs, files, &progress);
     progress.finish_and_clear();
-    let report = result?;
-    print_summary(&workload, &config, &report, &args.output)
+    print_summary(&workload, &config, &result?, &args.output)
+}
+
+/// `--windows` needs `--window` with a duration: its length.
+fn windows_length(window_ticks: Option<u64>) -> Result<u64, CliError> {
+    window_ticks
+        .ok_or_else(|| CliError::Usage("--windows needs --window with a duration (e.g. --window 7d)".into()))
 }
 
 /// A run's summary on standard output, as a table or (`--json`) one JSON object.

@@ -17,7 +17,8 @@ use crate::error::CliError;
 use crate::path_error::PathError;
 use crate::service_level::sim::SimError;
 use crate::service_level::sim::{self, Recorder, RunConfig, RunReport};
-use crate::workload::Workload;
+use crate::swf::SwfError;
+use crate::workload::{Job, Workload};
 
 /// Writes each job's row (see [`replay::jobs`]) as soon as it is final.
 #[derive(Debug)]
@@ -76,22 +77,27 @@ impl Recorder for Both<'_> {
     }
 }
 
-/// Runs `workload` under `config`, writing the decision log to `log` and the
-/// per-job table to `jobs` when given.
+/// Runs `jobs` (release-ordered, unique numbers; `workload` is their provenance, its
+/// own jobs unused) under `config`, writing the decision log to `log` and the
+/// per-job table to `jobs_out` when given. A job that fails to come (a trace's line
+/// out of order) stops the run with that error, and neither file is left behind.
 pub fn run(
     config: &RunConfig,
     workload: &Workload,
-    log: Option<&Path>,
-    jobs: Option<&Path>,
+    jobs: &mut dyn Iterator<Item = Result<Job, SwfError>>,
+    files: (Option<&Path>, Option<&Path>),
     progress: &ProgressBar,
 ) -> Result<RunReport, CliError> {
-    match jobs {
-        None => run_logged(config, workload, log, None, progress),
+    let (log, jobs_out) = files;
+    let mut caught = Caught { jobs, failed: None };
+    let source = Source { workload, jobs: &mut caught, progress };
+    match jobs_out {
+        None => run_logged(config, source, log, None),
         Some(path) => staged::write(path, |file: File, _| {
             let out = BufWriter::new(file);
             let csv_error = |source| CliError::Io(PathError { path: path.display().to_string(), source });
             let mut table = JobsCsv::new(config, out).map_err(csv_error)?;
-            let result = run_logged(config, workload, log, Some(&mut table), progress);
+            let result = run_logged(config, source, log, Some(&mut table));
             if let Some(error) = table.take_error() {
                 return Err(csv_error(error));
             }
@@ -102,24 +108,62 @@ pub fn run(
     }
 }
 
+/// What a run takes its jobs from.
+struct Source<'a, 'j> {
+    workload: &'a Workload,
+    jobs: &'a mut Caught<'j>,
+    progress: &'a ProgressBar,
+}
+
+/// Jobs until the first error, which is kept for after the run.
+struct Caught<'j> {
+    jobs: &'j mut dyn Iterator<Item = Result<Job, SwfError>>,
+    failed: Option<SwfError>,
+}
+
+impl Iterator for Caught<'_> {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        if self.failed.is_some() {
+            return None;
+        }
+        match self.jobs.next()? {
+            Ok(job) => Some(job),
+            Err(error) => {
+                self.failed = Some(error);
+                None
+            }
+        }
+    }
+}
+
+impl Source<'_, '_> {
+    /// Runs the jobs into `recorder`; the input's error first, if one stopped them.
+    fn run(self, config: &RunConfig, recorder: Option<&mut dyn Recorder>) -> Result<RunReport, CliError> {
+        let report = sim::run_stream(config, self.jobs, recorder, self.progress);
+        if let Some(error) = self.jobs.failed.take() {
+            return Err(error.into());
+        }
+        Ok(report?)
+    }
+}
+
 fn run_logged(
     config: &RunConfig,
-    workload: &Workload,
+    source: Source<'_, '_>,
     log: Option<&Path>,
     jobs: Option<&mut dyn Recorder>,
-    progress: &ProgressBar,
 ) -> Result<RunReport, CliError> {
     let Some(path) = log else {
-        return Ok(sim::run_with_progress(config, &workload.jobs, jobs, progress)?);
+        return source.run(config, jobs);
     };
     staged::write(path, |file, _| {
-        let header = config.log_header(workload);
+        let header = config.log_header(source.workload);
         let mut writer = LogWriter::new(BufWriter::new(file), &header).map_err(SimError::from)?;
         let report = match jobs {
-            Some(jobs) => {
-                sim::run_with_progress(config, &workload.jobs, Some(&mut Both(&mut writer, jobs)), progress)
-            }
-            None => sim::run_with_progress(config, &workload.jobs, Some(&mut writer), progress),
+            Some(jobs) => source.run(config, Some(&mut Both(&mut writer, jobs))),
+            None => source.run(config, Some(&mut writer)),
         }?;
         writer.finish().map_err(SimError::from)?;
         Ok(report)

@@ -52,7 +52,7 @@ impl<'a> RunSummary<'a> {
         Self {
             input_name: &workload.name,
             input_hash: workload.hash_hex(),
-            jobs: workload.jobs.len() as u64,
+            jobs: report.jobs,
             excluded: workload.excluded,
             machines: config.machines,
             queue_capacity: config.queue_capacity,

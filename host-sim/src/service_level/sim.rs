@@ -15,13 +15,17 @@ use serde::Serialize;
 use thiserror::Error;
 
 use kernel::Tick;
-use kernel::service_level::{Decision, Event, Level, LevelId, Outcome, Policy, RejectReason};
+use kernel::service_level::{Decision, Event, Level, Policy};
 
 use crate::service_level::levels::{LevelDraw, greedy_bound};
-use crate::service_level::metrics::{LevelMetrics, LevelTally, MetricContext, Metrics, Tally, spread};
+use crate::service_level::metrics::{LevelMetrics, MetricContext, Metrics};
 use crate::units::format_milli;
-use crate::window::{self, Window};
+use crate::window;
 use crate::workload::{Job, JobIdMap, Workload};
+
+mod runner;
+
+use runner::Runner;
 
 /// The run loop: building the engine, feeding it, writing the log.
 #[derive(Debug, Error)]
@@ -130,6 +134,9 @@ pub struct RunReport {
     /// Each service level's figures over the whole run, in level order (see
     /// [`LevelMetrics`]).
     pub per_level: Vec<LevelMetrics>,
+    /// The jobs submitted (not in the summary, which counts the input's).
+    #[serde(skip)]
+    pub jobs: u64,
 }
 
 /// Where events and decisions are recorded; the decision log writer is one.
@@ -160,189 +167,80 @@ pub fn run_with_progress(
     log: Option<&mut dyn Recorder>,
     progress: &ProgressBar,
 ) -> Result<RunReport, SimError> {
+    check_jobs(jobs)?;
+    run_stream(config, &mut jobs.iter().copied(), log, progress)
+}
+
+/// Refuses `jobs` out of release order or with a number used twice.
+pub fn check_jobs(jobs: &[Job]) -> Result<(), SimError> {
     if let Some(position) = jobs.windows(2).position(|p| p[1].release < p[0].release) {
         return Err(SimError::Unsorted { job: jobs[position + 1].id, position: position + 1 });
     }
-    let mut position_of = JobIdMap::with_capacity_and_hasher(jobs.len(), Default::default());
-    for (position, job) in jobs.iter().enumerate() {
-        if position_of.insert(job.id, position).is_some() {
+    let mut seen = JobIdMap::with_capacity_and_hasher(jobs.len(), Default::default());
+    for job in jobs {
+        if seen.insert(job.id, ()).is_some() {
             return Err(SimError::DuplicateJob(job.id));
         }
     }
+    Ok(())
+}
+
+/// [`run_with_progress`] over jobs as they come: each window is simulated as its
+/// jobs arrive, and only the jobs in the machines' queues are held, so memory does
+/// not grow with the number of jobs. The jobs must be in release order (a job
+/// released before the one ahead of it is [`SimError::Unsorted`]), their numbers
+/// unique (a number used twice while the first is queued is
+/// [`SimError::DuplicateJob`]; a slice is checked whole by [`run_with_progress`]).
+pub fn run_stream(
+    config: &RunConfig,
+    jobs: &mut dyn Iterator<Item = Job>,
+    log: Option<&mut dyn Recorder>,
+    progress: &ProgressBar,
+) -> Result<RunReport, SimError> {
     let mut draw = LevelDraw::new(config.seed, config.levels.len());
-    let job_levels: Vec<LevelId> = jobs.iter().map(|_| draw.next_level()).collect();
-    let engine = build_engine(config)?;
     let context = MetricContext {
         machines: config.machines,
         u_max: config.levels.iter().map(|l| l.price_per_tick).max().unwrap_or(0),
         alpha_milli: config.alpha_milli,
         greedy_bound: greedy_bound(&config.levels),
     };
-    let split = window::split(jobs, config.window_ticks);
-    let mut runner = Runner {
-        engine,
-        decisions: Vec::with_capacity(64),
-        log,
-        jobs,
-        job_levels,
-        position_of,
-        levels: &config.levels,
-        window_start: 0,
-        window_index: 0,
-        tally: Tally::default(),
-        level_tallies: vec![LevelTally::default(); config.levels.len()],
-        counts: Counts::default(),
-    };
-    let mut reports = Vec::with_capacity(split.windows.len());
-    for (k, window) in split.windows.iter().enumerate() {
-        if k > 0 {
-            runner.feed(Event::Reset)?;
+    let mut runner = Runner::new(build_engine(config)?, log, &config.levels);
+    let mut reports: Vec<WindowReport> = Vec::new();
+    // The open window (index and start), and the first job's release.
+    let (mut open, mut origin): (Option<(u64, Tick)>, Option<Tick>) = (None, None);
+    let (mut previous, mut position) = (0, 0usize);
+    for job in jobs {
+        if job.release < previous {
+            return Err(SimError::Unsorted { job: job.id, position });
         }
-        let metrics = runner.window(window, &context, progress)?;
-        reports.push(WindowReport { index: window.index, start_ticks: window.start, metrics });
+        previous = job.release;
+        let origin = *origin.get_or_insert(job.release);
+        let (index, start) = window::of(origin, config.window_ticks, job.release);
+        if let Some((open_index, open_start)) = open.filter(|&(i, _)| i != index) {
+            let metrics = runner.finish_window(&context)?;
+            reports.push(WindowReport { index: open_index, start_ticks: open_start, metrics });
+            runner.feed(Event::Reset)?;
+            open = None;
+        }
+        if open.is_none() {
+            runner.start_window(index, start);
+            open = Some((index, start));
+        }
+        runner.submit(job, draw.next_level())?;
+        position += 1;
+        if position % PROGRESS_STEP == 0 {
+            progress.inc(PROGRESS_STEP as u64);
+        }
     }
-    let spread = spread(reports.iter().map(|w| &w.metrics));
-    let per_level = runner
-        .level_tallies
-        .iter()
-        .zip(&config.levels)
-        .enumerate()
-        .map(|(i, (t, l))| t.finish(i, format_milli(u64::from(l.slack_milli)), l.price_per_tick))
-        .collect();
-    Ok(RunReport {
-        per_level,
-        windows_simulated: reports.len() as u64,
-        windows: reports,
-        mean: spread.mean,
-        sd: spread.sd,
-        windows_empty: split.empty,
-        deepest_queue: runner.counts.deepest_queue,
-        rejections: runner.counts.rejections,
-        events: runner.counts.events,
-        decisions: runner.counts.decisions,
-    })
+    if let Some((index, start)) = open {
+        let metrics = runner.finish_window(&context)?;
+        reports.push(WindowReport { index, start_ticks: start, metrics });
+    }
+    Ok(runner.report(config, reports, position as u64))
 }
 
 fn build_engine(config: &RunConfig) -> Result<Engine, SimError> {
     Ok(Engine::new(config.machines, config.queue_capacity, config.policy, &config.levels)?)
-}
-
-#[derive(Debug, Default)]
-struct Counts {
-    deepest_queue: u64,
-    rejections: Rejections,
-    events: u64,
-    decisions: u64,
-}
-
-struct Runner<'a, 'l> {
-    engine: Engine,
-    /// Reused for every event: the hot loop allocates nothing.
-    decisions: Vec<Decision>,
-    log: Option<&'l mut dyn Recorder>,
-    jobs: &'a [Job],
-    job_levels: Vec<LevelId>,
-    position_of: JobIdMap<usize>,
-    levels: &'a [Level],
-    window_start: Tick,
-    window_index: u64,
-    tally: Tally,
-    level_tallies: Vec<LevelTally>,
-    counts: Counts,
-}
-
-impl Runner<'_, '_> {
-    /// Simulates one window from an empty system and returns its metrics.
-    fn window(
-        &mut self,
-        window: &Window,
-        context: &MetricContext,
-        progress: &ProgressBar,
-    ) -> Result<Metrics, SimError> {
-        self.window_start = window.start;
-        self.window_index = window.index;
-        self.tally = Tally::default();
-        for position in window.jobs.clone() {
-            let job = self.jobs[position];
-            let level = self.job_levels[position];
-            let t = job.release - window.start;
-            let deadline = self.levels.get(usize::from(level)).and_then(|l| l.deadline(t, job.p));
-            self.tally.submit(t, job.p, deadline);
-            if let Some(tally) = self.level_tallies.get_mut(usize::from(level)) {
-                tally.submitted += 1;
-            }
-            self.feed(Event::Submit { t, job: job.id, p: job.p, level })?;
-            if (position + 1) % PROGRESS_STEP == 0 {
-                progress.inc(PROGRESS_STEP as u64);
-            }
-        }
-        if let Outcome::Refused(reason) = self.feed(Event::Advance { t: Tick::MAX })? {
-            return Err(SimError::Refused { window: window.index, reason });
-        }
-        let tally = &self.tally;
-        if tally.completed != tally.accepted {
-            let (accepted, completed) = (tally.accepted, tally.completed);
-            return Err(SimError::Unfinished { window: window.index, accepted, completed });
-        }
-        Ok(self.tally.finish(context))
-    }
-
-    /// Hands one event to the engine, then it and its decisions to the log and the
-    /// metrics.
-    fn feed(&mut self, event: Event) -> Result<Outcome, SimError> {
-        let mut decisions = std::mem::take(&mut self.decisions);
-        decisions.clear();
-        let outcome = self.engine.step(event, &mut decisions);
-        self.counts.events += 1;
-        self.counts.decisions += decisions.len() as u64;
-        if let Some(log) = self.log.as_mut() {
-            log.event(&event)?;
-            for decision in &decisions {
-                log.decision(decision)?;
-            }
-        }
-        let observed = decisions.iter().try_for_each(|d| self.observe(d));
-        self.decisions = decisions;
-        observed?;
-        if let Outcome::Accepted { machine } = outcome {
-            let depth = self.engine.queue_len(machine) as u64;
-            self.counts.deepest_queue = self.counts.deepest_queue.max(depth);
-        }
-        Ok(outcome)
-    }
-
-    fn observe(&mut self, decision: &Decision) -> Result<(), SimError> {
-        match *decision {
-            Decision::Accept { job, preempted, .. } => {
-                self.tally.accept(preempted.is_some());
-                let level = self.position_of.get(&job).map(|&p| self.job_levels[p]);
-                if let Some(tally) = level.and_then(|l| self.level_tallies.get_mut(usize::from(l))) {
-                    tally.accepted += 1;
-                }
-            }
-            Decision::Reject { reason, .. } => {
-                let rejections = &mut self.counts.rejections;
-                match reason {
-                    RejectReason::NoFeasibleMachine => rejections.no_feasible_machine += 1,
-                    RejectReason::QueueFull => rejections.queue_full += 1,
-                    _ => rejections.invalid += 1,
-                }
-            }
-            Decision::Complete { t, job, .. } => {
-                let unknown = SimError::UnknownCompletion { window: self.window_index, job };
-                let &position = self.position_of.get(&job).ok_or(unknown)?;
-                let entry = self.jobs[position];
-                let level = usize::from(self.job_levels[position]);
-                let price = self.levels.get(level).map_or(0, |l| l.price_per_tick);
-                self.tally.complete(entry.release - self.window_start, entry.p, price, t);
-                if let Some(tally) = self.level_tallies.get_mut(level) {
-                    tally.complete(entry.release - self.window_start, entry.p, price, t);
-                }
-            }
-            Decision::Start { .. } | Decision::Preempt { .. } => {}
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]

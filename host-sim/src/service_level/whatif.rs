@@ -35,7 +35,10 @@ impl Whatif for crate::model::ServiceLevel {
         let config = config(&recorded.header, changes)?;
         let workload = recorded.workload(jobs);
         let progress = crate::progress::bar(workload.jobs.len() as u64, "jobs");
-        let result = super::record::run(&config, &workload, output.log.as_deref(), None, &progress);
+        super::sim::check_jobs(&workload.jobs)?;
+        let mut jobs = workload.jobs.iter().copied().map(Ok);
+        let files = (output.log.as_deref(), None);
+        let result = super::record::run(&config, &workload, &mut jobs, files, &progress);
         progress.finish_and_clear();
         print_summary(&workload, &config, &result?, output)
     }

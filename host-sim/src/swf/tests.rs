@@ -7,6 +7,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 
 use super::*;
+use crate::workload::{Excluded, Job};
 
 /// An SWF line with the given job number, submit time and run time; every other
 /// field `-1`.

@@ -54,7 +54,7 @@ impl Verified for Sla {
     }
 
     fn audit(header: &SlaHeader) -> SlaAudit {
-        SlaAudit::new(header)
+        SlaAudit::counting(header)
     }
 
     fn check(

@@ -18,7 +18,8 @@
 //!
 //! The audit also keeps what the host needs to recompute incomes from the records:
 //! every job set (the requests between resets) with its accepted jobs and their starts
-//! ([`SlaSummary::sets`]).
+//! ([`SlaSummary::sets`]); [`SlaAudit::counting`], `replay verify`'s, keeps only the
+//! counts, so that its memory does not grow with the log.
 
 use kernel::Tick;
 use kernel::sla::{Decision, Event, RejectReason, Request};
@@ -98,11 +99,23 @@ pub struct SlaAudit {
     counts: SlaCounts,
     sets: Vec<SetOutcome>,
     current: SetOutcome,
+    /// Whether the job sets are kept ([`SlaAudit::new`]) or only counted.
+    keep_sets: bool,
+    /// Requests of the open set.
+    open_requests: u64,
 }
 
 impl SlaAudit {
+    /// An audit that keeps every job set's outcome for [`SlaAudit::finish`].
     pub fn new(header: &SlaHeader) -> Self {
+        Self { keep_sets: true, ..Self::counting(header) }
+    }
+
+    /// An audit that keeps the counts only ([`SlaSummary::sets`] is left empty).
+    pub fn counting(header: &SlaHeader) -> Self {
         Self {
+            keep_sets: false,
+            open_requests: 0,
             header: *header,
             now: 0,
             pending: Vec::new(),
@@ -152,15 +165,21 @@ impl SlaAudit {
 
     fn close_set(&mut self) {
         let set = std::mem::take(&mut self.current);
-        if !set.requested.is_empty() {
+        if self.open_requests > 0 {
             self.counts.sets += 1;
-            self.sets.push(set);
+            if self.keep_sets {
+                self.sets.push(set);
+            }
         }
+        self.open_requests = 0;
     }
 
     fn submit(&mut self, t: Tick, request: Request, decisions: &[Decision]) -> Result<(), SlaViolation> {
         self.counts.requests += 1;
-        self.current.requested.push(request);
+        self.open_requests += 1;
+        if self.keep_sets {
+            self.current.requested.push(request);
+        }
         let job = request.job;
         let expected = if t < self.now {
             Some(RejectReason::TimeWentBackwards)
@@ -271,7 +290,9 @@ impl SlaAudit {
                 debug_assert!(highest <= config.nodes);
                 self.counts.accepted += 1;
                 self.counts.node_ticks += u128::from(r.ncpu) * u128::from(r.td);
-                self.current.accepted.push(Placement { request: *r, start });
+                if self.keep_sets {
+                    self.current.accepted.push(Placement { request: *r, start });
+                }
                 Ok(())
             }
             (Decision::Reject { reason: RejectReason::NoRoom, .. }, Fit::NoRoom)

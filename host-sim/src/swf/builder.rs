@@ -1,0 +1,130 @@
+//! What the lines of a trace give, line by line: comments read for the machine's
+//! size, job lines checked for a unique number and sorted into usable and excluded.
+//! What becomes of a usable job is the [`Keep`]'s choice: held whole in memory
+//! ([`InMemory`], the sweeps' traces), counted ([`super::stream`]'s pre-pass) or
+//! handed on in submit order ([`super::stream`]'s streaming pass).
+
+use super::line::{Line, RawJob, parse_line, read_header};
+use super::{BYTE_ORDER_MARK, SwfError, SwfOptions, Trace};
+use crate::workload::{Excluded, Job, JobIdMap, Workload};
+
+/// What a reading keeps of the usable jobs, and how it knows a job number seen.
+pub(super) trait Keep {
+    /// Job number `id` is on line `line`: an error when an earlier line has it.
+    fn unique(&mut self, file: &str, id: u32, line: u64) -> Result<(), SwfError>;
+    /// A usable job (run time above 0, submit time not negative) on line `line`.
+    fn keep(&mut self, file: &str, line: u64, job: RawJob) -> Result<(), SwfError>;
+}
+
+/// What the lines read so far have given.
+pub(super) struct Builder<'f, K> {
+    pub file: &'f str,
+    pub options: SwfOptions,
+    pub keep: K,
+    pub excluded: Excluded,
+    pub max_procs: Option<u64>,
+    pub max_nodes: Option<u64>,
+}
+
+impl<'f, K: Keep> Builder<'f, K> {
+    pub fn new(file: &'f str, options: SwfOptions, keep: K) -> Self {
+        Self { file, options, keep, excluded: Excluded::default(), max_procs: None, max_nodes: None }
+    }
+
+    /// Takes line `number`, its bytes without the `\n`.
+    pub fn line(&mut self, number: u64, mut text: &[u8]) -> Result<(), SwfError> {
+        if number == 1 {
+            text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
+        }
+        let parsed = parse_line(self.file, number, text, self.options.allow_extra_fields).and_then(|line| {
+            if let Line::Job(job) = &line {
+                self.keep.unique(self.file, job.id, number)?;
+            }
+            Ok(line)
+        });
+        match parsed {
+            Ok(Line::Blank) => {}
+            Ok(Line::Comment) => {
+                read_header(text, &mut self.max_procs, &mut self.max_nodes).map_err(|bad| {
+                    SwfError::Header {
+                        file: self.file.to_owned(),
+                        line: number,
+                        key: bad.key,
+                        text: bad.text,
+                    }
+                })?
+            }
+            Ok(Line::Job(job)) => {
+                if job.run <= 0 {
+                    self.excluded.run_time_nonpositive += 1;
+                } else if job.submit < 0 {
+                    self.excluded.negative_submit += 1;
+                } else {
+                    self.keep.keep(self.file, number, job)?;
+                }
+            }
+            Err(_) if self.options.skip_bad_lines => self.excluded.bad_lines += 1,
+            Err(error) => return Err(error),
+        }
+        Ok(())
+    }
+
+    /// The provenance of what was read, with `jobs`.
+    pub fn workload(&self, hash: u64, jobs: Vec<Job>) -> Workload {
+        Workload {
+            excluded: self.excluded,
+            settings: self.options.settings(),
+            ..Workload::new(self.file, hash, jobs)
+        }
+    }
+}
+
+/// The whole trace's usable jobs, in line order.
+#[derive(Default)]
+pub(super) struct InMemory {
+    jobs: Vec<RawJob>,
+    /// The line of every job number seen, for the duplicate check.
+    first_line_of: JobIdMap<u64>,
+}
+
+impl Keep for InMemory {
+    fn unique(&mut self, file: &str, id: u32, line: u64) -> Result<(), SwfError> {
+        if let Some(&first_line) = self.first_line_of.get(&id) {
+            return Err(SwfError::DuplicateJob { file: file.to_owned(), line, job: id, first_line });
+        }
+        self.first_line_of.insert(id, line);
+        Ok(())
+    }
+
+    fn keep(&mut self, _: &str, _: u64, job: RawJob) -> Result<(), SwfError> {
+        self.jobs.push(job);
+        Ok(())
+    }
+}
+
+impl Builder<'_, InMemory> {
+    pub fn finish(mut self, hash: u64) -> Trace {
+        let jobs = order_jobs(std::mem::take(&mut self.keep.jobs));
+        let workload = self.workload(hash, jobs);
+        Trace { workload, max_procs: self.max_procs, max_nodes: self.max_nodes }
+    }
+}
+
+/// Sorts by (submit time, line) and makes times relative to the first job. The jobs
+/// come in line order, so a stable sort by submit time alone gives that order.
+fn order_jobs(mut raw_jobs: Vec<RawJob>) -> Vec<Job> {
+    raw_jobs.sort_by_key(|j| j.submit);
+    let origin = raw_jobs.first().map_or(0, |j| j.submit);
+    raw_jobs.iter().map(|j| relative(j, origin)).collect()
+}
+
+/// `job` as a [`Job`] released at its submit time less `origin` (the earliest).
+pub(super) fn relative(job: &RawJob, origin: i64) -> Job {
+    Job {
+        id: job.id,
+        // Both are non-negative and `submit >= origin`, so these cannot fail.
+        release: u64::try_from(job.submit - origin).unwrap_or(0),
+        p: u64::try_from(job.run).unwrap_or(0),
+        procs: job.procs,
+    }
+}

@@ -1,0 +1,286 @@
+//! A trace read as a stream, in memory that does not grow with its length: a first
+//! pass ([`Scan`]) that keeps counts only, then jobs handed out one at a time in
+//! (submit time, line) order ([`JobStream`]), parsed on a thread of their own.
+//!
+//! Why two passes: a decision log's header comes first and holds the input's CRC-64
+//! and the machine's size (`input::pool_size`, which may need the widest job), and
+//! every error of the trace (a malformed line, a duplicate job number) stops a run
+//! before anything is decided, as when the trace was read whole. The first pass
+//! inflates and parses the file once more than a whole read; it keeps a bit per job
+//! number (in pages of 32,768 numbers, about 1.2 MiB for ten million numbered from 1)
+//! and nothing per job.
+//!
+//! Order: SWF archives are ordered by submit time. The streaming pass holds the
+//! last [`LOOKAHEAD`] usable jobs in a heap and hands out the earliest, so a trace
+//! whose jobs are out of order by fewer lines than that gives exactly the order of
+//! a whole sort (submit time, then line). A job submitted before one already handed
+//! out is an error naming its file and line, with the way to sort the trace first.
+
+use std::collections::{BinaryHeap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+use super::builder::{Builder, Keep, relative};
+use super::line::RawJob;
+use super::{SwfError, SwfOptions, read_with};
+use crate::workload::{Job, Workload};
+
+/// Usable jobs the streaming pass holds to put a trace in submit order.
+pub const LOOKAHEAD: usize = 1 << 16;
+/// Jobs sent from the parsing thread at a time.
+const BATCH: usize = 1 << 12;
+/// Batches parsed ahead of the run (with [`BATCH`], 16,384 jobs, 384 KiB).
+const BATCHES_AHEAD: usize = 4;
+/// Job numbers per page of the duplicate check.
+const PAGE_IDS: u32 = 1 << 15;
+
+/// The sentence every out-of-order error ends with.
+pub fn lookahead_help() -> String {
+    format!(
+        "a trace is read as a stream with a look-ahead of {LOOKAHEAD} jobs, so it must be in submit order \
+         within that; sort it first, e.g. (grep '^;' T; grep -v '^;' T | sort -s -n -k2,2) > T.sorted"
+    )
+}
+
+/// A trace's first pass: all it holds but its jobs.
+#[derive(Clone, Debug)]
+pub struct Scan {
+    /// Provenance, hash and excluded lines, with no job.
+    pub workload: Workload,
+    /// Usable jobs.
+    pub jobs: u64,
+    pub max_procs: Option<u64>,
+    pub max_nodes: Option<u64>,
+    /// The largest processor count of a usable job (0 when there is none).
+    pub widest: u32,
+    /// The earliest submit time of a usable job: every release is measured from it.
+    origin: i64,
+    path: PathBuf,
+    options: SwfOptions,
+}
+
+impl Scan {
+    /// Reads the trace at `path` once, keeping counts only; every error a whole read
+    /// gives (errors name `path` as given).
+    pub fn new(path: &Path, options: SwfOptions) -> Result<Self, SwfError> {
+        let file = path.display().to_string();
+        let mut builder = Builder::new(&file, options, Counting::default());
+        let hash = match read_with(path, &mut builder) {
+            Err(SwfError::DuplicateJob { file, line, job, .. }) => {
+                let first_line = first_line_of(path, options, job)?;
+                return Err(SwfError::DuplicateJob { file, line, job, first_line });
+            }
+            other => other?,
+        };
+        let counted = &builder.keep;
+        Ok(Self {
+            workload: builder.workload(hash, Vec::new()),
+            jobs: counted.jobs,
+            max_procs: builder.max_procs,
+            max_nodes: builder.max_nodes,
+            widest: counted.widest,
+            origin: counted.origin.unwrap_or(0),
+            path: path.to_owned(),
+            options,
+        })
+    }
+
+    /// The usable jobs in (submit time, line) order, released relative to the first,
+    /// parsed on a thread of their own; fails only if the thread cannot be started.
+    pub fn stream(&self) -> Result<JobStream, SwfError> {
+        let (sender, batches) = sync_channel(BATCHES_AHEAD);
+        let scan = self.clone();
+        let started = std::thread::Builder::new().name("swf".to_owned()).spawn(move || {
+            let file = scan.workload.name.clone();
+            let ordering = Ordering::new(scan.origin, sender.clone());
+            let mut builder = Builder::new(&file, scan.options, ordering);
+            let result = read_with(&scan.path, &mut builder).and_then(|hash| {
+                if hash != scan.workload.hash {
+                    return Err(SwfError::Changed { file: file.clone() });
+                }
+                builder.keep.drain()
+            });
+            if let Err(error) = result {
+                // The receiver may be gone (it stopped early); nothing is then owed.
+                let _ = sender.send(Err(error));
+            }
+        });
+        let io = |source| SwfError::Io { file: self.workload.name.clone(), source };
+        started.map_err(io)?;
+        Ok(JobStream { batches, batch: Vec::new().into_iter(), done: false })
+    }
+}
+
+/// The first pass's tallies.
+#[derive(Default)]
+struct Counting {
+    seen: SeenIds,
+    jobs: u64,
+    widest: u32,
+    origin: Option<i64>,
+}
+
+impl Keep for Counting {
+    fn unique(&mut self, file: &str, id: u32, line: u64) -> Result<(), SwfError> {
+        if self.seen.insert(id) {
+            return Ok(());
+        }
+        // The first line is found by `Scan::new`, reading again (an error's cost only).
+        Err(SwfError::DuplicateJob { file: file.to_owned(), line, job: id, first_line: 0 })
+    }
+
+    fn keep(&mut self, _: &str, _: u64, job: RawJob) -> Result<(), SwfError> {
+        self.jobs += 1;
+        self.widest = self.widest.max(job.procs);
+        self.origin = Some(self.origin.map_or(job.submit, |o| o.min(job.submit)));
+        Ok(())
+    }
+}
+
+/// Job numbers seen: one bit each, in pages allocated as numbers reach them.
+#[derive(Default)]
+struct SeenIds {
+    pages: HashMap<u32, Box<[u64; (PAGE_IDS / 64) as usize]>>,
+}
+
+impl SeenIds {
+    /// Marks `id`; whether it was new.
+    fn insert(&mut self, id: u32) -> bool {
+        let page = self.pages.entry(id / PAGE_IDS).or_insert_with(|| Box::new([0; (PAGE_IDS / 64) as usize]));
+        let (word, bit) = (((id % PAGE_IDS) / 64) as usize, 1u64 << (id % 64));
+        let Some(word) = page.get_mut(word) else { return true };
+        let new = *word & bit == 0;
+        *word |= bit;
+        new
+    }
+}
+
+/// The line of job number `id`'s first appearance, read again from the start.
+fn first_line_of(path: &Path, options: SwfOptions, id: u32) -> Result<u64, SwfError> {
+    struct Find(u32);
+    impl Keep for Find {
+        fn unique(&mut self, file: &str, id: u32, line: u64) -> Result<(), SwfError> {
+            if id != self.0 {
+                return Ok(());
+            }
+            // Found: stop reading, with the line in the error's place.
+            Err(SwfError::DuplicateJob { file: file.to_owned(), line: 0, job: id, first_line: line })
+        }
+        fn keep(&mut self, _: &str, _: u64, _: RawJob) -> Result<(), SwfError> {
+            Ok(())
+        }
+    }
+    let file = path.display().to_string();
+    match read_with(path, &mut Builder::new(&file, options, Find(id))) {
+        Err(SwfError::DuplicateJob { first_line, .. }) => Ok(first_line),
+        Err(other) => Err(other),
+        Ok(_) => Ok(0),
+    }
+}
+
+/// The streaming pass: the look-ahead heap, and the batch being filled.
+struct Ordering {
+    /// Reversed `(submit, line, job)`: the earliest on top.
+    heap: BinaryHeap<std::cmp::Reverse<(i64, u64, Held)>>,
+    /// The submit time of the last job handed out.
+    last: Option<i64>,
+    origin: i64,
+    batch: Vec<Job>,
+    sender: SyncSender<Result<Vec<Job>, SwfError>>,
+}
+
+/// A job in the heap (ordered by the heap's keys before it; never compared itself
+/// except between equal keys, which lines make impossible).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Held {
+    id: u32,
+    run: i64,
+    procs: u32,
+}
+
+impl Ordering {
+    fn new(origin: i64, sender: SyncSender<Result<Vec<Job>, SwfError>>) -> Self {
+        Self { heap: BinaryHeap::new(), last: None, origin, batch: Vec::with_capacity(BATCH), sender }
+    }
+
+    /// Hands out the earliest held job.
+    fn pop(&mut self, file: &str) -> Result<(), SwfError> {
+        let Some(std::cmp::Reverse((submit, _, held))) = self.heap.pop() else { return Ok(()) };
+        self.last = Some(submit);
+        let job = RawJob { id: held.id, submit, run: held.run, procs: held.procs };
+        self.batch.push(relative(&job, self.origin));
+        if self.batch.len() >= BATCH {
+            self.send(file)?;
+        }
+        Ok(())
+    }
+
+    fn send(&mut self, file: &str) -> Result<(), SwfError> {
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        // The receiver went away: stop reading, with an error nobody reads.
+        self.sender.send(Ok(batch)).map_err(|_| SwfError::Changed { file: file.to_owned() })
+    }
+
+    /// Hands out every job still held, then the last batch.
+    fn drain(&mut self) -> Result<(), SwfError> {
+        while !self.heap.is_empty() {
+            self.pop("")?;
+        }
+        if self.batch.is_empty() { Ok(()) } else { self.send("") }
+    }
+}
+
+impl Keep for Ordering {
+    fn unique(&mut self, _: &str, _: u32, _: u64) -> Result<(), SwfError> {
+        // The first pass checked every job number; the hash at the end proves the
+        // same bytes were read.
+        Ok(())
+    }
+
+    fn keep(&mut self, file: &str, line: u64, job: RawJob) -> Result<(), SwfError> {
+        if let Some(last) = self.last.filter(|&last| job.submit < last) {
+            let help = lookahead_help();
+            return Err(SwfError::OutOfOrder { file: file.to_owned(), line, submit: job.submit, last, help });
+        }
+        let held = Held { id: job.id, run: job.run, procs: job.procs };
+        self.heap.push(std::cmp::Reverse((job.submit, line, held)));
+        if self.heap.len() > LOOKAHEAD {
+            self.pop(file)?;
+        }
+        Ok(())
+    }
+}
+
+/// A trace's usable jobs in order, as the parsing thread sends them.
+#[derive(Debug)]
+pub struct JobStream {
+    batches: Receiver<Result<Vec<Job>, SwfError>>,
+    batch: std::vec::IntoIter<Job>,
+    done: bool,
+}
+
+impl Iterator for JobStream {
+    type Item = Result<Job, SwfError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(job) = self.batch.next() {
+                return Some(Ok(job));
+            }
+            if self.done {
+                return None;
+            }
+            match self.batches.recv() {
+                Ok(Ok(batch)) => self.batch = batch.into_iter(),
+                Ok(Err(error)) => {
+                    self.done = true;
+                    return Some(Err(error));
+                }
+                Err(_) => self.done = true,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,120 @@
+//! The streamed reading against the whole one: the same jobs in the same order, the
+//! same provenance and errors, and a trace out of order past the look-ahead refused
+//! by line.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+
+use super::super::{FIELDS, SwfError, SwfOptions, read};
+use super::{LOOKAHEAD, Scan};
+use crate::input::TraceArgs;
+use crate::workload::Job;
+
+/// A job line: number, submit time, run time, processors; every other field `-1`.
+fn line(id: u32, submit: i64, run: i64, procs: u32) -> String {
+    let mut fields = vec!["-1".to_owned(); FIELDS];
+    (fields[0], fields[1], fields[3], fields[4]) =
+        (id.to_string(), submit.to_string(), run.to_string(), procs.to_string());
+    fields.join(" ")
+}
+
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("host-sim-stream-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn gzip(path: &Path, text: &str) {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+    encoder.write_all(text.as_bytes()).unwrap();
+    std::fs::write(path, encoder.finish().unwrap()).unwrap();
+}
+
+fn streamed(scan: &Scan) -> Result<Vec<Job>, SwfError> {
+    scan.stream().unwrap().collect()
+}
+
+#[test]
+fn a_stream_gives_what_a_whole_read_gives() {
+    let dir = folder("same");
+    // Locally out of order, excluded lines, a header, a malformed line skipped.
+    let mut lines =
+        vec!["; MaxNodes: 4".to_owned(), line(1, 500, 10, 3), line(2, 400, 0, 1), line(3, -5, 10, 1)];
+    lines.extend((4..3000).map(|k| line(k, 1000 + i64::from(k % 97) * 3 + i64::from(k), 5, k % 9)));
+    lines.push("not a job".to_owned());
+    lines.push(line(3000, 450, 7, 2));
+    let path = dir.join("t.swf.gz");
+    gzip(&path, &(lines.join("\n") + "\n"));
+    let options = SwfOptions { skip_bad_lines: true, allow_extra_fields: false };
+    let whole = read(&path, options).unwrap();
+    let scan = Scan::new(&path, options).unwrap();
+    assert_eq!(streamed(&scan).unwrap(), whole.workload.jobs);
+    assert_eq!(scan.jobs, whole.workload.jobs.len() as u64);
+    assert_eq!(scan.workload.hash, whole.workload.hash);
+    assert_eq!(scan.workload.excluded, whole.workload.excluded);
+    assert_eq!(scan.workload.settings, whole.workload.settings);
+    assert_eq!((scan.max_procs, scan.max_nodes), (whole.max_procs, whole.max_nodes));
+    assert_eq!(scan.widest, whole.workload.jobs.iter().map(|j| j.procs).max().unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merged_streams_give_the_merged_workload() {
+    let dir = folder("merge");
+    let a: Vec<String> = (1..400).map(|k| line(k, 1000 + i64::from(k / 3) * 7, 5, 1)).collect();
+    let b: Vec<String> = (1..300).map(|k| line(k, 50 + i64::from(k / 2) * 7, 6, 1)).collect();
+    let (path_a, path_b) = (dir.join("a.swf"), dir.join("b.swf"));
+    std::fs::write(&path_a, a.join("\n")).unwrap();
+    gzip(&path_b, &b.join("\n"));
+    let args = TraceArgs { trace: vec![path_a, path_b], limit: Some(500), ..TraceArgs::default() };
+    let whole = args.read().unwrap().unwrap().workload;
+    let scanned = args.scan().unwrap().unwrap();
+    let jobs: Vec<Job> = scanned.jobs().unwrap().collect::<Result<_, _>>().unwrap();
+    assert_eq!(jobs, whole.jobs);
+    assert_eq!(scanned.jobs, 500);
+    assert_eq!((scanned.workload.hash, &scanned.workload.parts), (whole.hash, &whole.parts));
+    assert_eq!((&scanned.workload.name, &scanned.workload.settings), (&whole.name, &whole.settings));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_job_out_of_order_past_the_look_ahead_is_refused_by_line() {
+    let dir = folder("order");
+    let count = u32::try_from(LOOKAHEAD).unwrap() + 2;
+    let mut lines: Vec<String> = (1..=count).map(|k| line(k, 100 + i64::from(k), 5, 1)).collect();
+    lines.push(line(count + 1, 100, 5, 1));
+    let path = dir.join("late.swf");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let scan = Scan::new(&path, SwfOptions::default()).unwrap();
+    let error = streamed(&scan).unwrap_err().to_string();
+    let expected = format!(
+        "{}:{}: field 2 (submit time): 100 is before the submit time 102 of a job already taken: a trace is \
+         read as a stream with a look-ahead of {LOOKAHEAD} jobs",
+        path.display(),
+        count + 1
+    );
+    assert!(error.starts_with(&expected), "{error}");
+    assert!(error.ends_with("sort -s -n -k2,2) > T.sorted"), "{error}");
+    // Within the look-ahead the same job is put in its place.
+    lines.swap(1, 30);
+    std::fs::write(&path, lines[..200].join("\n")).unwrap();
+    let scan = Scan::new(&path, SwfOptions::default()).unwrap();
+    assert_eq!(streamed(&scan).unwrap(), read(&path, SwfOptions::default()).unwrap().workload.jobs);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_duplicate_job_names_both_lines_as_a_whole_read_does() {
+    let dir = folder("duplicate");
+    let lines = [line(7, 1, 5, 1), line(8, 2, 5, 1), line(70_000, 3, 5, 1), line(8, 4, 5, 1)];
+    let path = dir.join("dup.swf");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let whole = read(&path, SwfOptions::default()).unwrap_err().to_string();
+    let scanned = Scan::new(&path, SwfOptions::default()).unwrap_err().to_string();
+    assert_eq!(scanned, whole);
+    assert!(scanned.ends_with("dup.swf:4: field 1 (job number): job 8 is already on line 2"), "{scanned}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
