@@ -134,8 +134,9 @@ impl<const H: usize> Tree<H> {
             self.root = (min, max);
             return;
         };
+        // Not `copy_from_slice`, whose length check is a panic path.
         if let Some(pair) = self.nodes.get_mut(index..index.saturating_add(2)) {
-            pair.copy_from_slice(&[min, max]);
+            pair.iter_mut().zip([min, max]).for_each(|(word, value)| *word = value);
         }
     }
 
