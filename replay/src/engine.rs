@@ -11,7 +11,7 @@ pub mod sla;
 pub mod tiers;
 
 /// Stack of the thread that builds a kernel. The largest kernel (the reservation
-/// kernel with the largest running set, 6.7 MiB since the calendar holds its tree) is
+/// kernel with the largest running set, 6.7 MiB since the calendar holds its block words) is
 /// built by value before it is boxed, and an unoptimised build keeps about nine copies
 /// on the stack, which overflowed 64 MiB; only the pages touched are committed.
 const STACK_BYTES: usize = 128 << 20;

@@ -2,8 +2,9 @@
 //! free, at any slot ([`Calendar::earliest`]) or on a progression of every `step`-th
 //! slot ([`Calendar::earliest_stepped`]). Each is a walk from obstacle to obstacle:
 //! the last slot short of room in a candidate's run, then the first slot with room
-//! after it, each found in the tree in `O(log H)`, so the cost grows with the number
-//! of obstacles met, not with the length of the window or of the run.
+//! after it, each found a block at a time (see `blocks.rs`), so the cost grows with
+//! the number of obstacles met, and with the slots between them only by one word per
+//! 64.
 
 use super::{Calendar, CalendarError, Slot};
 

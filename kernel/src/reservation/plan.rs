@@ -17,11 +17,11 @@
 //! The position of the new reservation only moves forward, so one admission places at
 //! most `3 W` reservations: each failed position is placed twice (once failing, once
 //! after the swap) and each other position once per pass that reaches it, at most
-//! twice. A placement is one [`Calendar::fits`] and one [`Calendar::earliest`] (each
-//! `O(log H)`, the search once per obstacle) and one reservation, `O(log H)`; taking
-//! placements back is `O(log H)` each. With the sort, an admission costs
-//! `O(W log W + W log H)` in the worst case when the searches meet few obstacles, and
-//! `O(W log W + (W - k) log H)` when the first pass succeeds.
+//! twice. A placement is one [`Calendar::fits`], one [`Calendar::earliest`] and one
+//! reservation; taking one back is a release. Each is `O(64 + n / 64)` for a run of `n`
+//! slots (the search that per obstacle met; see [`crate::calendar`]). With the sort,
+//! an admission costs `O(W log W)` and at most `3 W` such placements and releases, or
+//! `W - k` when the first pass succeeds.
 //!
 //! # Undo, not copy
 //! Nothing is copied to be restored: every placement of the attempt is taken back and
