@@ -163,8 +163,8 @@ impl<const H: usize> Blocks<H> {
             None => Some(&mut self.first[..]),
             Some(i) => self.words.get_mut(i..i.saturating_add(3)),
         };
-        if let Some(words) = words {
-            words.iter_mut().zip([s.min, s.max, s.add]).for_each(|(word, value)| *word = value);
+        if let Some([min, max, add]) = words {
+            (*min, *max, *add) = (s.min, s.max, s.add);
         }
     }
 
