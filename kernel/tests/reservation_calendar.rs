@@ -10,10 +10,13 @@ use kernel::calendar::{Calendar, CalendarError, Slot};
 use support::Rng;
 use support::calendar_model::CalendarModel as Model;
 
-const H: usize = 16;
+/// The horizon of most cases: one block of the calendar's storage.
+const SMALL: usize = 16;
+/// A horizon of three blocks, the last one partial (`kernel::calendar` keeps 64 slots a block).
+const WIDE: usize = 150;
 const SPAN: usize = 2048;
 
-fn compare(calendar: &Calendar<H>, model: &Model, context: &str) {
+fn compare<const H: usize>(calendar: &Calendar<H>, model: &Model, context: &str) {
     assert_eq!(calendar.base(), model.base, "{context}: base");
     let low = model.base.saturating_sub(3);
     for slot in low..model.end() + 3 {
@@ -32,7 +35,7 @@ fn note<T>(seen: &mut Seen, op: &'static str, result: &Result<T, CalendarError>)
     *seen.entry((op, answer)).or_default() += 1;
 }
 
-fn run_case(seed: u64, seen: &mut Seen) {
+fn run_case<const H: usize>(seed: u64, seen: &mut Seen) {
     let mut rng = Rng(seed);
     let capacity = 1 + rng.below(5) as u32;
     let mut calendar = Calendar::<H>::new(capacity);
@@ -95,7 +98,7 @@ fn run_case(seed: u64, seen: &mut Seen) {
 fn the_calendar_agrees_with_a_plain_array() {
     let mut seen = Seen::new();
     for seed in 0..300 {
-        run_case(seed, &mut seen);
+        run_case::<SMALL>(seed, &mut seen);
     }
     let expected = [
         ("earliest", ["ok", "no_room", "out_of_horizon", "bad_request"].as_slice()),
@@ -113,7 +116,7 @@ fn the_calendar_agrees_with_a_plain_array() {
 /// `earliest_stepped` against the model: random reservations and advances, then
 /// searches with every step from 1 to past the horizon; with step 1 it must also equal
 /// `earliest`.
-fn run_stepped_case(seed: u64, seen: &mut Seen) {
+fn run_stepped_case<const H: usize>(seed: u64, seen: &mut Seen) {
     let mut rng = Rng(seed ^ 0x5EED_57E9);
     let capacity = 1 + rng.below(4) as u32;
     let mut calendar = Calendar::<H>::new(capacity);
@@ -154,10 +157,27 @@ fn run_stepped_case(seed: u64, seen: &mut Seen) {
 fn the_stepped_search_agrees_with_a_plain_array() {
     let mut seen = Seen::new();
     for seed in 0..300 {
-        run_stepped_case(seed, &mut seen);
+        run_stepped_case::<SMALL>(seed, &mut seen);
     }
     for op in ["stepped", "stepped_by_one"] {
         for answer in ["ok", "no_room", "out_of_horizon", "bad_request"] {
+            let count = seen.get(&(op, answer.to_string())).copied().unwrap_or(0);
+            assert!(count >= 20, "{op} answered {answer} only {count} times: {seen:?}");
+        }
+    }
+}
+
+/// The same cases on a horizon of several blocks, so that changes and searches cross
+/// block boundaries and cover whole blocks.
+#[test]
+fn a_wide_calendar_agrees_with_a_plain_array() {
+    let mut seen = Seen::new();
+    for seed in 0..60 {
+        run_case::<WIDE>(seed, &mut seen);
+        run_stepped_case::<WIDE>(seed, &mut seen);
+    }
+    for op in ["earliest", "reserve", "release", "stepped"] {
+        for answer in ["ok", "no_room"].into_iter().filter(|&a| op != "release" || a == "ok") {
             let count = seen.get(&(op, answer.to_string())).copied().unwrap_or(0);
             assert!(count >= 20, "{op} answered {answer} only {count} times: {seen:?}");
         }

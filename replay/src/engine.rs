@@ -10,10 +10,11 @@ pub mod service_level;
 pub mod sla;
 pub mod tiers;
 
-/// Stack of the thread that builds a kernel. The largest kernel (64 machines of 1,024
-/// entries, 1.5 MiB) is built by value before it is boxed, and an unoptimised build
-/// keeps several copies on the stack; only the pages touched are committed.
-const STACK_BYTES: usize = 64 << 20;
+/// Stack of the thread that builds a kernel. The largest kernel (the reservation
+/// kernel with the largest running set, 6.7 MiB since the calendar holds its block words) is
+/// built by value before it is boxed, and an unoptimised build keeps about nine copies
+/// on the stack, which overflowed 64 MiB; only the pages touched are committed.
+const STACK_BYTES: usize = 128 << 20;
 
 /// Why an engine cannot be built.
 #[derive(Debug, thiserror::Error)]

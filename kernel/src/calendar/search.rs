@@ -1,6 +1,10 @@
 //! The calendar's searches: the earliest start of a run of `n` slots with `nodes`
 //! free, at any slot ([`Calendar::earliest`]) or on a progression of every `step`-th
-//! slot ([`Calendar::earliest_stepped`]), each a single pass over the ring.
+//! slot ([`Calendar::earliest_stepped`]). Each is a walk from obstacle to obstacle:
+//! the last slot short of room in a candidate's run, then the first slot with room
+//! after it, each found a block at a time (see `blocks.rs`), so the cost grows with
+//! the number of obstacles met, and with the slots between them only by one word per
+//! 64.
 
 use super::{Calendar, CalendarError, Slot};
 
@@ -18,24 +22,18 @@ impl<const H: usize> Calendar<H> {
         if from > last {
             return Err(CalendarError::OutOfHorizon);
         }
-        // `from <= last` and `last + n <= end`, so the scan stays inside the horizon.
-        let scan = last.saturating_sub(from).saturating_add(n);
-        let (first, second) = self.ranges(from, scan)?;
-        let slots =
-            self.free.get(first).into_iter().flatten().chain(self.free.get(second).into_iter().flatten());
-        let mut run: u64 = 0;
-        for (slot, &free) in (from..).zip(slots) {
-            if free < nodes {
-                run = 0;
-                continue;
-            }
-            run = run.saturating_add(1);
-            if run >= n {
-                // `slot + 1 >= n` because the run of `n` slots ends at `slot`.
-                return Ok(slot.saturating_add(1).saturating_sub(n));
-            }
+        // `a <= last` and `last + n <= end`, so every run read is inside the horizon.
+        let mut a = from;
+        loop {
+            let Some(short) = self.last_short(a, a.saturating_add(n), nodes) else {
+                return Ok(a);
+            };
+            // Every start up to `short` meets it; the next candidate is the first slot
+            // after it with room.
+            a = self
+                .first_room(short.saturating_add(1), last.saturating_add(1), nodes)
+                .ok_or(CalendarError::NoRoom)?;
         }
-        Err(CalendarError::NoRoom)
     }
 
     /// The earliest slot `a = from + k * step` (`k >= 0`) with `a <= to` such that the
@@ -45,9 +43,8 @@ impl<const H: usize> Calendar<H> {
     /// are not considered. `OutOfHorizon` when no start of the progression in `[from,
     /// to]` has its run inside the horizon, `NoRoom` when some has and none fits.
     ///
-    /// Each candidate's run is read from its last slot backwards; a slot short of
-    /// `nodes` rules out every candidate up to it, and the slots read after it are
-    /// known to be free enough, so no slot is read twice: `O(min(to - from + n, H))`.
+    /// A slot short of `nodes` in a candidate's run rules out every candidate up to
+    /// it and up to the first slot with room after it: `O(log H)` per obstacle met.
     pub fn earliest_stepped(
         &self,
         from: Slot,
@@ -75,38 +72,54 @@ impl<const H: usize> Calendar<H> {
         if start > last {
             return Err(CalendarError::OutOfHorizon);
         }
-        // The slots `[good_from, good_to)` are known to have `nodes` free.
-        let (mut good_from, mut good_to) = (0, 0);
         loop {
             // `start <= last` and `last + n <= end`, so the run is inside the horizon.
-            let run_end = start.saturating_add(n);
-            let low = if good_from <= start && start < good_to { good_to } else { start };
-            match self.last_short(low, run_end, nodes) {
-                None => return Ok(start),
-                Some(short) => {
-                    (good_from, good_to) = (short.saturating_add(1), run_end);
-                    // The first start of the progression past `short`.
-                    let skip = short.saturating_sub(start).checked_div(step).unwrap_or(0).saturating_add(1);
-                    start = match skip.checked_mul(step).and_then(|d| start.checked_add(d)) {
-                        Some(next) if next <= last => next,
-                        _ => return Err(CalendarError::NoRoom),
-                    };
-                }
-            }
+            let Some(short) = self.last_short(start, start.saturating_add(n), nodes) else {
+                return Ok(start);
+            };
+            // Every start up to `short` meets it, every start before the first slot
+            // with room after it too: the next candidate is the first start of the
+            // progression at or after that slot.
+            let room = self.first_room(short.saturating_add(1), last.saturating_add(1), nodes);
+            let gap = room.ok_or(CalendarError::NoRoom)?.saturating_sub(start);
+            let skip = match (gap.checked_div(step), gap.checked_rem(step)) {
+                (Some(q), Some(0)) => q,
+                (Some(q), _) => q.saturating_add(1),
+                (None, _) => return Err(CalendarError::NoRoom),
+            };
+            start = match skip.checked_mul(step).and_then(|d| start.checked_add(d)) {
+                Some(next) if next <= last => next,
+                _ => return Err(CalendarError::NoRoom),
+            };
         }
     }
 
-    /// The last slot in `[low, high)` with fewer than `nodes` free, reading from the
-    /// end. The range must lie in the horizon; slots outside it count as short.
+    /// The last slot in `[low, high)` with fewer than `nodes` free. The range must lie
+    /// in the horizon; were it not, its last slot would count as short.
     fn last_short(&self, low: Slot, high: Slot, nodes: u32) -> Option<Slot> {
-        let mut slot = high;
-        while slot > low {
-            slot = slot.saturating_sub(1);
-            let free = Self::position(slot).and_then(|p| self.free.get(p)).copied().unwrap_or(0);
-            if free < nodes {
-                return Some(slot);
-            }
+        let Ok((first, second)) = self.ranges(low, high.saturating_sub(low)) else {
+            return Some(high.saturating_sub(1));
+        };
+        // The second range holds the later slots, those after the first range's.
+        let after = u64::try_from(first.len()).ok()?;
+        let later = self.free.last_below(second.start, second.end, nodes);
+        let later =
+            later.and_then(|p| u64::try_from(p).ok()).map(|p| low.saturating_add(after).saturating_add(p));
+        later.or_else(|| {
+            let p = self.free.last_below(first.start, first.end, nodes)?;
+            Some(low.saturating_add(u64::try_from(p.checked_sub(first.start)?).ok()?))
+        })
+    }
+
+    /// The first slot in `[low, high)` with at least `nodes` free, under the same
+    /// terms as [`Self::last_short`].
+    fn first_room(&self, low: Slot, high: Slot, nodes: u32) -> Option<Slot> {
+        let (first, second) = self.ranges(low, high.checked_sub(low)?).ok()?;
+        let after = u64::try_from(first.len()).ok()?;
+        if let Some(p) = self.free.first_at_least(first.start, first.end, nodes) {
+            return Some(low.saturating_add(u64::try_from(p.checked_sub(first.start)?).ok()?));
         }
-        None
+        let p = self.free.first_at_least(second.start, second.end, nodes)?;
+        Some(low.saturating_add(after).saturating_add(u64::try_from(p).ok()?))
     }
 }

@@ -53,11 +53,11 @@
 //! # Cost per operation
 //! | operation | cost |
 //! |---|---|
-//! | calendar: earliest start of `n` slots in `[from, to]` | `O(min(to - from + n, H))`, one sliding pass |
-//! | calendar: reserve, release, fits (`n` slots) | `O(n)` |
-//! | calendar: advance by `k` slots | `O(min(k, H))` |
-//! | first-fit placement of one reservation | `O(H)` |
-//! | request, accepted or rejected without offers | `O(W log W + W * H)` worst case: a sort, then at most `3 W` placements (see [`plan`]); `O(W + RUN)` for the checks |
+//! | calendar: earliest start of `n` slots in `[from, to]` | per obstacle met (a slot short of room in a candidate's run), a block's 64 slots and one word per block skipped (see [`crate::calendar`]) |
+//! | calendar: reserve, release, fits (`n` slots) | `O(64 + n / 64)` |
+//! | calendar: advance by `k` slots | `O(64 + k / 64)`, `O(min(k, H))` at worst |
+//! | first-fit placement of one reservation | one `fits` and one earliest start |
+//! | request, accepted or rejected without offers | a sort, `O(W log W)`, then at most `3 W` placements and as many releases (see [`plan`]), each `O(64 + n / 64)` for `n` slots and an earliest start; `O(W + RUN)` for the checks |
 //! | offers after a rejection | at most `offer_trials` admission attempts, plus `O(W + RUN)` per candidate |
 //! | advance, finish | `O((W + RUN) * instants)`, plus the calendar's advance and an `O(n)` release |
 //!
@@ -67,19 +67,22 @@
 //!
 //! # Memory
 //! The state is `size_of::<ReservationKernel<H, W, RUN, OFFERS>>()` bytes and nothing
-//! else: a slot costs 4 bytes, a waiting reservation 64 and a running one 24. Measured
+//! else: a slot costs 8 bytes (its free capacity and its share of the calendar's block
+//! words, see [`crate::calendar`]), a waiting reservation 64 and a running one 24. Measured
 //! on x86_64 and pinned by `tests/reservation_rules.rs`:
 //!
 //! | `H` | `W` | `RUN` | `OFFERS` | bytes |
 //! |---|---|---|---|---|
-//! | 64 | 16 | 16 | 4 | 1,752 |
-//! | 2048 | 256 | 256 | 4 | 30,808 |
+//! | 64 | 16 | 16 | 4 | 2,016 |
+//! | 2048 | 256 | 256 | 4 | 39,008 |
+//! | 16384 | 256 | 256 | 8 | 153,696 |
 //!
-//! The second is the documented configuration: 8 KiB of calendar (2,048 slots, 20,480
+//! The second is the documented configuration: 16 KiB of calendar (2,048 slots, 20,480
 //! ticks ahead with 10-tick slots), 16 KiB of waiting queue, 6 KiB of running set and
-//! 88 bytes of configuration, clock, counters and lengths. `OFFERS` costs nothing:
-//! offers are emitted as they are found. `thumbv7em-none-eabihf` gives the same
-//! figure: its `u64` alignment pads the 32-bit length fields to the same layout.
+//! 96 bytes of configuration, clock, counters, lengths and the first block's words. `OFFERS`
+//! costs nothing: offers are emitted as they are found. `thumbv7em-none-eabihf` gives
+//! the same figure: its `u64` alignment pads the 32-bit length fields to the same
+//! layout. The third is the firmware's (`embedded/`), 150 KiB of its 4 MiB of RAM.
 
 pub mod criteria;
 pub mod event;

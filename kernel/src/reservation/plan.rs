@@ -17,14 +17,15 @@
 //! The position of the new reservation only moves forward, so one admission places at
 //! most `3 W` reservations: each failed position is placed twice (once failing, once
 //! after the swap) and each other position once per pass that reaches it, at most
-//! twice. A placement is one [`Calendar::fits`] and one [`Calendar::earliest`], `O(H)`;
-//! taking placements back is `O(n)` slots each. With the sort, an admission costs
-//! `O(W log W + W * H)` in the worst case, and `O(W log W + (W - k) * H)` when the
-//! first pass succeeds.
+//! twice. A placement is one [`Calendar::fits`], one [`Calendar::earliest`] and one
+//! reservation; taking one back is a release. Each is `O(64 + n / 64)` for a run of `n`
+//! slots (the search that per obstacle met; see [`crate::calendar`]). With the sort,
+//! an admission costs `O(W log W)` and at most `3 W` such placements and releases, or
+//! `W - k` when the first pass succeeds.
 //!
 //! # Undo, not copy
 //! Nothing is copied to be restored: every placement of the attempt is taken back and
-//! every previous reservation re-made, slot for slot, so a rejected request leaves the
+//! every previous reservation re-made, so a rejected request leaves the
 //! calendar exactly as it was (the property tests compare the whole state with `==`).
 //! The working memory of an attempt, `Attempt`, lives on the caller's stack:
 //! `10 W + 24` bytes (the plan order as `u16` indices and a trial start per entry),

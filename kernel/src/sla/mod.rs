@@ -93,26 +93,27 @@
 //! | operation | cost |
 //! |---|---|
 //! | submit | `O(1)`: the request's sort key is computed once, here |
-//! | plan of `n` requests | `O(n log n)` key comparisons (a heapsort of the batch), then per request one [`Calendar::earliest_stepped`](crate::calendar::Calendar::earliest_stepped) scan, `O(min(window + run, H))` slots, each read at most once, and an `O(run)` reservation |
+//! | plan of `n` requests | `O(n log n)` key comparisons (a heapsort of the batch), then per request one [`Calendar::earliest_stepped`](crate::calendar::Calendar::earliest_stepped) search (per obstacle met, a slot short of room in a tried run, a 64-slot block and a word per block skipped), and an `O(64 + run / 64)` reservation |
 //! | reset | `O(H + n)` |
 //!
 //! # Memory
-//! The state is `size_of::<SlaKernel<H, B>>()` bytes and nothing else: a slot costs 4
-//! bytes and a pending request 80 (the request 32, its sort key 32, its index 8, and
+//! The state is `size_of::<SlaKernel<H, B>>()` bytes and nothing else: a slot costs 8
+//! bytes (its free capacity and its share of the calendar's block words) and a pending request 80 (the request 32, its sort key 32, its index 8, and
 //! padding to `i128`'s 16-byte alignment on x86_64). Measured on x86_64 and pinned by
 //! `tests/sla.rs`:
 //!
 //! | `H` | `B` | bytes |
 //! |---|---|---|
-//! | 4096 | 1024 | 98,432 |
-//! | 65536 | 4096 | 589,952 |
+//! | 4096 | 1024 | 114,832 |
+//! | 65536 | 4096 | 852,112 |
 //!
 //! The first is the documented configuration: one-hour slots for 170 days ahead, or
 //! one-minute slots for 68 hours, and a batch of 1,024 requests (a 384-job set of the
-//! paper fits twice over): 16 KiB of calendar, 80 KiB of batch and 128 bytes of
+//! paper fits twice over): 32 KiB of calendar, 80 KiB of batch and 144 bytes of
 //! configuration, clock, lengths and padding. On `thumbv7em-none-eabihf`, where `i128` is
-//! aligned to 8 bytes, a pending request costs 72 and the first configuration 90,232
-//! bytes. The second is the host's smallest compiled size
+//! aligned to 8 bytes, a pending request costs 72 and the first configuration 106,624
+//! bytes (90,232 measured before the calendar's block words, plus their 16,392 bytes
+//! by the layout; not measured again). The second is the host's smallest compiled size
 //! (`replay::engine::sla`): one-minute slots for 45 days ahead and batches of 4,096;
 //! it also compiles batches of 16,384 and 65,536 for inputs whose batches are larger.
 

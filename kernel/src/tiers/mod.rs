@@ -80,25 +80,26 @@
 //! # Cost per operation
 //! | operation | cost |
 //! |---|---|
-//! | placement of one job | `O(R * H)`: one calendar scan per resource |
-//! | submit, placed directly | `O(R * H + J)` |
-//! | submit with rescheduling | `O(J log J)` to rank candidates, then per candidate `O(R * H)` |
+//! | placement of one job | one calendar search per resource (see [`crate::calendar`]: per obstacle met, a 64-slot block and a word per block skipped) |
+//! | submit, placed directly | a placement, plus `O(J)` |
+//! | submit with rescheduling | `O(J log J)` to rank candidates, then per candidate a placement and its holds and releases |
 //! | finish, advance | `O(J)` per start or violation made, plus `O(R)` calendar advances |
-//! | leave | `O(J * R * H)` worst case (a re-placement per lost job) |
+//! | leave | `O(J)` placements worst case (a re-placement per lost job) |
 //!
 //! # Memory
 //! The state is `size_of::<TiersKernel<R, H, J>>()` bytes and nothing else: a calendar
-//! slot costs 4 bytes (a calendar 8,208 with its base and capacity), a job 88, a
+//! slot costs 8 bytes (its free capacity and its share of the calendar's block words;
+//! a calendar 16,408 with the first block's words, its base and capacity), a job 88, a
 //! resource 12 plus 5 for its availability and running count. Measured on x86_64 and
 //! pinned by `tests/tiers_rules.rs`:
 //!
 //! | `R` | `H` | `J` | bytes |
 //! |---|---|---|---|
-//! | 10 | 2048 | 256 | 104,856 |
+//! | 10 | 2048 | 256 | 186,856 |
 //!
 //! That is the documented configuration: the paper's testbed (ten resources), one-minute
 //! slots for 34 hours ahead (a day of Bronze deadline plus the two-hour start range),
-//! and 256 jobs in flight: 82,080 bytes of calendars, 22,528 of jobs and 248 of
+//! and 256 jobs in flight: 164,080 bytes of calendars, 22,528 of jobs and 248 of
 //! resources, configuration and clock.
 
 pub mod event;

@@ -27,8 +27,8 @@ pub const MAX_NODES: u32 = RUNNING_CAPACITIES[RUNNING_CAPACITIES.len() - 1] / 2;
 /// `OFFERS`: offers per rejection.
 pub const OFFERS: usize = 8;
 
-/// The compiled reservation kernel with `RUN` running reservations: about 430 KiB of
-/// state at the smallest `RUN`, 6.4 MiB at the largest (24 bytes a running job).
+/// The compiled reservation kernel with `RUN` running reservations: about 690 KiB of
+/// state at the smallest `RUN`, 6.7 MiB at the largest (24 bytes a running job).
 pub type HostReservationKernel<const RUN: usize> = ReservationKernel<SLOTS, WAITING, RUN, OFFERS>;
 
 /// The firmware's reservation kernel (`embedded/firmware`): 16,384 slots, 256 waiting,

@@ -14,7 +14,7 @@ pub const SLOTS: usize = 2048;
 /// `J`: accepted, unfinished jobs.
 pub const JOBS: usize = 1024;
 
-/// The compiled tiers kernel: about 220 KiB of state.
+/// The compiled tiers kernel: about 345 KiB of state.
 pub type HostTiersKernel = TiersKernel<RESOURCES, SLOTS, JOBS>;
 
 /// A boxed [`HostTiersKernel`].
