@@ -178,7 +178,7 @@ fn slot_ticks(text: &str) -> Result<Tick, String> {
 }
 
 pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
-    if args.input.source.limit.is_none() && !args.compare_paper {
+    if !args.compare_paper {
         return reserve_streamed(args);
     }
     let loaded = load(&args.input)?;
@@ -199,22 +199,27 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
     Ok(())
 }
 
-/// `reserve` without `--limit` or `--compare-paper`: the trace read twice, a first
-/// pass for the header, the checks and the pool size, then a run fed from its stream
-/// ([`super::stream`]), in memory that does not grow with the trace. (`--limit` sizes
-/// the pool by the widest of the first jobs, and `--compare-paper` runs the trace
-/// again: both read it whole.)
+/// `reserve` without `--compare-paper` (which runs the trace again, and reads it
+/// whole): the trace read twice, a first pass for the header, the checks and the pool
+/// size, then a run fed from its stream ([`super::stream`]), in memory that does not
+/// grow with the trace. With `--limit`, the pool and the check of processor counts
+/// take the widest of the first jobs in submit order, which the first pass (in file
+/// order, of every job) does not give: their stream, read once more, does.
 fn reserve_streamed(args: &ReserveArgs) -> Result<(), ReserveError> {
     let Some(scanned) = args.input.source.scan()? else {
         return Err(usage("--trace is required: reservations are made from a trace's jobs".into()));
     };
     let allow_empty = args.input.source.allow_empty;
     scanned.workload.check_count(scanned.jobs, allow_empty)?;
-    let sized = scanned.widest > 0;
-    scanned.workload.check_sized_count("reserve", allow_empty, scanned.jobs, sized).map_err(usage)?;
-    let nodes = args.input.nodes.unwrap_or_else(|| {
-        crate::input::pool_size_widest(scanned.max_procs, scanned.max_nodes, scanned.widest)
-    });
+    let widest = match args.input.source.limit {
+        Some(_) => scanned.jobs()?.try_fold(0, |widest, job| job.map(|j| widest.max(j.procs)))?,
+        None => scanned.widest,
+    };
+    scanned.workload.check_sized_count("reserve", allow_empty, scanned.jobs, widest > 0).map_err(usage)?;
+    let nodes = args
+        .input
+        .nodes
+        .unwrap_or_else(|| crate::input::pool_size_widest(scanned.max_procs, scanned.max_nodes, widest));
     let experiment = experiment(args, nodes)?;
     let jobs = scanned.jobs()?;
     let outcome = match &args.output.log {
