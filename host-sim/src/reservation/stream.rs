@@ -53,3 +53,43 @@ pub fn simulate_stream(
     let split = Split { windows: Vec::new(), empty: spanned - non_empty, trailing_dropped };
     Ok(super::outcome(experiment, kept, &mapper.counts, &split, windows))
 }
+
+#[cfg(test)]
+mod tests {
+    use kernel::log::Body;
+
+    use super::simulate_stream;
+    use crate::reservation::mapping::{Estimates, Flex};
+    use crate::reservation::{Experiment, Input, simulate_recorded};
+    use crate::workload::Job;
+
+    /// Jobs over ten one-day windows, two of them empty, some too short to keep or
+    /// without processors: the streamed run gives the whole run's outcome and records.
+    #[test]
+    fn a_streamed_run_is_the_whole_run() {
+        let jobs: Vec<Job> = (0..300_u32)
+            .map(|i| Job {
+                id: i + 1,
+                release: u64::from(i) * 2_000 + if i >= 150 { 259_200 } else { 0 },
+                p: 30 + u64::from(i * 37 % 5_000),
+                procs: i % 9,
+            })
+            .collect();
+        let experiment = Experiment {
+            flex: Flex::Long,
+            estimates: Estimates::Poisson80,
+            offers_phi_milli: Some(500),
+            window_ticks: 86_400,
+            ..Experiment::paper(8)
+        };
+        let (mut whole, mut streamed) = (Vec::<Body>::new(), Vec::<Body>::new());
+        let expected =
+            simulate_recorded(&Input { jobs: &jobs }, &experiment, Some(&mut |b| whole.push(b))).unwrap();
+        let stream = jobs.iter().map(|&j| Ok(j));
+        let outcome = simulate_stream(stream, &experiment, Some(&mut |b| streamed.push(b))).unwrap();
+        assert_eq!(outcome, expected);
+        assert_eq!(streamed, whole);
+        assert!(expected.windows_empty == 2 && expected.trailing_dropped && expected.excluded_no_procs > 0);
+        assert!(expected.windows.len() > 5 && expected.excluded_short > 0);
+    }
+}
