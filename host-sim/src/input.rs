@@ -162,8 +162,14 @@ impl Traced {
 /// of `MaxNodes` and the widest of `jobs`, else the widest of `jobs` (at least 1). A
 /// header value past `u32` or zero is passed over as missing.
 pub fn pool_size(max_procs: Option<u64>, max_nodes: Option<u64>, jobs: &[Job]) -> u32 {
+    pool_size_widest(max_procs, max_nodes, jobs.iter().map(|j| j.procs).max().unwrap_or(1))
+}
+
+/// [`pool_size`] from the widest job's processors alone (a first pass's
+/// [`Scanned::widest`]).
+pub fn pool_size_widest(max_procs: Option<u64>, max_nodes: Option<u64>, widest: u32) -> u32 {
     let header = |n: Option<u64>| n.and_then(|n| u32::try_from(n).ok()).filter(|&n| n > 0);
-    let widest = jobs.iter().map(|j| j.procs).max().unwrap_or(1).max(1);
+    let widest = widest.max(1);
     header(max_procs).unwrap_or_else(|| header(max_nodes).map_or(widest, |nodes| nodes.max(widest)))
 }
 

@@ -146,14 +146,26 @@ impl Workload {
     /// [`Workload::check_not_empty`] treats one: an error, or with `allow_empty` a
     /// warning. Zero and none are the same size (`-1` or `0` in SWF fields 5 and 8).
     pub fn check_sized(&self, model: &str, allow_empty: bool) -> Result<(), String> {
-        if self.jobs.is_empty() || self.jobs.iter().any(|j| j.procs > 0) {
+        let sized = self.jobs.iter().any(|j| j.procs > 0);
+        self.check_sized_count(model, allow_empty, self.jobs.len() as u64, sized)
+    }
+
+    /// [`Workload::check_sized`] for an input of `jobs` usable jobs that are not held
+    /// (a streamed trace's), `sized` when one of them has a processor count.
+    pub fn check_sized_count(
+        &self,
+        model: &str,
+        allow_empty: bool,
+        jobs: u64,
+        sized: bool,
+    ) -> Result<(), String> {
+        if jobs == 0 || sized {
             return Ok(());
         }
         let error = format!(
-            "{}: no job has a processor count (SWF fields 5 and 8 are -1 or 0 in all {}), so {model} has no \
+            "{}: no job has a processor count (SWF fields 5 and 8 are -1 or 0 in all {jobs}), so {model} has no \
              request; --allow-empty accepts this",
             self.name,
-            self.jobs.len()
         );
         if allow_empty {
             eprintln!("host-sim: warning: {error}");

@@ -9,6 +9,7 @@ use kernel::reservation::{Criterion, Fixing};
 
 use super::mapping::{Estimates, Flex};
 use super::report::{self, PAPER_FIFO, Summary};
+use super::stream::simulate_stream;
 use super::sweep;
 use super::{Experiment, Input, ReserveError, simulate, simulate_recorded};
 use crate::input::TraceArgs;
@@ -177,8 +178,63 @@ fn slot_ticks(text: &str) -> Result<Tick, String> {
 }
 
 pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
+    if !args.compare_paper {
+        return reserve_streamed(args);
+    }
     let loaded = load(&args.input)?;
-    let experiment = Experiment {
+    let experiment = experiment(args, loaded.nodes)?;
+    let input = Input { jobs: &loaded.workload.jobs };
+    let trace = trace_name(&args.input.source);
+    let outcome = match &args.output.log {
+        Some(path) => {
+            let header = super::log::header(&experiment, &loaded.workload);
+            record_log::write(path, &header, |record| simulate_recorded(&input, &experiment, Some(record)))?
+        }
+        None => simulate(&input, &experiment)?,
+    };
+    print_summary(&trace, &loaded.workload, &outcome, args.output.json)?;
+    if args.compare_paper {
+        compare_paper(&input, &experiment, args.output.json)?;
+    }
+    Ok(())
+}
+
+/// `reserve` without `--compare-paper` (which runs the trace again, and reads it
+/// whole): the trace read twice, a first pass for the header, the checks and the pool
+/// size, then a run fed from its stream ([`super::stream`]), in memory that does not
+/// grow with the trace. With `--limit`, the pool and the check of processor counts
+/// take the widest of the first jobs in submit order, which the first pass (in file
+/// order, of every job) does not give: their stream, read once more, does.
+fn reserve_streamed(args: &ReserveArgs) -> Result<(), ReserveError> {
+    let Some(scanned) = args.input.source.scan()? else {
+        return Err(usage("--trace is required: reservations are made from a trace's jobs".into()));
+    };
+    let allow_empty = args.input.source.allow_empty;
+    scanned.workload.check_count(scanned.jobs, allow_empty)?;
+    let widest = match args.input.source.limit {
+        Some(_) => scanned.jobs()?.try_fold(0, |widest, job| job.map(|j| widest.max(j.procs)))?,
+        None => scanned.widest,
+    };
+    scanned.workload.check_sized_count("reserve", allow_empty, scanned.jobs, widest > 0).map_err(usage)?;
+    let nodes = args
+        .input
+        .nodes
+        .unwrap_or_else(|| crate::input::pool_size_widest(scanned.max_procs, scanned.max_nodes, widest));
+    let experiment = experiment(args, nodes)?;
+    let jobs = scanned.jobs()?;
+    let outcome = match &args.output.log {
+        Some(path) => {
+            let header = super::log::header(&experiment, &scanned.workload);
+            record_log::write(path, &header, |record| simulate_stream(jobs, &experiment, Some(record)))?
+        }
+        None => simulate_stream(jobs, &experiment, None)?,
+    };
+    print_summary(&trace_name(&args.input.source), &scanned.workload, &outcome, args.output.json)
+}
+
+/// The experiment of a `reserve` run on a pool of `nodes`.
+fn experiment(args: &ReserveArgs, nodes: u32) -> Result<Experiment, ReserveError> {
+    Ok(Experiment {
         criterion: parse_criterion(&args.criterion)?,
         load_milli: parse_load(&args.load)?,
         flex: Flex::parse(&args.flex)
@@ -192,34 +248,26 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
             .as_deref()
             .map(|t| parse_decimal(t).map_err(|e| usage(format!("--offers: {e}"))))
             .transpose()?,
-        ..base_experiment(&args.input, loaded.nodes)?
-    };
-    let input = Input { jobs: &loaded.workload.jobs };
-    let trace = trace_name(&args.input.source);
-    let outcome = match &args.output.log {
-        Some(path) => {
-            let header = super::log::header(&experiment, &loaded.workload);
-            record_log::write(path, &header, |record| simulate_recorded(&input, &experiment, Some(record)))?
-        }
-        None => simulate(&input, &experiment)?,
-    };
-    print_summary(&trace, &loaded.workload, &outcome, args.output.json)?;
+        ..base_experiment(&args.input, nodes)?
+    })
+}
+
+/// `--compare-paper`: the paper's FIFO runs at its loads, after the summary.
+fn compare_paper(input: &Input<'_>, experiment: &Experiment, json: bool) -> Result<(), ReserveError> {
     let io = |source| ReserveError::Io(PathError::stdout(source));
     let mut stdout = std::io::stdout().lock();
-    if args.compare_paper {
-        let rows = PAPER_FIFO
-            .iter()
-            .map(|&(load_milli, _, _)| {
-                simulate(&input, &Experiment { criterion: Criterion::Fifo, load_milli, ..experiment })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        // With --json the comparison goes to stderr, so that stdout stays one object.
-        if args.output.json {
-            report::write_paper_comparison(&rows, std::io::stderr().lock()).map_err(io)?;
-        } else {
-            std::io::Write::write_all(&mut stdout, b"\n").map_err(io)?;
-            report::write_paper_comparison(&rows, &mut stdout).map_err(io)?;
-        }
+    let rows = PAPER_FIFO
+        .iter()
+        .map(|&(load_milli, _, _)| {
+            simulate(input, &Experiment { criterion: Criterion::Fifo, load_milli, ..*experiment })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    // With --json the comparison goes to stderr, so that stdout stays one object.
+    if json {
+        report::write_paper_comparison(&rows, std::io::stderr().lock()).map_err(io)?;
+    } else {
+        std::io::Write::write_all(&mut stdout, b"\n").map_err(io)?;
+        report::write_paper_comparison(&rows, &mut stdout).map_err(io)?;
     }
     Ok(())
 }

@@ -149,29 +149,58 @@ pub struct Mapped {
 
 /// Maps release-ordered `jobs` to requests; each job's processor count is its `R`.
 pub fn map_jobs(jobs: &[Job], options: &MapOptions) -> Mapped {
-    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    rng.set_stream(RESERVE_STREAM);
-    let deadline_factor = Poisson::new(DEADLINE_LAMBDA);
-    let widening = Poisson::new(options.flex.lambda_percent());
-    let overestimate = Poisson::new(ESTIMATE_LAMBDA);
-    let mut mapped = Mapped::default();
-    for job in jobs {
+    let mut mapper = Mapper::new(options);
+    let jobs = jobs.iter().filter_map(|job| mapper.map(job)).collect();
+    Mapped { jobs, ..mapper.counts }
+}
+
+/// The mapping one job at a time, in release order: a streamed run's (see
+/// [`super::stream`]) and [`map_jobs`]'s, so that both draw alike.
+#[derive(Clone, Debug)]
+pub struct Mapper {
+    rng: ChaCha8Rng,
+    deadline_factor: Poisson,
+    widening: Poisson,
+    overestimate: Poisson,
+    options: MapOptions,
+    /// What was left out and raised so far; its `jobs` stay empty.
+    pub counts: Mapped,
+}
+
+impl Mapper {
+    pub fn new(options: &MapOptions) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+        rng.set_stream(RESERVE_STREAM);
+        Self {
+            rng,
+            deadline_factor: Poisson::new(DEADLINE_LAMBDA),
+            widening: Poisson::new(options.flex.lambda_percent()),
+            overestimate: Poisson::new(ESTIMATE_LAMBDA),
+            options: *options,
+            counts: Mapped::default(),
+        }
+    }
+
+    /// The next job's request, or `None` (counted) when it is left out.
+    pub fn map(&mut self, job: &Job) -> Option<ReserveJob> {
+        let options = self.options;
         if job.p < MIN_RUN_TICKS {
-            mapped.excluded_short += 1;
-            continue;
+            self.counts.excluded_short += 1;
+            return None;
         }
         let nodes = job.procs;
         if nodes == 0 {
-            mapped.excluded_no_procs += 1;
-            continue;
+            self.counts.excluded_no_procs += 1;
+            return None;
         }
-        let p = deadline_factor.sample(&mut rng);
+        let rng = &mut self.rng;
+        let p = self.deadline_factor.sample(rng);
         let flexible = rng.next_u64() >> 63 == 1;
-        let q = widening.sample(&mut rng);
-        let f = overestimate.sample(&mut rng);
+        let q = self.widening.sample(rng);
+        let f = self.overestimate.sample(rng);
         let shuffle_key = (rng.next_u64() >> 32) as u32;
         if p == 0 {
-            mapped.p_raised += 1;
+            self.counts.p_raised += 1;
         }
         let estimate = job.p;
         let submit = scale(job.release, options.load_milli);
@@ -187,19 +216,8 @@ pub fn map_jobs(jobs: &[Job], options: &MapOptions) -> Mapped {
             Estimates::Accurate => estimate,
             Estimates::Poisson80 => percent_of(estimate, f).max(1),
         };
-        mapped.jobs.push(ReserveJob {
-            id: job.id,
-            submit,
-            nodes,
-            estimate,
-            actual,
-            ready,
-            deadline,
-            kind,
-            shuffle_key,
-        });
+        Some(ReserveJob { id: job.id, submit, nodes, estimate, actual, ready, deadline, kind, shuffle_key })
     }
-    mapped
 }
 
 /// `t * 1000 / load_milli`, rounded down: a submit time under a load factor.

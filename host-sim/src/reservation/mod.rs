@@ -7,6 +7,7 @@
 //! - [`mapping`]: jobs into requests (`R`, `Te`, `D`, flexible windows, load, actual
 //!   run times), seeded.
 //! - [`run`]: windows, the host's clock, finishes, offers.
+//! - [`stream`]: a `reserve` run fed from a trace's stream, one window held at a time.
 //! - [`metrics`]: utilisation, acceptance, offers' `ϕ`, per window and over windows.
 //! - [`report`]: one run's summary as a table or JSON, and the paper comparison.
 //! - [`sweep`]: the figures' grid in parallel, one CSV per figure, and the findings.
@@ -25,6 +26,7 @@ pub mod metrics;
 pub mod poisson;
 pub mod report;
 pub mod run;
+pub mod stream;
 pub mod sweep;
 pub mod whatif;
 
@@ -145,13 +147,25 @@ pub fn simulate_mapped(
     record: Option<run::Recorder<'_>>,
 ) -> Result<Outcome, ReserveError> {
     let windows = run::run_windows_recorded(&mapped.jobs, &split.windows, &experiment.run_options(), record)?;
+    Ok(outcome(experiment, mapped.jobs.len() as u64, mapped, split, windows))
+}
+
+/// What an experiment measured, from its windows' statistics, the requests it kept,
+/// what the mapping left out (`mapped`, whose jobs are not used) and the split.
+fn outcome(
+    experiment: &Experiment,
+    jobs_kept: u64,
+    mapped: &mapping::Mapped,
+    split: &run::Split,
+    windows: Vec<WindowStats>,
+) -> Outcome {
     let (totals, phi_sum) = Totals::of(&windows);
     let per_window: Vec<f64> = windows.iter().map(WindowStats::utilisation).collect();
     let per_window_span: Vec<f64> = windows.iter().map(WindowStats::utilisation_span).collect();
     let accepted = totals.accepted + totals.offers_accepted;
-    Ok(Outcome {
+    Outcome {
         experiment: *experiment,
-        jobs_kept: mapped.jobs.len() as u64,
+        jobs_kept,
         excluded_short: mapped.excluded_short,
         excluded_no_procs: mapped.excluded_no_procs,
         p_raised: mapped.p_raised,
@@ -167,5 +181,5 @@ pub fn simulate_mapped(
         },
         windows,
         totals,
-    })
+    }
 }

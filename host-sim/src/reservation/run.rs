@@ -110,12 +110,23 @@ pub fn run_windows_recorded(
     let mut kernel = engine(options)?;
     let mut stats = Vec::with_capacity(windows.len());
     for w in windows {
-        let mut host = Host::new(&mut kernel, options, record.as_deref_mut());
-        host.step(Event::Reset);
-        host.window(&jobs[w.jobs.clone()], w.start);
-        stats.push(WindowStats { index: w.index, start: w.start, ..host.stats });
+        stats.push(run_window(&mut kernel, options, record.as_deref_mut(), &jobs[w.jobs.clone()], w));
     }
     Ok(stats)
+}
+
+/// One window's requests `jobs` through `kernel`, reset first; its statistics.
+pub fn run_window<'f>(
+    kernel: &mut Kernel,
+    options: &RunOptions,
+    record: Option<&mut (dyn FnMut(Body) + Send + 'f)>,
+    jobs: &[ReserveJob],
+    w: &Window,
+) -> WindowStats {
+    let mut host = Host::new(kernel, options, record);
+    host.step(Event::Reset);
+    host.window(jobs, w.start);
+    WindowStats { index: w.index, start: w.start, ..host.stats }
 }
 
 /// The kernel for a run; a pool larger than any compiled size is refused with the

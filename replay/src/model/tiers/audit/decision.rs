@@ -52,9 +52,13 @@ impl TiersAudit {
         }
         let after = j.placed_on();
         // An ended job is done: its late flag and violation were checked at its end
-        // (`end`), which is all `finish` would check of it, and any later decision of
-        // it is refused as of a job never submitted. So it is forgotten.
-        let before = if j.ended.is_some() { self.jobs.remove(&job_id) } else { self.jobs.insert(job_id, j) };
+        // (`end`), which is all `finish` would check of it. So is a dropped one (a
+        // `Violate { Lost }`): it holds no place, `finish` finds nothing overdue in it,
+        // and its violation was counted when it was dropped. Any later decision of
+        // either is refused as of a job never submitted. So both are forgotten, and the
+        // audit holds only the jobs still in play.
+        let done = j.ended.is_some() || j.dropped;
+        let before = if done { self.jobs.remove(&job_id) } else { self.jobs.insert(job_id, j) };
         if let Some(before) = before {
             self.count_placed(before.placed_on(), after);
         }
