@@ -1,0 +1,206 @@
+//! `host-sim cv-sweep`: the true competitive factor over the thesis' grid.
+//!
+//! Each `--trace` is a trace of its own (not merged). For each, each mode (`single`:
+//! one level of slack factor `sf`; `multi`: the thesis' set of `k` levels `1..k`), each
+//! `sf` or `k` and each machine count, the greedy run covers the whole trace in
+//! `--window` windows (as `sweep` runs it, so its `c_V^u` and `c_V^l` are the sweep's),
+//! and the optimum is solved on `--weeks` of its windows, evenly spaced
+//! ([`super::sample`]): the same windows of a trace for every configuration.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use clap::Args;
+use kernel::service_level::SLACK_ONE_MILLI;
+use rayon::prelude::*;
+
+use super::capture::CapturedWindow;
+use super::cli::{SolveArgs, require_solver, write_csv};
+use super::{WindowRow, greedy_windows, sample, solve_window};
+use crate::error::CliError;
+use crate::input::TraceArgs;
+use crate::service_level::cli::{
+    InputArgs, check_queue_capacity, parse_alpha, parse_machine_counts, parse_modes,
+};
+use crate::service_level::levels::{self, single, thesis_set};
+use crate::service_level::sim::{RunConfig, WindowReport};
+use crate::service_level::sweep::Mode;
+use crate::units::format_milli;
+use crate::window::parse_window;
+
+#[derive(Debug, Args)]
+pub struct CvSweepArgs {
+    /// Traces, each `--trace` run on its own; `--seed`, `--queue-capacity` and `--alpha`
+    /// as `run`'s.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Window length (a whole number with a unit s, m, h, d or w).
+    #[arg(long, value_name = "DURATION", default_value = "7d")]
+    pub window: String,
+    /// Windows solved per trace, evenly spaced among its simulated windows.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..))]
+    pub weeks: u64,
+    /// Slack factors of single mode.
+    #[arg(long, value_name = "LIST", default_value = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20")]
+    pub slacks: String,
+    /// Level counts k of multi mode (levels 1..k).
+    #[arg(long, value_name = "LIST", default_value = "1,2,3,4,5")]
+    pub ks: String,
+    /// Machine counts.
+    #[arg(long, value_name = "LIST", default_value = "1,4")]
+    pub machine_counts: String,
+    /// Modes: single, multi, or both.
+    #[arg(long, value_name = "LIST", default_value = "single,multi")]
+    pub modes: String,
+    #[command(flatten)]
+    pub solve: SolveArgs,
+    /// Write DIR/cv.csv (one row per window), DIR/cv-summary.csv and the cv figures.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub plots: crate::plot::PlotArgs,
+}
+
+/// One configuration of the grid on one trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub trace: String,
+    pub mode: Mode,
+    /// `sf` (single) or `k` (multi), in thousandths.
+    pub x_milli: u32,
+    pub machines: u16,
+}
+
+/// One solved window of the grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridRow {
+    pub point: Point,
+    pub row: WindowRow,
+}
+
+/// The leading columns of `cv.csv`.
+pub const LEAD: [&str; 4] = ["trace", "mode", "sf_or_k", "machines"];
+
+impl Point {
+    fn lead(&self) -> Vec<String> {
+        vec![
+            self.trace.clone(),
+            self.mode.name().to_owned(),
+            format_milli(u64::from(self.x_milli)),
+            self.machines.to_string(),
+        ]
+    }
+}
+
+/// `host-sim cv-sweep`.
+pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
+    require_solver()?;
+    let seconds = args.solve.seconds()?;
+    check_queue_capacity(args.input.queue_capacity)?;
+    if args.input.source.trace.is_empty() {
+        return Err(CliError::Usage("cv-sweep needs at least one --trace".into()));
+    }
+    let window_ticks = parse_window(&args.window)?;
+    let alpha_milli = parse_alpha(&args.input.alpha)?;
+    let mut configs: Vec<(Mode, u32)> = Vec::new();
+    for mode in parse_modes(&args.modes)? {
+        let xs = match mode {
+            Mode::Single => levels::parse_slack_list(&args.slacks)?,
+            Mode::Multi => parse_ks(&args.ks)?,
+        };
+        configs.extend(xs.into_iter().map(|x| (mode, x)));
+    }
+    let machine_counts = parse_machine_counts(&args.machine_counts)?;
+    let weeks = usize::try_from(args.weeks).unwrap_or(usize::MAX);
+    let mut work: Vec<(Point, WindowReport, CapturedWindow)> = Vec::new();
+    for path in &args.input.source.trace {
+        let input = InputArgs {
+            source: TraceArgs { trace: vec![path.clone()], ..args.input.source.clone() },
+            ..args.input.clone()
+        };
+        let workload = crate::service_level::cli::load_windows(&input, window_ticks)?;
+        let trace =
+            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let points: Vec<Point> = configs
+            .iter()
+            .flat_map(|&(mode, x_milli)| {
+                machine_counts.iter().map(move |&machines| (mode, x_milli, machines))
+            })
+            .map(|(mode, x_milli, machines)| Point { trace: trace.clone(), mode, x_milli, machines })
+            .collect();
+        let runs: Vec<Result<Vec<_>, CliError>> = points
+            .par_iter()
+            .map(|point| {
+                let levels = match point.mode {
+                    Mode::Single => single(point.x_milli),
+                    Mode::Multi => thesis_set(point.x_milli / SLACK_ONE_MILLI),
+                };
+                let config = RunConfig {
+                    queue_capacity: input.queue_capacity,
+                    seed: input.seed,
+                    window_ticks,
+                    alpha_milli,
+                    ..RunConfig::new(point.machines, levels)
+                };
+                let windows = greedy_windows(&config, &workload, |n| sample(n, Some(weeks)))?;
+                Ok(windows.into_iter().map(|(r, w)| (point.clone(), r, w)).collect())
+            })
+            .collect();
+        for run in runs {
+            work.extend(run?);
+        }
+        eprintln!("host-sim: {trace}: greedy runs done");
+    }
+    let rows = solve_all(&work, seconds)?;
+    write_outputs(&args.out, &rows, args.plots)
+}
+
+fn parse_ks(text: &str) -> Result<Vec<u32>, CliError> {
+    text.split(',')
+        .map(|item| {
+            item.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|k| (1..=32).contains(k))
+                .map(|k| k * SLACK_ONE_MILLI)
+                .ok_or_else(|| {
+                    CliError::Usage(format!("--ks: \"{item}\" is not a whole number from 1 to 32"))
+                })
+        })
+        .collect()
+}
+
+/// Every window solved, in parallel, with a line on standard error as each is done.
+fn solve_all(work: &[(Point, WindowReport, CapturedWindow)], seconds: f64) -> Result<Vec<GridRow>, CliError> {
+    let done = AtomicU64::new(0);
+    let total = work.len();
+    work.par_iter()
+        .map(|(point, report, window)| {
+            let row = solve_window(report, window, usize::from(point.machines), seconds)?;
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            eprintln!(
+                "host-sim: [{n}/{total}] {} {} {} m{} window {}: {:?} {:.2} s",
+                point.trace,
+                point.mode.name(),
+                format_milli(u64::from(point.x_milli)),
+                point.machines,
+                row.window,
+                row.status,
+                row.solve_seconds
+            );
+            Ok(GridRow { point: point.clone(), row })
+        })
+        .collect()
+}
+
+fn write_outputs(dir: &Path, rows: &[GridRow], plots: crate::plot::PlotArgs) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir).map_err(|source| {
+        CliError::Io(crate::path_error::PathError { path: dir.display().to_string(), source })
+    })?;
+    let table: Vec<(Vec<String>, &WindowRow)> = rows.iter().map(|r| (r.point.lead(), &r.row)).collect();
+    write_csv(&dir.join("cv.csv"), &LEAD, &table)?;
+    super::figures::write_summary(&dir.join("cv-summary.csv"), rows)?;
+    eprintln!("host-sim: wrote {} rows to {}", rows.len(), dir.join("cv.csv").display());
+    plots.write_figures(dir, || super::figures::write(dir, rows))?;
+    Ok(())
+}
