@@ -22,6 +22,8 @@ pub struct CapturedWindow {
     pub completed: Vec<bool>,
     /// `V`: the income of the jobs the greedy run completed.
     pub income: u128,
+    /// The largest price per tick of the level table.
+    pub u_max: u64,
 }
 
 /// A [`Recorder`] that keeps the windows the run loop feeds, split at its `Reset`s.
@@ -55,7 +57,9 @@ impl<'a> Capture<'a> {
 
     fn close(&mut self) {
         if self.keeping() {
-            self.windows.push((self.position, std::mem::take(&mut self.current)));
+            let mut window = std::mem::take(&mut self.current);
+            window.u_max = self.levels.iter().map(|l| u64::from(l.price_per_tick)).max().unwrap_or(0);
+            self.windows.push((self.position, window));
         }
         self.current = CapturedWindow::default();
         self.place.clear();

@@ -141,6 +141,8 @@ pub fn write_csv(path: &Path, lead: &[&str], rows: &[(Vec<String>, &WindowRow)])
                 format!("{:.6}", r.cv_u),
                 format!("{:.6}", r.cv_l),
                 format!("{:.6}", r.greedy_bound),
+                r.bound_limited.to_string(),
+                r.bound_clustered.to_string(),
                 r.clusters.to_string(),
                 r.clusters_solved.to_string(),
                 format!("{:.3}", r.solve_seconds),
@@ -154,7 +156,7 @@ pub fn write_csv(path: &Path, lead: &[&str], rows: &[(Vec<String>, &WindowRow)])
 }
 
 /// The columns of a window row in the CSV.
-pub const COLUMNS: [&str; 15] = [
+pub const COLUMNS: [&str; 17] = [
     "window",
     "start_ticks",
     "jobs",
@@ -167,6 +169,8 @@ pub const COLUMNS: [&str; 15] = [
     "cv_u",
     "cv_l",
     "greedy_bound",
+    "bound_limited",
+    "bound_clustered",
     "clusters",
     "clusters_solved",
     "solve_seconds",

@@ -62,6 +62,28 @@ pub fn clusters(jobs: &[OfflineJob]) -> Vec<Vec<usize>> {
     out
 }
 
+/// Two upper bounds of `V*` in work times `u_max`, to say where `c_V^l`'s slack comes
+/// from: `limited`, `c_V^l`'s own denominator `u_max min(sum p, m d_max)`, and
+/// `clustered`, `u_max sum_c min(sum_c p, m span_c)` over the clusters, which leaves
+/// out the time outside every job's window (no schedule can use it) and caps each
+/// cluster by its own span. `V* <= clustered <= limited`.
+pub fn work_bounds(jobs: &[OfflineJob], machines: u64, u_max: u64) -> (u128, u128) {
+    let m = u128::from(machines);
+    let work: u128 = jobs.iter().map(|j| u128::from(j.p)).sum();
+    let d_max = jobs.iter().map(|j| u128::from(j.deadline)).max().unwrap_or(0);
+    let clustered: u128 = clusters(jobs)
+        .iter()
+        .map(|c| {
+            let work: u128 = c.iter().map(|&i| u128::from(jobs[i].p)).sum();
+            let start = c.iter().map(|&i| jobs[i].release).min().unwrap_or(0);
+            let end = c.iter().map(|&i| jobs[i].deadline).max().unwrap_or(0);
+            work.min(m * u128::from(end - start))
+        })
+        .sum();
+    let u = u128::from(u_max);
+    (u * work.min(m * d_max), u * clustered)
+}
+
 /// How a window's `V*` was settled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 
 use replay::staged;
 
+use super::GridRow;
 use super::exact::Status;
-use super::grid::GridRow;
 use crate::error::CliError;
 use crate::path_error::PathError;
 use crate::plot::{self, LineChart, PlotError, Series};
@@ -39,6 +39,11 @@ pub struct Summary {
     pub gap_u: f64,
     /// Windows whose `V / best` (the most the truth can be) is below the guarantee.
     pub below_bound: usize,
+    /// Of `c_V^l`'s bound's excess over `V*` (summed over the windows), the share that
+    /// is time outside every cluster's span or work past a cluster's capacity
+    /// (`limited - clustered`); the rest (`clustered - V*`) is work the deadlines
+    /// inside a cluster shut out, and lower prices than `u_max`.
+    pub idle_share: f64,
 }
 
 /// The median of `values` (sorted here), the mean of the middle two when even.
@@ -68,6 +73,12 @@ fn summarise(trace: &str, mode: Mode, machines: u16, rows: &[&GridRow]) -> Summa
         gap_l: mean(&|r| r.row.cv_low - r.row.cv_l),
         gap_u: mean(&|r| r.row.cv_low - r.row.cv_u),
         below_bound: rows.iter().filter(|r| r.row.cv_high < r.row.greedy_bound).count(),
+        idle_share: {
+            let idle: u128 = rows.iter().map(|r| r.row.bound_limited - r.row.bound_clustered).sum();
+            let slack: u128 =
+                rows.iter().map(|r| r.row.bound_limited.saturating_sub(r.row.v_star_best)).sum();
+            if slack == 0 { 0.0 } else { idle as f64 / slack as f64 }
+        },
     }
 }
 
@@ -107,13 +118,13 @@ pub fn write_summary(path: &Path, rows: &[GridRow]) -> Result<(), CliError> {
         let mut out = BufWriter::new(file);
         writeln!(
             out,
-            "trace,mode,machines,windows,exact,bracketed,cv_min,cv_median,widest_bracket,mean_cv_minus_cv_l,mean_cv_minus_cv_u,below_bound"
+            "trace,mode,machines,windows,exact,bracketed,cv_min,cv_median,widest_bracket,mean_cv_minus_cv_l,mean_cv_minus_cv_u,below_bound,idle_share"
         )
         .map_err(named)?;
         for s in summaries(rows) {
             writeln!(
                 out,
-                "{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{}",
+                "{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{},{:.4}",
                 s.trace,
                 s.mode.name(),
                 s.machines,
@@ -125,7 +136,8 @@ pub fn write_summary(path: &Path, rows: &[GridRow]) -> Result<(), CliError> {
                 s.widest_bracket,
                 s.gap_l,
                 s.gap_u,
-                s.below_bound
+                s.below_bound,
+                s.idle_share
             )
             .map_err(named)?;
         }
@@ -184,4 +196,33 @@ fn chart(mode: Mode, machines: u16, rows: &[&GridRow]) -> LineChart {
         reference_lines: vec![Series::new(guarantee, at(&mean(|r| r.row.greedy_bound)))],
         x_ticks: Vec::new(),
     }
+}
+
+/// The summary as a Markdown table (what `cv-sweep` prints).
+pub fn write_markdown(rows: &[GridRow], mut out: impl Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "| trace | mode | m | windows | exact | bracketed | min V/V* | median V/V* | widest bracket | mean V/V* - c_V^l | mean V/V* - c_V^u | below guarantee | c_V^l slack from idle time |"
+    )?;
+    writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")?;
+    for s in summaries(rows) {
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {} | {:.2} |",
+            s.trace,
+            s.mode.name(),
+            s.machines,
+            s.windows,
+            s.exact,
+            s.windows - s.exact,
+            s.cv_min,
+            s.cv_median,
+            s.widest_bracket,
+            s.gap_l,
+            s.gap_u,
+            s.below_bound,
+            s.idle_share
+        )?;
+    }
+    out.flush()
 }

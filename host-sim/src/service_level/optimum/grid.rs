@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::capture::CapturedWindow;
 use super::cli::{SolveArgs, require_solver, write_csv};
-use super::{WindowRow, greedy_windows, sample, solve_window};
+use super::{GridRow, LEAD, Point, WindowRow, greedy_windows, sample, solve_window};
 use crate::error::CliError;
 use crate::input::TraceArgs;
 use crate::service_level::cli::{
@@ -61,38 +61,17 @@ pub struct CvSweepArgs {
     pub plots: crate::plot::PlotArgs,
 }
 
-/// One configuration of the grid on one trace.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Point {
-    pub trace: String,
-    pub mode: Mode,
-    /// `sf` (single) or `k` (multi), in thousandths.
-    pub x_milli: u32,
-    pub machines: u16,
+/// The grid's configurations, parsed once.
+struct Grid {
+    configs: Vec<(Mode, u32)>,
+    machine_counts: Vec<u16>,
+    weeks: usize,
+    window_ticks: Option<u64>,
+    alpha_milli: u64,
 }
 
-/// One solved window of the grid.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GridRow {
-    pub point: Point,
-    pub row: WindowRow,
-}
-
-/// The leading columns of `cv.csv`.
-pub const LEAD: [&str; 4] = ["trace", "mode", "sf_or_k", "machines"];
-
-impl Point {
-    fn lead(&self) -> Vec<String> {
-        vec![
-            self.trace.clone(),
-            self.mode.name().to_owned(),
-            format_milli(u64::from(self.x_milli)),
-            self.machines.to_string(),
-        ]
-    }
-}
-
-/// `host-sim cv-sweep`.
+/// `host-sim cv-sweep`: trace after trace, the files rewritten with every row so far
+/// after each, so that a long grid stopped part way keeps the traces it finished.
 pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
     require_solver()?;
     let seconds = args.solve.seconds()?;
@@ -100,8 +79,6 @@ pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
     if args.input.source.trace.is_empty() {
         return Err(CliError::Usage("cv-sweep needs at least one --trace".into()));
     }
-    let window_ticks = parse_window(&args.window)?;
-    let alpha_milli = parse_alpha(&args.input.alpha)?;
     let mut configs: Vec<(Mode, u32)> = Vec::new();
     for mode in parse_modes(&args.modes)? {
         let xs = match mode {
@@ -110,49 +87,68 @@ pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
         };
         configs.extend(xs.into_iter().map(|x| (mode, x)));
     }
-    let machine_counts = parse_machine_counts(&args.machine_counts)?;
-    let weeks = usize::try_from(args.weeks).unwrap_or(usize::MAX);
-    let mut work: Vec<(Point, WindowReport, CapturedWindow)> = Vec::new();
+    let grid = Grid {
+        configs,
+        machine_counts: parse_machine_counts(&args.machine_counts)?,
+        weeks: usize::try_from(args.weeks).unwrap_or(usize::MAX),
+        window_ticks: parse_window(&args.window)?,
+        alpha_milli: parse_alpha(&args.input.alpha)?,
+    };
+    let mut rows: Vec<GridRow> = Vec::new();
     for path in &args.input.source.trace {
         let input = InputArgs {
             source: TraceArgs { trace: vec![path.clone()], ..args.input.source.clone() },
             ..args.input.clone()
         };
-        let workload = crate::service_level::cli::load_windows(&input, window_ticks)?;
-        let trace =
-            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let points: Vec<Point> = configs
-            .iter()
-            .flat_map(|&(mode, x_milli)| {
-                machine_counts.iter().map(move |&machines| (mode, x_milli, machines))
-            })
-            .map(|(mode, x_milli, machines)| Point { trace: trace.clone(), mode, x_milli, machines })
-            .collect();
-        let runs: Vec<Result<Vec<_>, CliError>> = points
-            .par_iter()
-            .map(|point| {
-                let levels = match point.mode {
-                    Mode::Single => single(point.x_milli),
-                    Mode::Multi => thesis_set(point.x_milli / SLACK_ONE_MILLI),
-                };
-                let config = RunConfig {
-                    queue_capacity: input.queue_capacity,
-                    seed: input.seed,
-                    window_ticks,
-                    alpha_milli,
-                    ..RunConfig::new(point.machines, levels)
-                };
-                let windows = greedy_windows(&config, &workload, |n| sample(n, Some(weeks)))?;
-                Ok(windows.into_iter().map(|(r, w)| (point.clone(), r, w)).collect())
-            })
-            .collect();
-        for run in runs {
-            work.extend(run?);
-        }
-        eprintln!("host-sim: {trace}: greedy runs done");
+        let work = trace_work(&grid, &input, path)?;
+        rows.extend(solve_all(&work, seconds)?);
+        write_outputs(&args.out, &rows, args.plots)?;
     }
-    let rows = solve_all(&work, seconds)?;
-    write_outputs(&args.out, &rows, args.plots)
+    super::figures::write_markdown(&rows, std::io::stdout().lock())
+        .map_err(|source| CliError::Io(crate::path_error::PathError::stdout(source)))
+}
+
+/// One trace's greedy runs, every configuration, and the sampled windows of each.
+fn trace_work(
+    grid: &Grid,
+    input: &InputArgs,
+    path: &Path,
+) -> Result<Vec<(Point, WindowReport, CapturedWindow)>, CliError> {
+    let workload = crate::service_level::cli::load_windows(input, grid.window_ticks)?;
+    let trace =
+        path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let points: Vec<Point> = grid
+        .configs
+        .iter()
+        .flat_map(|&(mode, x_milli)| {
+            grid.machine_counts.iter().map(move |&machines| (mode, x_milli, machines))
+        })
+        .map(|(mode, x_milli, machines)| Point { trace: trace.clone(), mode, x_milli, machines })
+        .collect();
+    let runs: Vec<Result<Vec<_>, CliError>> = points
+        .par_iter()
+        .map(|point| {
+            let levels = match point.mode {
+                Mode::Single => single(point.x_milli),
+                Mode::Multi => thesis_set(point.x_milli / SLACK_ONE_MILLI),
+            };
+            let config = RunConfig {
+                queue_capacity: input.queue_capacity,
+                seed: input.seed,
+                window_ticks: grid.window_ticks,
+                alpha_milli: grid.alpha_milli,
+                ..RunConfig::new(point.machines, levels)
+            };
+            let windows = greedy_windows(&config, &workload, |n| sample(n, Some(grid.weeks)))?;
+            Ok(windows.into_iter().map(|(r, w)| (point.clone(), r, w)).collect())
+        })
+        .collect();
+    let mut work = Vec::new();
+    for run in runs {
+        work.extend(run?);
+    }
+    eprintln!("host-sim: {trace}: {} windows to solve", work.len());
+    Ok(work)
 }
 
 fn parse_ks(text: &str) -> Result<Vec<u32>, CliError> {

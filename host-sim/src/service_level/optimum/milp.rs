@@ -38,8 +38,8 @@ pub enum MilpError {
 /// greedy run's), which the result never falls below.
 pub fn solve(jobs: &[OfflineJob], machines: usize, seconds: f64, floor: u128) -> Result<Bracket, MilpError> {
     let total: u128 = jobs.iter().map(|j| u128::from(j.income)).sum();
-    let model = Model::build(jobs, machines);
-    let mut highs = model.problem.try_optimise(Sense::Maximise).map_err(MilpError::Highs)?;
+    let Model { problem, y_columns } = Model::build(jobs, machines);
+    let mut highs = problem.try_optimise(Sense::Maximise).map_err(MilpError::Highs)?;
     highs.make_quiet();
     let options: [(&str, f64); 3] =
         [("time_limit", seconds.max(0.01)), ("mip_rel_gap", 0.0), ("mip_abs_gap", 0.5)];
@@ -62,7 +62,7 @@ pub fn solve(jobs: &[OfflineJob], machines: usize, seconds: f64, floor: u128) ->
     }
     let best = if solved.primal_solution_status() == HighsSolutionStatus::Feasible {
         let values = solved.get_solution();
-        model.verified_income(jobs, values.columns())
+        verified_income(&y_columns, jobs, values.columns())
     } else {
         0
     };
@@ -128,27 +128,27 @@ impl Model {
         }
         Self { problem, y_columns }
     }
+}
 
-    /// The income of the solver's assignment, each machine checked by exact EDF (and
-    /// its cheapest jobs dropped until it passes, should tolerances have let an
-    /// infeasible set through).
-    fn verified_income(&self, jobs: &[OfflineJob], values: &[f64]) -> u128 {
-        let machines = self.y_columns.iter().map(Vec::len).max().unwrap_or(0);
-        let mut on: Vec<Vec<OfflineJob>> = vec![Vec::new(); machines];
-        for (j, columns) in self.y_columns.iter().enumerate() {
-            let chosen = columns.iter().position(|&c| values.get(c).is_some_and(|&v| v > 0.5));
-            if let Some(machine) = chosen {
-                on[machine].push(jobs[j]);
-            }
+/// The income of the solver's assignment (`y_columns` as [`Model`] keeps them), each
+/// machine checked by exact EDF (and its cheapest jobs dropped until it passes, should
+/// tolerances have let an infeasible set through).
+fn verified_income(y_columns: &[Vec<usize>], jobs: &[OfflineJob], values: &[f64]) -> u128 {
+    let machines = y_columns.iter().map(Vec::len).max().unwrap_or(0);
+    let mut on: Vec<Vec<OfflineJob>> = vec![Vec::new(); machines];
+    for (j, columns) in y_columns.iter().enumerate() {
+        let chosen = columns.iter().position(|&c| values.get(c).is_some_and(|&v| v > 0.5));
+        if let Some(machine) = chosen {
+            on[machine].push(jobs[j]);
         }
-        on.iter_mut()
-            .map(|set| {
-                set.sort_by_key(|j| std::cmp::Reverse(j.income));
-                while !edf_feasible(set) {
-                    set.pop();
-                }
-                set.iter().map(|j| u128::from(j.income)).sum::<u128>()
-            })
-            .sum()
     }
+    on.iter_mut()
+        .map(|set| {
+            set.sort_by_key(|j| std::cmp::Reverse(j.income));
+            while !edf_feasible(set) {
+                set.pop();
+            }
+            set.iter().map(|j| u128::from(j.income)).sum::<u128>()
+        })
+        .sum()
 }

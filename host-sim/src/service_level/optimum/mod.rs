@@ -81,10 +81,45 @@ pub struct WindowRow {
     pub cv_u: f64,
     pub cv_l: f64,
     pub greedy_bound: f64,
+    /// `c_V^l`'s bound of `V*`, `u_max min(sum p, m d_max)`, and the tighter
+    /// `u_max sum_c min(sum_c p, m span_c)` over the clusters ([`exact::work_bounds`]).
+    pub bound_limited: u128,
+    pub bound_clustered: u128,
     /// Clusters of the window, and those the solver was needed for.
     pub clusters: usize,
     pub clusters_solved: usize,
     pub solve_seconds: f64,
+}
+
+/// One configuration of the grid on one trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub trace: String,
+    pub mode: crate::service_level::sweep::Mode,
+    /// `sf` (single) or `k` (multi), in thousandths.
+    pub x_milli: u32,
+    pub machines: u16,
+}
+
+/// One solved window of the grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridRow {
+    pub point: Point,
+    pub row: WindowRow,
+}
+
+/// The leading columns of `cv.csv`.
+pub const LEAD: [&str; 4] = ["trace", "mode", "sf_or_k", "machines"];
+
+impl Point {
+    pub fn lead(&self) -> Vec<String> {
+        vec![
+            self.trace.clone(),
+            self.mode.name().to_owned(),
+            crate::units::format_milli(u64::from(self.x_milli)),
+            self.machines.to_string(),
+        ]
+    }
 }
 
 /// The `count` windows, evenly spaced, out of `simulated` (all when `count` is `None`
@@ -137,6 +172,7 @@ pub fn solve_window(
         .map_err(|e| OptimumError::InWindow { window: report.index, source: Box::new(e) })?;
     let v = window.income;
     let (cv_low, cv_high) = found.bracket.factor(v);
+    let (bound_limited, bound_clustered) = exact::work_bounds(&window.jobs, machines as u64, window.u_max);
     let metrics = &report.metrics;
     Ok(WindowRow {
         window: report.index,
@@ -151,6 +187,8 @@ pub fn solve_window(
         cv_u: metrics.cv_u,
         cv_l: metrics.cv_l,
         greedy_bound: metrics.greedy_bound,
+        bound_limited,
+        bound_clustered,
         clusters: found.clusters,
         clusters_solved: found.solved,
         solve_seconds: started.elapsed().as_secs_f64(),

@@ -4,9 +4,9 @@
 use rand::{RngExt, SeedableRng};
 #[cfg(feature = "optimum")]
 use rand_chacha::ChaCha8Rng;
+use replay::model::service_level::OfflineJob;
 #[cfg(feature = "optimum")]
 use replay::model::service_level::{MAX_BRUTE_FORCE_JOBS, optimal_income};
-use replay::model::service_level::OfflineJob;
 
 use super::exact::Status;
 use super::{optimum, sample};
