@@ -18,8 +18,8 @@ pub struct CapturedWindow {
     /// income `u_j p_j`. A submit whose deadline overflows a tick (which the kernel
     /// rejects as invalid) is left out: no schedule can earn it.
     pub jobs: Vec<OfflineJob>,
-    /// Whether the greedy run completed each job of `jobs`.
-    pub completed: Vec<bool>,
+    /// The machine the greedy run completed each job of `jobs` on, or `None`.
+    pub completed: Vec<Option<u16>>,
     /// `V`: the income of the jobs the greedy run completed.
     pub income: u128,
     /// The largest price per tick of the level table.
@@ -83,7 +83,7 @@ impl Recorder for Capture<'_> {
                 let income = u64::from(level.price_per_tick).saturating_mul(p);
                 self.place.insert(job, self.current.jobs.len());
                 self.current.jobs.push(OfflineJob { release: t, p, deadline, income });
-                self.current.completed.push(false);
+                self.current.completed.push(None);
             }
             _ => {}
         }
@@ -91,10 +91,10 @@ impl Recorder for Capture<'_> {
     }
 
     fn decision(&mut self, decision: &Decision) -> Result<(), FormatError> {
-        if let Decision::Complete { job, .. } = *decision
+        if let Decision::Complete { job, machine, .. } = *decision
             && let Some(&i) = self.place.get(&job)
         {
-            self.current.completed[i] = true;
+            self.current.completed[i] = Some(machine);
             self.current.income += u128::from(self.current.jobs[i].income);
         }
         Ok(())

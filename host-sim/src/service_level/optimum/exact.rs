@@ -12,32 +12,40 @@ use serde::Serialize;
 /// running only from its release: earliest-deadline-first, which meets every deadline
 /// whenever any schedule does (Horn), simulated exactly in `O(n log n)`.
 pub fn edf_feasible(jobs: &[OfflineJob]) -> bool {
-    let mut order: Vec<&OfflineJob> = jobs.iter().collect();
-    order.sort_by_key(|j| j.release);
+    edf_segments(jobs).is_some()
+}
+
+/// The preemptive EDF schedule of `jobs` on one machine as runs `(job index, start,
+/// end)`, or `None` when a job misses its deadline.
+pub fn edf_segments(jobs: &[OfflineJob]) -> Option<Vec<(usize, u64, u64)>> {
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&i| jobs[i].release);
     // Released jobs by deadline, with their remaining work.
-    let mut ready: BinaryHeap<Reverse<(u64, u64)>> = BinaryHeap::new();
-    let mut now: u128 = 0;
+    let mut ready: BinaryHeap<Reverse<(u64, usize, u64)>> = BinaryHeap::new();
+    let mut runs = Vec::new();
+    let mut now: u64 = 0;
     let mut next = 0;
     loop {
         if ready.is_empty() {
-            let Some(job) = order.get(next) else { return true };
-            now = now.max(u128::from(job.release));
+            let Some(&i) = order.get(next) else { return Some(runs) };
+            now = now.max(jobs[i].release);
         }
-        while let Some(job) = order.get(next).filter(|j| u128::from(j.release) <= now) {
-            ready.push(Reverse((job.deadline, job.p)));
+        while let Some(&i) = order.get(next).filter(|&&i| jobs[i].release <= now) {
+            ready.push(Reverse((jobs[i].deadline, i, jobs[i].p)));
             next += 1;
         }
-        let Some(Reverse((deadline, remaining))) = ready.pop() else { continue };
-        let until = order.get(next).map_or(u128::MAX, |j| u128::from(j.release));
-        let finish = now + u128::from(remaining);
+        let Some(Reverse((deadline, i, remaining))) = ready.pop() else { continue };
+        let until = order.get(next).map_or(u64::MAX, |&k| jobs[k].release);
+        let finish = now.checked_add(remaining)?;
         if finish <= until {
-            if finish > u128::from(deadline) {
-                return false;
+            if finish > deadline {
+                return None;
             }
+            runs.push((i, now, finish));
             now = finish;
         } else {
-            let done = until - now;
-            ready.push(Reverse((deadline, remaining - u64::try_from(done).unwrap_or(remaining))));
+            runs.push((i, now, until));
+            ready.push(Reverse((deadline, i, remaining - (until - now))));
             now = until;
         }
     }

@@ -204,13 +204,14 @@ pub struct Found {
     pub solved: usize,
 }
 
-/// The optimum of `jobs` on `machines` machines, `completed` marking the jobs a known
-/// schedule (the greedy run's) completed: clusters settled in turn, the solver given
+/// The optimum of `jobs` on `machines` machines, `completed` giving the machine on
+/// which a known schedule (the greedy run's) completed each job, if it did: clusters
+/// settled in turn, the solver given
 /// what is left of `seconds` (a cluster reached after the time is spent keeps the
 /// bracket `[known schedule's income, all of its income]`).
 pub fn optimum(
     jobs: &[OfflineJob],
-    completed: &[bool],
+    completed: &[Option<u16>],
     machines: usize,
     seconds: f64,
 ) -> Result<Found, OptimumError> {
@@ -220,13 +221,12 @@ pub fn optimum(
         found.clusters += 1;
         // A job that cannot fit alone earns nothing in any schedule.
         let fits = |j: &OfflineJob| j.p > 0 && j.deadline.saturating_sub(j.release) >= j.p;
-        let part: Vec<OfflineJob> = cluster.iter().map(|&i| jobs[i]).filter(fits).collect();
+        let kept: Vec<usize> = cluster.into_iter().filter(|&i| fits(&jobs[i])).collect();
+        let part: Vec<OfflineJob> = kept.iter().map(|&i| jobs[i]).collect();
+        let placed: Vec<Option<u16>> = kept.iter().map(|&i| completed.get(i).copied().flatten()).collect();
         let total: u128 = part.iter().map(|j| u128::from(j.income)).sum();
-        let known: u128 = cluster
-            .iter()
-            .filter(|&&i| completed.get(i).copied().unwrap_or(false))
-            .map(|&i| u128::from(jobs[i].income))
-            .sum();
+        let known: u128 =
+            part.iter().zip(&placed).filter(|(_, m)| m.is_some()).map(|(j, _)| u128::from(j.income)).sum();
         let bracket = if known == total || edf_feasible(&part) {
             Bracket::exact(total)
         } else {
@@ -235,7 +235,7 @@ pub fn optimum(
             if left <= 0.0 {
                 Bracket { best: known, upper: total }
             } else {
-                solve_cluster(&part, machines, left, known)?
+                solve_cluster(&part, machines, left, &placed, known)?
             }
         };
         found.bracket = found.bracket.plus(bracket);
@@ -248,13 +248,20 @@ fn solve_cluster(
     jobs: &[OfflineJob],
     machines: usize,
     seconds: f64,
+    placed: &[Option<u16>],
     floor: u128,
 ) -> Result<Bracket, OptimumError> {
-    Ok(milp::solve(jobs, machines, seconds, floor)?)
+    Ok(milp::solve(jobs, machines, seconds, placed, floor)?)
 }
 
 #[cfg(not(feature = "optimum"))]
-fn solve_cluster(_: &[OfflineJob], _: usize, _: f64, _: u128) -> Result<Bracket, OptimumError> {
+fn solve_cluster(
+    _: &[OfflineJob],
+    _: usize,
+    _: f64,
+    _: &[Option<u16>],
+    _: u128,
+) -> Result<Bracket, OptimumError> {
     Err(OptimumError::NoSolver)
 }
 
