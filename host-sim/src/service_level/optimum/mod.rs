@@ -171,8 +171,15 @@ pub fn solve_window(
     let found = optimum(&window.jobs, &window.completed, machines, seconds)
         .map_err(|e| OptimumError::InWindow { window: report.index, source: Box::new(e) })?;
     let v = window.income;
-    let (cv_low, cv_high) = found.bracket.factor(v);
     let (bound_limited, bound_clustered) = exact::work_bounds(&window.jobs, machines as u64, window.u_max);
+    // The clusters' capacity bound holds for every schedule: a bracket the solver left
+    // wider than it is cut to it.
+    let bracket = Bracket {
+        best: found.bracket.best,
+        upper: found.bracket.upper.min(bound_clustered).max(found.bracket.best),
+    };
+    let found = Found { bracket, ..found };
+    let (cv_low, cv_high) = found.bracket.factor(v);
     let metrics = &report.metrics;
     Ok(WindowRow {
         window: report.index,
