@@ -33,6 +33,29 @@ pub enum MilpError {
     Status(HighsModelStatus),
 }
 
+/// The most columns a model may have: past it (a busy month-long cluster on four
+/// machines), building it alone takes longer than a time limit and gigabytes, and the
+/// cluster keeps the bracket `[known schedule, capacity bound]`.
+pub const MAX_COLUMNS: usize = 400_000;
+
+/// The columns [`Model::build`] would make for `jobs` on `machines` machines.
+pub fn columns(jobs: &[OfflineJob], machines: usize) -> usize {
+    let mut cuts: Vec<u64> = jobs.iter().flat_map(|j| [j.release, j.deadline]).collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&j| (jobs[j].release, j));
+    order
+        .iter()
+        .enumerate()
+        .map(|(rank, &j)| {
+            let span = cuts.partition_point(|&c| c < jobs[j].deadline)
+                - cuts.partition_point(|&c| c < jobs[j].release);
+            (span + 1) * machines.min(rank + 1)
+        })
+        .sum()
+}
+
 /// The optimum of `jobs` (one cluster, every job able to fit alone) on `machines`
 /// machines, within `seconds`; `floor` is the income of a schedule already known (the
 /// greedy run's), which the result never falls below.
@@ -44,6 +67,9 @@ pub fn solve(
     floor: u128,
 ) -> Result<Bracket, MilpError> {
     let total: u128 = jobs.iter().map(|j| u128::from(j.income)).sum();
+    if columns(jobs, machines) > MAX_COLUMNS {
+        return Ok(Bracket { best: floor, upper: total });
+    }
     // Incomes divided by their common divisor (the price, with one level): the same
     // optimum, with smaller costs for the solver.
     let unit = jobs.iter().fold(0u64, |g, j| gcd(g, j.income)).max(1);
