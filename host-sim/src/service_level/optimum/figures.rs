@@ -8,8 +8,9 @@
 //! proves.
 //!
 //! `cv_<mode>_m<M>.svg`: against `sf` or `k`, over every trace's sampled windows, the
-//! true factor (mean and lowest window), `c_V^u` and `c_V^l` labelled as the lower
-//! bounds they are, and the guarantee as a dashed line.
+//! true factor (its mean with each bracket at its low end and at its high end, and the
+//! lowest window), `c_V^u` and `c_V^l` labelled as the lower bounds they are, and the
+//! guarantee as a dashed line.
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -181,15 +182,13 @@ fn chart(mode: Mode, machines: u16, rows: &[&GridRow]) -> LineChart {
         Mode::Multi => ("number of SLAs k (slack factors 1..k)", "guarantee (u_min/u_max)(1 - 1/f_min)"),
     };
     LineChart {
-        title: format!(
-            "True competitive factor V/V* and its lower bounds, {} mode, {machines} machine(s)",
-            mode.name()
-        ),
+        title: format!("V/V* and its lower bounds, {} mode, m = {machines}", mode.name()),
         x_label: x_label.to_owned(),
         y_label: "competitive factor [ratio]".to_owned(),
         series: vec![
-            Series::new("V/V* (true), mean over windows", at(&mean(|r| r.row.cv_low))),
-            Series::new("V/V* (true), lowest window", at(&lowest)),
+            Series::new("V/V*, mean (a bracket at its low end)", at(&mean(|r| r.row.cv_low))),
+            Series::new("V/V*, mean (a bracket at its high end)", at(&mean(|r| r.row.cv_high))),
+            Series::new("V/V*, lowest window (low end)", at(&lowest)),
             Series::new("c_V^u, mean: a lower bound of V/V*", at(&mean(|r| r.row.cv_u))),
             Series::new("c_V^l, mean: a lower bound of V/V*", at(&mean(|r| r.row.cv_l))),
         ],
