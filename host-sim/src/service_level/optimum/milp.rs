@@ -81,6 +81,8 @@ pub fn solve(
         let _ = highs.try_set_solution(Some(&start), None, None, None);
     }
     highs.make_quiet();
+    // HiGHS's own log on standard output when HOST_SIM_HIGHS_LOG is set, to see where a
+    // slow window's time goes; it changes no result.
     if std::env::var_os("HOST_SIM_HIGHS_LOG").is_some() {
         let _ = highs.try_set_option("output_flag", true);
         let _ = highs.try_set_option("log_to_console", true);
