@@ -47,6 +47,8 @@ pub enum CliError {
     Sla(#[from] crate::sla::SlaError),
     #[error(transparent)]
     Compare(#[from] crate::compare::CompareError),
+    #[error(transparent)]
+    Optimum(#[from] crate::service_level::optimum::OptimumError),
 }
 
 /// Whether `error`, or an error it came from, is a write to a closed pipe.

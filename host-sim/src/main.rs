@@ -55,6 +55,14 @@ enum Command {
     /// The thesis' criteria analysis of a sweep's output (degradations, groups, ranks).
     #[command(after_help = EXAMPLE_CRITERIA)]
     Criteria(cli::CriteriaArgs),
+    /// The exact offline optimum V* of each window (a mixed-integer program, HiGHS) beside
+    /// the greedy run's income V: the true competitive factor V/V*.
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_OPTIMUM)]
+    Optimum(host_sim::service_level::optimum::cli::OptimumArgs),
+    /// The true competitive factor V/V* over the thesis' grid, on sampled weeks of each
+    /// trace: CSV, a summary and the cv figures.
+    #[command(allow_negative_numbers = true, after_help = EXAMPLE_CV_SWEEP)]
+    CvSweep(host_sim::service_level::optimum::grid::CvSweepArgs),
     /// Every model on the same trace, with its defaults: one table of shared measures.
     #[command(allow_negative_numbers = true)]
     Compare(host_sim::compare::cli::CompareArgs),
@@ -91,6 +99,10 @@ const EXAMPLE_RESERVE: &str = "Example: host-sim reserve --trace ../shared/trace
 --criterion edf --load 1.25 --flex medium --log out/sdsc-resv.log";
 const EXAMPLE_RESERVE_SWEEP: &str =
     "Example: host-sim reserve-sweep --trace ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz --out out/netto";
+const EXAMPLE_OPTIMUM: &str = "Example: host-sim optimum --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz \
+--window 7d --windows 1 --slack 2 --time-limit 60 --out out/kth-optimum.csv";
+const EXAMPLE_CV_SWEEP: &str = "Example: host-sim cv-sweep --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz \
+--trace ../shared/traces/NASA-iPSC-1993-3.1-cln.swf.gz --weeks 4 --time-limit 10 --out out/cv";
 const EXAMPLE_CRITERIA: &str = "Example: host-sim criteria out/kth-sweep --machine-counts 1,2,4";
 const EXAMPLE_TIERS: &str = "Example: host-sim tiers --policy qos-res --mix C --seed 3 --log out/tiers.log";
 const EXAMPLE_WHATIF: &str =
@@ -137,6 +149,8 @@ fn dispatch(cli: Cli, definition: &clap::Command) -> Result<(), CliError> {
         Some(Command::Run(args)) => ServiceLevel::run(&args),
         Some(Command::Sweep(args)) => ServiceLevel::sweep(&args),
         Some(Command::Criteria(args)) => cli::criteria(&args),
+        Some(Command::Optimum(args)) => host_sim::service_level::optimum::cli::optimum(&args),
+        Some(Command::CvSweep(args)) => host_sim::service_level::optimum::grid::cv_sweep(&args),
         None => ServiceLevel::run(&cli.run),
         Some(Command::Reserve(args)) => Reservation::run(&args),
         Some(Command::ReserveSweep(args)) => Reservation::sweep(&args),

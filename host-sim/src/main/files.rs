@@ -24,6 +24,9 @@ pub fn check(command: Option<&Command>, run: &host_sim::service_level::cli::RunA
             (inputs, log(args.output.log.as_deref()))
         }
         Some(Command::Sla(args)) => (traces(&args.input), log(args.output.log.as_deref())),
+        Some(Command::Optimum(args)) => {
+            (traces(&args.input.source), args.out.as_deref().map(|p| ("--out", p)).into_iter().collect())
+        }
         Some(Command::Whatif(args)) => (vec![("LOG", args.input.as_path())], log(args.output.log.as_deref())),
         _ => return Ok(()),
     };

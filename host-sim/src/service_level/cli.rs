@@ -61,10 +61,10 @@ pub struct InputArgs {
     pub windows: Option<u64>,
 }
 
-#[derive(Debug, Args)]
-pub struct RunArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
+/// One configuration's machines, levels, windows and policy: `run`'s, and
+/// `optimum`'s, which re-makes the run.
+#[derive(Clone, Debug, Args)]
+pub struct ConfigArgs {
     /// Machines, 1 to 64.
     #[arg(long, value_name = "M", default_value_t = 1,
           value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_MACHINES)))]
@@ -90,6 +90,14 @@ pub struct RunArgs {
     /// Ties go to the lowest machine index. Written into the log header.
     #[arg(long, value_name = "POLICY", default_value = "first-fit")]
     pub policy: String,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
     #[command(flatten)]
     pub output: RunOutputArgs,
     /// Write one CSV row per job here, as each job's fate is final: window, job,
@@ -149,7 +157,7 @@ pub(crate) fn parse_alpha(text: &str) -> Result<u64, CliError> {
 }
 
 /// The workload, cut to the first `--windows` windows of `window_ticks` when asked.
-fn load_windows(input: &InputArgs, window_ticks: Option<u64>) -> Result<Workload, CliError> {
+pub fn load_windows(input: &InputArgs, window_ticks: Option<u64>) -> Result<Workload, CliError> {
     let mut workload = load(input)?;
     if let Some(count) = input.windows {
         workload.keep_windows(windows_length(window_ticks)?, count);
@@ -172,7 +180,12 @@ fn load(input: &InputArgs) -> Result<Workload, CliError> {
 }
 
 fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
-    check_queue_capacity(args.input.queue_capacity)?;
+    config_of(&args.input, &args.config)
+}
+
+/// The run configuration of `input` and `args`.
+pub fn config_of(input: &InputArgs, args: &ConfigArgs) -> Result<RunConfig, CliError> {
+    check_queue_capacity(input.queue_capacity)?;
     let slacks = match (&args.slack, &args.levels) {
         (_, Some(list)) => levels::parse_slack_list(list)?,
         (Some(sf), None) => vec![levels::parse_slack(sf)?],
@@ -180,10 +193,10 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
     };
     let prices = args.prices.as_deref().map(levels::parse_prices).transpose()?;
     Ok(RunConfig {
-        queue_capacity: args.input.queue_capacity,
-        seed: args.input.seed,
+        queue_capacity: input.queue_capacity,
+        seed: input.seed,
         window_ticks: parse_window(&args.window)?,
-        alpha_milli: parse_alpha(&args.input.alpha)?,
+        alpha_milli: parse_alpha(&input.alpha)?,
         policy: crate::service_level::policy::parse(&args.policy)
             .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
         ..RunConfig::new(args.machines, levels::build(&slacks, prices.as_deref())?)
@@ -282,7 +295,7 @@ fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliE
     written.map_err(|source| CliError::Io(PathError::stdout(source)))
 }
 
-fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
+pub(crate) fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
     text.split(',')
         .map(|m| match m.trim() {
             "single" => Ok(Mode::Single),
@@ -295,7 +308,7 @@ fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
 }
 
 /// `--machine-counts`: whole numbers from 1 to 64, each once.
-fn parse_machine_counts(text: &str) -> Result<Vec<u16>, CliError> {
+pub(crate) fn parse_machine_counts(text: &str) -> Result<Vec<u16>, CliError> {
     let mut counts: Vec<u16> = Vec::new();
     for item in text.split(',') {
         let count = item.trim().parse::<u16>().ok().filter(|&m| (1..=MAX_MACHINES).contains(&m)).ok_or_else(

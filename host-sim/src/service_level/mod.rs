@@ -17,12 +17,15 @@
 //! - [`sweep`]: the grid, in parallel, to CSV, JSON and SVG figures.
 //! - [`criteria`]: the thesis' criteria analysis of a sweep's output.
 //! - [`whatif`]: a log's submits decided again (`host-sim whatif`).
+//! - [`optimum`]: the exact offline optimum `V*` of a window and the true competitive
+//!   factor (`host-sim optimum`, `host-sim cv-sweep`).
 
 pub mod cli;
 pub mod contract;
 pub mod criteria;
 pub mod levels;
 pub mod metrics;
+pub mod optimum;
 pub mod policy;
 pub mod record;
 pub mod replicate;

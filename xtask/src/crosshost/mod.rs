@@ -3,7 +3,9 @@
 //!
 //! 1. Builds `host-sim` for this host (release) and for `s390x-unknown-linux-gnu`
 //!    (profile `crosshost`, linked by `s390x-linux-gnu-gcc`, in
-//!    `target/crosshost/build` so the host's build stays as it is).
+//!    `target/crosshost/build` so the host's build stays as it is), the latter
+//!    without default features: the `optimum` feature's C++ solver (HiGHS) is not
+//!    cross-built, and no compared run uses it.
 //! 2. Runs each row of [`RUNS`] on both, each side in its own folder under
 //!    `target/crosshost/`, with `--log RUN.log --json` (standard output to
 //!    `RUN.json`): the same relative log name on both sides, because the JSON
@@ -147,6 +149,9 @@ fn build(dir: &Path) -> Result<(PathBuf, PathBuf)> {
     let mut cross = cargo();
     cross
         .args(["build", "--profile", PROFILE, "-p", "host-sim", "--bin", "host-sim", "--target", TARGET])
+        // Without the `optimum` feature: its solver, HiGHS, is C++ built by cmake for the
+        // host, and none of the compared runs needs it.
+        .arg("--no-default-features")
         .arg("--target-dir")
         .arg(&build_dir)
         .env("CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER", LINKER);

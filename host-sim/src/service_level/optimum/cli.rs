@@ -1,0 +1,177 @@
+//! `host-sim optimum` (one configuration, each window's `V*`) and `host-sim cv-sweep`
+//! (the grid of [`super::grid`]): their options and each from options to output.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use replay::staged;
+
+use super::{OptimumError, WindowRow, greedy_windows, sample, solve_windows};
+use crate::error::CliError;
+use crate::path_error::PathError;
+use crate::service_level::cli::{ConfigArgs, InputArgs, config_of, load_windows};
+
+#[derive(Debug, Args)]
+pub struct OptimumArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
+    pub solve: SolveArgs,
+    /// Solve only N windows, evenly spaced among the simulated ones (window
+    /// floor((2i + 1) n / 2N) of n, for i below N); the greedy run still covers all.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub sample: Option<u64>,
+    /// Write one CSV row per window here (besides the table on standard output).
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+}
+
+/// The solver's budget, shared by `optimum` and `cv-sweep`.
+#[derive(Clone, Copy, Debug, Args)]
+pub struct SolveArgs {
+    /// Seconds the solver may spend on one window; a window it cannot close in that
+    /// time is reported as a bracket [best schedule found, proven upper bound].
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub time_limit: f64,
+}
+
+impl SolveArgs {
+    pub fn seconds(&self) -> Result<f64, CliError> {
+        if self.time_limit.is_finite() && self.time_limit > 0.0 {
+            Ok(self.time_limit)
+        } else {
+            Err(CliError::Usage(format!(
+                "--time-limit {}: give a positive number of seconds",
+                self.time_limit
+            )))
+        }
+    }
+}
+
+/// Refuses early when the solver is not compiled in.
+pub fn require_solver() -> Result<(), CliError> {
+    if super::HAS_SOLVER { Ok(()) } else { Err(OptimumError::NoSolver.into()) }
+}
+
+/// `host-sim optimum`.
+pub fn optimum(args: &OptimumArgs) -> Result<(), CliError> {
+    require_solver()?;
+    let seconds = args.solve.seconds()?;
+    let config = config_of(&args.input, &args.config)?;
+    let workload = load_windows(&args.input, config.window_ticks)?;
+    let count = args.sample.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let windows = greedy_windows(&config, &workload, |n| sample(n, count))?;
+    eprintln!("host-sim: solving {} windows, at most {seconds} s each", windows.len());
+    let report = |row: &WindowRow| {
+        eprintln!(
+            "host-sim: window {} ({} jobs): V* {} in {:.2} s",
+            row.window,
+            row.jobs,
+            super::exact::Bracket { best: row.v_star_best, upper: row.v_star_upper }.label(),
+            row.solve_seconds
+        );
+    };
+    let rows = solve_windows(&windows, usize::from(config.machines), seconds, &report)?;
+    if let Some(path) = &args.out {
+        write_csv(path, &[], &rows.iter().map(|r| (Vec::new(), r)).collect::<Vec<_>>())?;
+    }
+    write_table(&rows, std::io::stdout().lock()).map_err(|source| CliError::Io(PathError::stdout(source)))
+}
+
+/// The rows as a table: one line per window.
+pub fn write_table(rows: &[WindowRow], mut out: impl Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{:>6} {:>6} {:>14} {:>30} {:>15} {:>7} {:>7} {:>7} {:>8} {:>9}",
+        "window", "jobs", "V", "V*", "c_V = V/V*", "c_V^u", "c_V^l", "bound", "seconds", "status"
+    )?;
+    for r in rows {
+        let v_star = super::exact::Bracket { best: r.v_star_best, upper: r.v_star_upper }.label();
+        let cv = if r.cv_low == r.cv_high {
+            format!("{:.4}", r.cv_low)
+        } else {
+            format!("{:.4}..{:.4}", r.cv_low, r.cv_high)
+        };
+        writeln!(
+            out,
+            "{:>6} {:>6} {:>14} {:>30} {:>15} {:>7.4} {:>7.4} {:>7.4} {:>8.2} {:>9}",
+            r.window,
+            r.jobs,
+            r.v,
+            v_star,
+            cv,
+            r.cv_u,
+            r.cv_l,
+            r.greedy_bound,
+            r.solve_seconds,
+            match r.status {
+                super::exact::Status::Exact => "exact",
+                super::exact::Status::Bracketed => "bracketed",
+            }
+        )?;
+    }
+    out.flush()
+}
+
+/// The CSV of window rows, each after its leading columns (`lead` names them).
+pub fn write_csv(path: &Path, lead: &[&str], rows: &[(Vec<String>, &WindowRow)]) -> Result<(), CliError> {
+    let named = |source: std::io::Error| CliError::Io(PathError { path: path.display().to_string(), source });
+    staged::write(path, |file, _| {
+        let mut out = BufWriter::new(file);
+        let head: Vec<&str> = lead.iter().copied().chain(COLUMNS).collect();
+        writeln!(out, "{}", head.join(",")).map_err(named)?;
+        for (leading, r) in rows {
+            let status = match r.status {
+                super::exact::Status::Exact => "exact",
+                super::exact::Status::Bracketed => "bracketed",
+            };
+            let fields = [
+                r.window.to_string(),
+                r.start_ticks.to_string(),
+                r.jobs.to_string(),
+                r.v.to_string(),
+                r.v_star_best.to_string(),
+                r.v_star_upper.to_string(),
+                status.to_owned(),
+                format!("{:.6}", r.cv_low),
+                format!("{:.6}", r.cv_high),
+                format!("{:.6}", r.cv_u),
+                format!("{:.6}", r.cv_l),
+                format!("{:.6}", r.greedy_bound),
+                r.bound_limited.to_string(),
+                r.bound_clustered.to_string(),
+                r.clusters.to_string(),
+                r.clusters_solved.to_string(),
+                format!("{:.3}", r.solve_seconds),
+            ];
+            let line: Vec<&str> =
+                leading.iter().map(String::as_str).chain(fields.iter().map(String::as_str)).collect();
+            writeln!(out, "{}", line.join(",")).map_err(named)?;
+        }
+        out.flush().map_err(named)
+    })
+}
+
+/// The columns of a window row in the CSV.
+pub const COLUMNS: [&str; 17] = [
+    "window",
+    "start_ticks",
+    "jobs",
+    "v",
+    "v_star_best",
+    "v_star_upper",
+    "status",
+    "cv_low",
+    "cv_high",
+    "cv_u",
+    "cv_l",
+    "greedy_bound",
+    "bound_limited",
+    "bound_clustered",
+    "clusters",
+    "clusters_solved",
+    "solve_seconds",
+];

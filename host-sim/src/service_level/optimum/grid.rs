@@ -1,0 +1,202 @@
+//! `host-sim cv-sweep`: the true competitive factor over the thesis' grid.
+//!
+//! Each `--trace` is a trace of its own (not merged). For each, each mode (`single`:
+//! one level of slack factor `sf`; `multi`: the thesis' set of `k` levels `1..k`), each
+//! `sf` or `k` and each machine count, the greedy run covers the whole trace in
+//! `--window` windows (as `sweep` runs it, so its `c_V^u` and `c_V^l` are the sweep's),
+//! and the optimum is solved on `--weeks` of its windows, evenly spaced
+//! ([`super::sample`]): the same windows of a trace for every configuration.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use clap::Args;
+use kernel::service_level::SLACK_ONE_MILLI;
+use rayon::prelude::*;
+
+use super::capture::CapturedWindow;
+use super::cli::{SolveArgs, require_solver, write_csv};
+use super::{GridRow, LEAD, Point, WindowRow, greedy_windows, sample, solve_window};
+use crate::error::CliError;
+use crate::input::TraceArgs;
+use crate::service_level::cli::{
+    InputArgs, check_queue_capacity, parse_alpha, parse_machine_counts, parse_modes,
+};
+use crate::service_level::levels::{self, single, thesis_set};
+use crate::service_level::sim::{RunConfig, WindowReport};
+use crate::service_level::sweep::Mode;
+use crate::units::format_milli;
+use crate::window::parse_window;
+
+#[derive(Debug, Args)]
+pub struct CvSweepArgs {
+    /// Traces, each `--trace` run on its own; `--seed`, `--queue-capacity` and `--alpha`
+    /// as `run`'s.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Window length (a whole number with a unit s, m, h, d or w).
+    #[arg(long, value_name = "DURATION", default_value = "7d")]
+    pub window: String,
+    /// Windows solved per trace, evenly spaced among its simulated windows.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..))]
+    pub weeks: u64,
+    /// Slack factors of single mode.
+    #[arg(long, value_name = "LIST", default_value = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20")]
+    pub slacks: String,
+    /// Level counts k of multi mode (levels 1..k).
+    #[arg(long, value_name = "LIST", default_value = "1,2,3,4,5")]
+    pub ks: String,
+    /// Machine counts.
+    #[arg(long, value_name = "LIST", default_value = "1,4")]
+    pub machine_counts: String,
+    /// Modes: single, multi, or both.
+    #[arg(long, value_name = "LIST", default_value = "single,multi")]
+    pub modes: String,
+    #[command(flatten)]
+    pub solve: SolveArgs,
+    /// Write DIR/cv.csv (one row per window), DIR/cv-summary.csv and the cv figures.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub plots: crate::plot::PlotArgs,
+}
+
+/// The grid's configurations, parsed once.
+struct Grid {
+    configs: Vec<(Mode, u32)>,
+    machine_counts: Vec<u16>,
+    weeks: usize,
+    window_ticks: Option<u64>,
+    alpha_milli: u64,
+}
+
+/// `host-sim cv-sweep`: trace after trace, the files rewritten with every row so far
+/// after each, so that a long grid stopped part way keeps the traces it finished.
+pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
+    require_solver()?;
+    let seconds = args.solve.seconds()?;
+    check_queue_capacity(args.input.queue_capacity)?;
+    if args.input.source.trace.is_empty() {
+        return Err(CliError::Usage("cv-sweep needs at least one --trace".into()));
+    }
+    let mut configs: Vec<(Mode, u32)> = Vec::new();
+    for mode in parse_modes(&args.modes)? {
+        let xs = match mode {
+            Mode::Single => levels::parse_slack_list(&args.slacks)?,
+            Mode::Multi => parse_ks(&args.ks)?,
+        };
+        configs.extend(xs.into_iter().map(|x| (mode, x)));
+    }
+    let grid = Grid {
+        configs,
+        machine_counts: parse_machine_counts(&args.machine_counts)?,
+        weeks: usize::try_from(args.weeks).unwrap_or(usize::MAX),
+        window_ticks: parse_window(&args.window)?,
+        alpha_milli: parse_alpha(&args.input.alpha)?,
+    };
+    let mut rows: Vec<GridRow> = Vec::new();
+    for path in &args.input.source.trace {
+        let input = InputArgs {
+            source: TraceArgs { trace: vec![path.clone()], ..args.input.source.clone() },
+            ..args.input.clone()
+        };
+        let work = trace_work(&grid, &input, path)?;
+        rows.extend(solve_all(&work, seconds)?);
+        write_outputs(&args.out, &rows, args.plots)?;
+    }
+    super::figures::write_markdown(&rows, std::io::stdout().lock())
+        .map_err(|source| CliError::Io(crate::path_error::PathError::stdout(source)))
+}
+
+/// One trace's greedy runs, every configuration, and the sampled windows of each.
+fn trace_work(
+    grid: &Grid,
+    input: &InputArgs,
+    path: &Path,
+) -> Result<Vec<(Point, WindowReport, CapturedWindow)>, CliError> {
+    let workload = crate::service_level::cli::load_windows(input, grid.window_ticks)?;
+    let trace =
+        path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let points: Vec<Point> = grid
+        .configs
+        .iter()
+        .flat_map(|&(mode, x_milli)| {
+            grid.machine_counts.iter().map(move |&machines| (mode, x_milli, machines))
+        })
+        .map(|(mode, x_milli, machines)| Point { trace: trace.clone(), mode, x_milli, machines })
+        .collect();
+    let runs: Vec<Result<Vec<_>, CliError>> = points
+        .par_iter()
+        .map(|point| {
+            let levels = match point.mode {
+                Mode::Single => single(point.x_milli),
+                Mode::Multi => thesis_set(point.x_milli / SLACK_ONE_MILLI),
+            };
+            let config = RunConfig {
+                queue_capacity: input.queue_capacity,
+                seed: input.seed,
+                window_ticks: grid.window_ticks,
+                alpha_milli: grid.alpha_milli,
+                ..RunConfig::new(point.machines, levels)
+            };
+            let windows = greedy_windows(&config, &workload, |n| sample(n, Some(grid.weeks)))?;
+            Ok(windows.into_iter().map(|(r, w)| (point.clone(), r, w)).collect())
+        })
+        .collect();
+    let mut work = Vec::new();
+    for run in runs {
+        work.extend(run?);
+    }
+    eprintln!("host-sim: {trace}: {} windows to solve", work.len());
+    Ok(work)
+}
+
+fn parse_ks(text: &str) -> Result<Vec<u32>, CliError> {
+    text.split(',')
+        .map(|item| {
+            item.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|k| (1..=32).contains(k))
+                .map(|k| k * SLACK_ONE_MILLI)
+                .ok_or_else(|| {
+                    CliError::Usage(format!("--ks: \"{item}\" is not a whole number from 1 to 32"))
+                })
+        })
+        .collect()
+}
+
+/// Every window solved, in parallel, with a line on standard error as each is done.
+fn solve_all(work: &[(Point, WindowReport, CapturedWindow)], seconds: f64) -> Result<Vec<GridRow>, CliError> {
+    let done = AtomicU64::new(0);
+    let total = work.len();
+    work.par_iter()
+        .map(|(point, report, window)| {
+            let row = solve_window(report, window, usize::from(point.machines), seconds)?;
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            eprintln!(
+                "host-sim: [{n}/{total}] {} {} {} m{} window {}: {:?} {:.2} s",
+                point.trace,
+                point.mode.name(),
+                format_milli(u64::from(point.x_milli)),
+                point.machines,
+                row.window,
+                row.status,
+                row.solve_seconds
+            );
+            Ok(GridRow { point: point.clone(), row })
+        })
+        .collect()
+}
+
+fn write_outputs(dir: &Path, rows: &[GridRow], plots: crate::plot::PlotArgs) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir).map_err(|source| {
+        CliError::Io(crate::path_error::PathError { path: dir.display().to_string(), source })
+    })?;
+    let table: Vec<(Vec<String>, &WindowRow)> = rows.iter().map(|r| (r.point.lead(), &r.row)).collect();
+    write_csv(&dir.join("cv.csv"), &LEAD, &table)?;
+    super::figures::write_summary(&dir.join("cv-summary.csv"), rows)?;
+    eprintln!("host-sim: wrote {} rows to {}", rows.len(), dir.join("cv.csv").display());
+    plots.write_figures(dir, || super::figures::write(dir, rows))?;
+    Ok(())
+}

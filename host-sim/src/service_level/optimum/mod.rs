@@ -1,0 +1,276 @@
+//! The exact offline optimum `V*` of a window and the true competitive factor
+//! `c_V = V / V*` (`host-sim optimum`, `host-sim cv-sweep`).
+//!
+//! The thesis measures `c_V` only from below (`c_V^u`, `c_V^l` divide `V` by upper
+//! bounds of `V*`). Here `V*` is the largest income any schedule could earn from the
+//! same submits under the same model (the same levels, deadlines and prices, `m`
+//! preemptive machines, no migration), computed per window:
+//!
+//! 1. the greedy run ([`crate::service_level::sim::run`]) is made as `run` makes it,
+//!    and [`capture::Capture`] keeps each window's submits and `V` from its events;
+//! 2. a window splits into clusters of jobs whose windows `[r_j, d_j)` overlap
+//!    ([`exact::clusters`]), each solved alone: all of a cluster's income when the
+//!    greedy run completed all of it or when one machine's EDF meets every deadline,
+//!    otherwise the mixed-integer program of [`milp`] (HiGHS; the `optimum` feature);
+//! 3. what the solver returns is checked in integers ([`exact::edf_feasible`] per
+//!    machine), and a cluster the time limit stops is bracketed ([`exact::Bracket`]).
+//!
+//! - [`capture`]: the greedy run's windows, from its event stream.
+//! - [`exact`]: exact EDF, clusters, brackets.
+//! - [`milp`]: the mixed-integer program (feature `optimum`).
+//! - [`cli`]: `host-sim optimum` and `host-sim cv-sweep`.
+//! - [`grid`]: the cv grid over traces, sampled weeks, modes and machine counts.
+//! - [`figures`]: the `cv` figures and the summary table.
+
+pub mod capture;
+pub mod cli;
+pub mod exact;
+pub mod figures;
+pub mod grid;
+#[cfg(feature = "optimum")]
+pub mod milp;
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+use replay::model::service_level::OfflineJob;
+use serde::Serialize;
+
+use capture::{Capture, CapturedWindow};
+use exact::{Bracket, Status, clusters, edf_feasible};
+
+use crate::service_level::sim::{self, RunConfig, SimError};
+use crate::workload::Workload;
+
+/// What stops a window's optimum.
+#[derive(Debug, thiserror::Error)]
+pub enum OptimumError {
+    #[error("the greedy run: {0}")]
+    Run(#[from] SimError),
+    #[error(
+        "this host-sim was built without the `optimum` feature: the MIP solver (HiGHS) is not compiled in; rebuild with `--features optimum`"
+    )]
+    NoSolver,
+    #[cfg(feature = "optimum")]
+    #[error(transparent)]
+    Solver(#[from] milp::MilpError),
+    #[error("window {window}: {source}")]
+    InWindow { window: u64, source: Box<OptimumError> },
+}
+
+/// Whether this build has the solver.
+pub const HAS_SOLVER: bool = cfg!(feature = "optimum");
+
+/// One window's greedy income beside its optimum.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WindowRow {
+    /// The window's index, counted from the first, empty windows included (as `run`'s).
+    pub window: u64,
+    pub start_ticks: u64,
+    pub jobs: usize,
+    /// `V`, the greedy run's income.
+    pub v: u128,
+    /// `V*`, or the best schedule found when bracketed.
+    pub v_star_best: u128,
+    /// A proven upper bound of `V*` (equal to `v_star_best` when exact).
+    pub v_star_upper: u128,
+    pub status: Status,
+    /// `V / V*`: `V / upper` and `V / best`, equal when exact.
+    pub cv_low: f64,
+    pub cv_high: f64,
+    pub cv_u: f64,
+    pub cv_l: f64,
+    pub greedy_bound: f64,
+    /// `c_V^l`'s bound of `V*`, `u_max min(sum p, m d_max)`, and the tighter
+    /// `u_max sum_c min(sum_c p, m span_c)` over the clusters ([`exact::work_bounds`]).
+    pub bound_limited: u128,
+    pub bound_clustered: u128,
+    /// Clusters of the window, and those the solver was needed for.
+    pub clusters: usize,
+    pub clusters_solved: usize,
+    pub solve_seconds: f64,
+}
+
+/// One configuration of the grid on one trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub trace: String,
+    pub mode: crate::service_level::sweep::Mode,
+    /// `sf` (single) or `k` (multi), in thousandths.
+    pub x_milli: u32,
+    pub machines: u16,
+}
+
+/// One solved window of the grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridRow {
+    pub point: Point,
+    pub row: WindowRow,
+}
+
+/// The leading columns of `cv.csv`.
+pub const LEAD: [&str; 4] = ["trace", "mode", "sf_or_k", "machines"];
+
+impl Point {
+    pub fn lead(&self) -> Vec<String> {
+        vec![
+            self.trace.clone(),
+            self.mode.name().to_owned(),
+            crate::units::format_milli(u64::from(self.x_milli)),
+            self.machines.to_string(),
+        ]
+    }
+}
+
+/// The `count` windows, evenly spaced, out of `simulated` (all when `count` is `None`
+/// or not smaller): window `floor((2i + 1) simulated / (2 count))` for `i < count`.
+pub fn sample(simulated: usize, count: Option<usize>) -> Option<Vec<usize>> {
+    let count = count.filter(|&c| c < simulated)?;
+    Some((0..count).map(|i| (2 * i + 1) * simulated / (2 * count)).collect())
+}
+
+/// The greedy run of `workload` under `config`, and the windows `keep` names (positions
+/// among the simulated windows) with their metrics.
+pub fn greedy_windows(
+    config: &RunConfig,
+    workload: &Workload,
+    keep: impl FnOnce(usize) -> Option<Vec<usize>>,
+) -> Result<Vec<(sim::WindowReport, CapturedWindow)>, OptimumError> {
+    let simulated = crate::window::split(&workload.jobs, config.window_ticks).windows.len();
+    let mut capture = Capture::new(&config.levels, keep(simulated));
+    let report = sim::run(config, &workload.jobs, Some(&mut capture))?;
+    let windows = capture.finish();
+    Ok(windows.into_iter().filter_map(|(k, w)| report.windows.get(k).map(|r| (r.clone(), w))).collect())
+}
+
+/// Every window's row, solved in parallel, each within `seconds`.
+pub fn solve_windows(
+    windows: &[(sim::WindowReport, CapturedWindow)],
+    machines: usize,
+    seconds: f64,
+    done: &(dyn Fn(&WindowRow) + Sync),
+) -> Result<Vec<WindowRow>, OptimumError> {
+    windows
+        .par_iter()
+        .map(|(report, window)| {
+            let row = solve_window(report, window, machines, seconds)?;
+            done(&row);
+            Ok(row)
+        })
+        .collect()
+}
+
+/// One window's row: [`optimum`] of its jobs beside the greedy run's `V` and bounds.
+pub fn solve_window(
+    report: &sim::WindowReport,
+    window: &CapturedWindow,
+    machines: usize,
+    seconds: f64,
+) -> Result<WindowRow, OptimumError> {
+    let started = Instant::now();
+    let found = optimum(&window.jobs, &window.completed, machines, seconds)
+        .map_err(|e| OptimumError::InWindow { window: report.index, source: Box::new(e) })?;
+    let v = window.income;
+    let (bound_limited, bound_clustered) = exact::work_bounds(&window.jobs, machines as u64, window.u_max);
+    // The clusters' capacity bound holds for every schedule: a bracket the solver left
+    // wider than it is cut to it.
+    let bracket = Bracket {
+        best: found.bracket.best,
+        upper: found.bracket.upper.min(bound_clustered).max(found.bracket.best),
+    };
+    let found = Found { bracket, ..found };
+    let (cv_low, cv_high) = found.bracket.factor(v);
+    let metrics = &report.metrics;
+    Ok(WindowRow {
+        window: report.index,
+        start_ticks: report.start_ticks,
+        jobs: window.jobs.len(),
+        v,
+        v_star_best: found.bracket.best,
+        v_star_upper: found.bracket.upper,
+        status: found.bracket.status(),
+        cv_low,
+        cv_high,
+        cv_u: metrics.cv_u,
+        cv_l: metrics.cv_l,
+        greedy_bound: metrics.greedy_bound,
+        bound_limited,
+        bound_clustered,
+        clusters: found.clusters,
+        clusters_solved: found.solved,
+        solve_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// A window's `V*` and how it was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub bracket: Bracket,
+    pub clusters: usize,
+    /// Clusters the solver was needed for.
+    pub solved: usize,
+}
+
+/// The optimum of `jobs` on `machines` machines, `completed` giving the machine on
+/// which a known schedule (the greedy run's) completed each job, if it did: clusters
+/// settled in turn, the solver given
+/// what is left of `seconds` (a cluster reached after the time is spent keeps the
+/// bracket `[known schedule's income, all of its income]`).
+pub fn optimum(
+    jobs: &[OfflineJob],
+    completed: &[Option<u16>],
+    machines: usize,
+    seconds: f64,
+) -> Result<Found, OptimumError> {
+    let started = Instant::now();
+    let mut found = Found { bracket: Bracket::default(), clusters: 0, solved: 0 };
+    for cluster in clusters(jobs) {
+        found.clusters += 1;
+        // A job that cannot fit alone earns nothing in any schedule.
+        let fits = |j: &OfflineJob| j.p > 0 && j.deadline.saturating_sub(j.release) >= j.p;
+        let kept: Vec<usize> = cluster.into_iter().filter(|&i| fits(&jobs[i])).collect();
+        let part: Vec<OfflineJob> = kept.iter().map(|&i| jobs[i]).collect();
+        let placed: Vec<Option<u16>> = kept.iter().map(|&i| completed.get(i).copied().flatten()).collect();
+        let total: u128 = part.iter().map(|j| u128::from(j.income)).sum();
+        let known: u128 =
+            part.iter().zip(&placed).filter(|(_, m)| m.is_some()).map(|(j, _)| u128::from(j.income)).sum();
+        let bracket = if known == total || edf_feasible(&part) {
+            Bracket::exact(total)
+        } else {
+            found.solved += 1;
+            let left = seconds - started.elapsed().as_secs_f64();
+            if left <= 0.0 {
+                Bracket { best: known, upper: total }
+            } else {
+                solve_cluster(&part, machines, left, &placed, known)?
+            }
+        };
+        found.bracket = found.bracket.plus(bracket);
+    }
+    Ok(found)
+}
+
+#[cfg(feature = "optimum")]
+fn solve_cluster(
+    jobs: &[OfflineJob],
+    machines: usize,
+    seconds: f64,
+    placed: &[Option<u16>],
+    floor: u128,
+) -> Result<Bracket, OptimumError> {
+    Ok(milp::solve(jobs, machines, seconds, placed, floor)?)
+}
+
+#[cfg(not(feature = "optimum"))]
+fn solve_cluster(
+    _: &[OfflineJob],
+    _: usize,
+    _: f64,
+    _: &[Option<u16>],
+    _: u128,
+) -> Result<Bracket, OptimumError> {
+    Err(OptimumError::NoSolver)
+}
+
+#[cfg(test)]
+mod tests;
