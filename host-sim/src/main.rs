@@ -11,6 +11,7 @@ use host_sim::error::{CliError, closed_pipe};
 use host_sim::model::{HostModel, Reservation, ServiceLevel, Sla, Tiers};
 use host_sim::path_error::PathError;
 use host_sim::service_level::cli;
+use host_sim::service_level::criteria::cli as criteria_cli;
 
 // The binary's own module: it needs `Command`, which the library does not have.
 #[path = "main/files.rs"]
@@ -54,7 +55,7 @@ enum Command {
     ReserveSweep(host_sim::reservation::cli::ReserveSweepArgs),
     /// The thesis' criteria analysis of a sweep's output (degradations, groups, ranks).
     #[command(after_help = EXAMPLE_CRITERIA)]
-    Criteria(cli::CriteriaArgs),
+    Criteria(criteria_cli::CriteriaArgs),
     /// The exact offline optimum V* of each window (a mixed-integer program, HiGHS) beside
     /// the greedy run's income V: the true competitive factor V/V*.
     #[command(allow_negative_numbers = true, after_help = EXAMPLE_OPTIMUM)]
@@ -148,7 +149,7 @@ fn dispatch(cli: Cli, definition: &clap::Command) -> Result<(), CliError> {
         Some(Command::Compare(args)) => host_sim::compare::cli::run(&args),
         Some(Command::Run(args)) => ServiceLevel::run(&args),
         Some(Command::Sweep(args)) => ServiceLevel::sweep(&args),
-        Some(Command::Criteria(args)) => cli::criteria(&args),
+        Some(Command::Criteria(args)) => criteria_cli::criteria(&args),
         Some(Command::Optimum(args)) => host_sim::service_level::optimum::cli::optimum(&args),
         Some(Command::CvSweep(args)) => host_sim::service_level::optimum::grid::cv_sweep(&args),
         None => ServiceLevel::run(&cli.run),

@@ -20,22 +20,6 @@ use crate::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
 use crate::window::parse_window;
 use crate::workload::Workload;
 
-#[derive(Debug, Args)]
-pub struct CriteriaArgs {
-    /// The directory `host-sim sweep --out` wrote (its sweep.csv is read).
-    #[arg(value_name = "SWEEP_DIR")]
-    pub sweep_dir: PathBuf,
-    /// Machine counts analysed (the best of each metric is taken over them); `all` for
-    /// every count in the sweep.
-    #[arg(long, value_name = "LIST", default_value = "1,2,4")]
-    pub machine_counts: String,
-    /// Write criteria.csv and the figures here instead of SWEEP_DIR.
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    #[command(flatten)]
-    pub plots: crate::plot::PlotArgs,
-}
-
 /// Where the jobs come from, and what every run shares.
 #[derive(Clone, Debug, Args)]
 pub struct InputArgs {
@@ -373,35 +357,4 @@ pub fn sweep(args: &SweepArgs) -> Result<(), CliError> {
         None => report::write_sweep_table(&rows, std::io::stdout().lock())
             .map_err(|source| CliError::Io(PathError::stdout(source))),
     }
-}
-
-/// `host-sim criteria`.
-pub fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
-    use crate::service_level::criteria;
-    let counts = match args.machine_counts.trim() {
-        "all" => Vec::new(),
-        list => parse_machine_counts(list)?,
-    };
-    let configs = criteria::read_sweep(&args.sweep_dir)?;
-    let analyses = criteria::analyse(&configs, &counts);
-    if analyses.is_empty() {
-        return Err(CliError::Usage(format!(
-            "{}: no configuration on machine counts {}",
-            args.sweep_dir.join("sweep.csv").display(),
-            args.machine_counts
-        )));
-    }
-    std::io::stdout()
-        .lock()
-        .write_all(criteria::report(&analyses).as_bytes())
-        .map_err(|source| CliError::Io(PathError::stdout(source)))?;
-    let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
-    std::fs::create_dir_all(out)
-        .map_err(|source| CliError::Io(PathError { path: out.display().to_string(), source }))?;
-    criteria::write_csv(&out.join("criteria.csv"), &analyses)?;
-    if args.plots.enabled() {
-        let figures = criteria::figures::write(out, &analyses)?;
-        eprintln!("host-sim: wrote criteria.csv and {} figures to {}", figures.len(), out.display());
-    }
-    Ok(())
 }

@@ -35,6 +35,7 @@ use serde::Serialize;
 
 use crate::service_level::sweep::Mode;
 
+pub mod cli;
 pub mod figures;
 mod files;
 pub mod thesis;

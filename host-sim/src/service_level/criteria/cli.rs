@@ -1,0 +1,57 @@
+//! `host-sim criteria`: its options, and from a sweep's directory to the ranking,
+//! `criteria.csv` and the figures.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::error::CliError;
+use crate::path_error::PathError;
+use crate::service_level::cli::parse_machine_counts;
+
+#[derive(Debug, Args)]
+pub struct CriteriaArgs {
+    /// The directory `host-sim sweep --out` wrote (its sweep.csv is read).
+    #[arg(value_name = "SWEEP_DIR")]
+    pub sweep_dir: PathBuf,
+    /// Machine counts analysed (the best of each metric is taken over them); `all` for
+    /// every count in the sweep.
+    #[arg(long, value_name = "LIST", default_value = "1,2,4")]
+    pub machine_counts: String,
+    /// Write criteria.csv and the figures here instead of SWEEP_DIR.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub plots: crate::plot::PlotArgs,
+}
+
+/// `host-sim criteria`.
+pub fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
+    let counts = match args.machine_counts.trim() {
+        "all" => Vec::new(),
+        list => parse_machine_counts(list)?,
+    };
+    let configs = super::read_sweep(&args.sweep_dir)?;
+    let analyses = super::analyse(&configs, &counts);
+    if analyses.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{}: no configuration on machine counts {}",
+            args.sweep_dir.join("sweep.csv").display(),
+            args.machine_counts
+        )));
+    }
+    std::io::stdout()
+        .lock()
+        .write_all(super::report(&analyses).as_bytes())
+        .map_err(|source| CliError::Io(PathError::stdout(source)))?;
+    let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
+    std::fs::create_dir_all(out)
+        .map_err(|source| CliError::Io(PathError { path: out.display().to_string(), source }))?;
+    super::write_csv(&out.join("criteria.csv"), &analyses)?;
+    if args.plots.enabled() {
+        let figures = super::figures::write(out, &analyses)?;
+        eprintln!("host-sim: wrote criteria.csv and {} figures to {}", figures.len(), out.display());
+    }
+    Ok(())
+}
