@@ -123,24 +123,7 @@ pub fn write_summary(path: &Path, rows: &[GridRow]) -> Result<(), CliError> {
         )
         .map_err(named)?;
         for s in summaries(rows) {
-            writeln!(
-                out,
-                "{},{},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{},{:.4}",
-                s.trace,
-                s.mode.name(),
-                s.machines,
-                s.windows,
-                s.exact,
-                s.windows - s.exact,
-                s.cv_min,
-                s.cv_median,
-                s.widest_bracket,
-                s.gap_l,
-                s.gap_u,
-                s.below_bound,
-                s.idle_share
-            )
-            .map_err(named)?;
+            writeln!(out, "{}", cells(&s, 6).join(",")).map_err(named)?;
         }
         out.flush().map_err(named)
     })
@@ -197,6 +180,28 @@ fn chart(mode: Mode, machines: u16, rows: &[&GridRow]) -> LineChart {
     }
 }
 
+/// One summary line's fields, in the column order of both tables: ratios to `digits`
+/// decimals, the idle share to `digits - 2` (the CSV keeps 6 and 4, the printed
+/// Markdown 4 and 2).
+fn cells(s: &Summary, digits: usize) -> [String; 13] {
+    let ratio = |x: f64| format!("{x:.digits$}");
+    [
+        s.trace.clone(),
+        s.mode.name().to_owned(),
+        s.machines.to_string(),
+        s.windows.to_string(),
+        s.exact.to_string(),
+        (s.windows - s.exact).to_string(),
+        ratio(s.cv_min),
+        ratio(s.cv_median),
+        ratio(s.widest_bracket),
+        ratio(s.gap_l),
+        ratio(s.gap_u),
+        s.below_bound.to_string(),
+        format!("{:.*}", digits - 2, s.idle_share),
+    ]
+}
+
 /// The summary as a Markdown table (what `cv-sweep` prints).
 pub fn write_markdown(rows: &[GridRow], mut out: impl Write) -> std::io::Result<()> {
     writeln!(
@@ -205,23 +210,7 @@ pub fn write_markdown(rows: &[GridRow], mut out: impl Write) -> std::io::Result<
     )?;
     writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")?;
     for s in summaries(rows) {
-        writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {} | {:.2} |",
-            s.trace,
-            s.mode.name(),
-            s.machines,
-            s.windows,
-            s.exact,
-            s.windows - s.exact,
-            s.cv_min,
-            s.cv_median,
-            s.widest_bracket,
-            s.gap_l,
-            s.gap_u,
-            s.below_bound,
-            s.idle_share
-        )?;
+        writeln!(out, "| {} |", cells(&s, 4).join(" | "))?;
     }
     out.flush()
 }
