@@ -9,7 +9,8 @@
 //! pass finds (a malformed line, a duplicate job number, a bad header value, a read
 //! error) anywhere in the trace is [`Once::finish`]'s, whatever the stream gave; a
 //! job out of submit order is the stream's, where the streaming pass would give it,
-//! and only when the first pass's reading found nothing. The whole trace is read
+//! and only when the first pass's reading found nothing. At a first-pass error the
+//! jobs simply stop: only [`Once::finish`] says whether they were all. The whole trace is read
 //! even when the caller stops taking jobs early (`--limit`, `--windows`), as the
 //! first pass reads it.
 
