@@ -150,12 +150,24 @@ impl Keep for Counting {
 #[derive(Default)]
 struct SeenIds {
     pages: HashMap<u32, Box<[u64; (PAGE_IDS / 64) as usize]>>,
+    /// The page of the last number marked, and its number: job numbers mostly
+    /// count up, so most are on it, found without hashing.
+    last: Option<(u32, Box<[u64; (PAGE_IDS / 64) as usize]>)>,
 }
 
 impl SeenIds {
     /// Marks `id`; whether it was new.
     fn insert(&mut self, id: u32) -> bool {
-        let page = self.pages.entry(id / PAGE_IDS).or_insert_with(|| Box::new([0; (PAGE_IDS / 64) as usize]));
+        let number = id / PAGE_IDS;
+        if self.last.as_ref().is_none_or(|(last, _)| *last != number) {
+            // The last page goes back among the others, and `id`'s comes out.
+            if let Some((last, page)) = self.last.take() {
+                self.pages.insert(last, page);
+            }
+            let page = self.pages.remove(&number).unwrap_or_else(|| Box::new([0; (PAGE_IDS / 64) as usize]));
+            self.last = Some((number, page));
+        }
+        let Some((_, page)) = &mut self.last else { return true };
         let (word, bit) = (((id % PAGE_IDS) / 64) as usize, 1u64 << (id % 64));
         let Some(word) = page.get_mut(word) else { return true };
         let new = *word & bit == 0;

@@ -145,3 +145,11 @@ fn one_reading_gives_both_passes() {
     assert!(error.ends_with(":5001: 3 fields, an SWF job line has exactly 18"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn job_numbers_are_seen_once_across_pages() {
+    let mut seen = super::SeenIds::default();
+    let numbers = [0, 1, 40_000, 2, 40_000, u32::MAX, 1, 70_000, u32::MAX, 0];
+    let new: Vec<bool> = numbers.iter().map(|&id| seen.insert(id)).collect();
+    assert_eq!(new, [true, true, true, true, false, true, false, true, false, false]);
+}
