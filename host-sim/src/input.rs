@@ -118,9 +118,23 @@ impl TraceArgs {
     /// error of the traces included), or `None` without one.
     pub fn scan(&self) -> Result<Option<Scanned>, SwfError> {
         let parts = self.trace.iter().map(|path| swf::Scan::new(path, self.options()));
-        let parts = parts.collect::<Result<Vec<_>, _>>()?;
+        Ok(self.scanned(parts.collect::<Result<Vec<_>, _>>()?))
+    }
+
+    /// Starts reading `--trace` in one pass ([`swf::Scan::once`]): a stand-in for
+    /// the [`TraceArgs::scan`] to come (every count 0, every hash 0; the header's
+    /// shape), and the traces being read; `None` without one.
+    pub fn once(&self) -> Result<Option<(Scanned, Vec<swf::Once>)>, SwfError> {
+        let empty = self.trace.iter().map(|path| swf::Scan::empty(path, self.options())).collect();
+        let Some(stand_in) = self.scanned(empty) else { return Ok(None) };
+        let reading = self.trace.iter().map(|path| swf::Scan::once(path, self.options()));
+        Ok(Some((stand_in, reading.collect::<Result<Vec<_>, _>>()?)))
+    }
+
+    /// What [`TraceArgs::scan`] gives once each trace's pass gave `parts`.
+    pub fn scanned(&self, parts: Vec<swf::Scan>) -> Option<Scanned> {
         if parts.is_empty() {
-            return Ok(None);
+            return None;
         }
         let mut workload = crate::workload::merge(parts.iter().map(|p| p.workload.clone()).collect());
         let mut jobs: u64 = parts.iter().map(|p| p.jobs).sum();
@@ -128,7 +142,7 @@ impl TraceArgs {
             workload.keep_first(limit);
             jobs = jobs.min(limit);
         }
-        Ok(Some(Scanned {
+        Some(Scanned {
             workload,
             jobs,
             max_procs: parts.iter().filter_map(|p| p.max_procs).max(),
@@ -136,7 +150,7 @@ impl TraceArgs {
             widest: parts.iter().map(|p| p.widest).max().unwrap_or(0),
             parts,
             limit: self.limit,
-        }))
+        })
     }
 }
 
@@ -149,6 +163,16 @@ impl Scanned {
         let limit = usize::try_from(self.limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX);
         Ok(crate::workload::MergedJobs::new(streams).take(limit))
     }
+}
+
+/// The jobs of traces read once ([`TraceArgs::once`]), as [`Scanned::jobs`] gives
+/// them: merged, renumbered when there are several, the first `limit`.
+pub fn jobs_once(
+    reading: &mut [swf::Once],
+    limit: Option<u64>,
+) -> impl Iterator<Item = Result<Job, SwfError>> + use<'_> {
+    let limit = usize::try_from(limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX);
+    crate::workload::MergedJobs::new(reading.iter_mut().collect()).take(limit)
 }
 
 impl Traced {

@@ -47,7 +47,7 @@ mod line;
 mod stream;
 
 use builder::{Builder, InMemory, Keep};
-pub use stream::{JobStream, LOOKAHEAD, Scan, lookahead_help};
+pub use stream::{JobStream, LOOKAHEAD, Once, Scan, lookahead_help};
 
 /// Reading a Standard Workload Format trace.
 #[derive(Debug, Error)]

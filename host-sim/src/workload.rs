@@ -269,6 +269,12 @@ impl<E, I: Iterator<Item = Result<Job, E>>> Iterator for MergedJobs<I> {
         if self.failed {
             return None;
         }
+        // One stream is handed on as it comes, without holding a job ahead.
+        if let [only] = self.streams.as_mut_slice() {
+            let next = only.next();
+            self.failed = matches!(next, Some(Err(_)));
+            return next;
+        }
         let indices: Vec<usize> = if self.started { Vec::new() } else { (0..self.streams.len()).collect() };
         self.started = true;
         for index in indices {

@@ -96,6 +96,13 @@ pub fn write<T, E: From<StageError>>(
     }
 }
 
+/// Whether [`write`] writes `path` through a staged file (`PATH.tmp`, a regular file
+/// the writer may seek in) rather than straight to a device or a FIFO; `false` for a
+/// path it refuses.
+pub fn stages(path: &Path) -> bool {
+    matches!(target(path), Ok(Target::Staged(_)))
+}
+
 /// Writes `bytes` to `path` as [`write`] does: whole or not at all.
 pub fn write_all(path: &Path, bytes: &[u8]) -> Result<(), StageError> {
     write(path, |mut file, at| {

@@ -13,6 +13,7 @@ use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
 use crate::service_level::levels::{self, LevelError};
+use crate::service_level::once::Run;
 use crate::service_level::report::{self, RunSummary};
 use crate::service_level::sim::RunConfig;
 use crate::service_level::sweep::{self, Mode, SweepConfig, SweepDocument};
@@ -187,14 +188,27 @@ pub fn config_of(input: &InputArgs, args: &ConfigArgs) -> Result<RunConfig, CliE
     })
 }
 
-/// `host-sim run` (and `host-sim` alone). A trace is streamed (`input::Scanned`):
-/// its jobs are run as they are parsed, and never held whole.
+/// `host-sim run` (and `host-sim` alone). A trace is streamed: its jobs are run as
+/// they are parsed, and never held whole; read once where the outputs allow it
+/// ([`crate::service_level::once`]), else twice (`input::Scanned`).
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let config = run_config(args)?;
     if let Some(seeds) = &args.seeds {
         return replicate(args, &config, seeds);
     }
     let files = (args.output.log.as_deref(), args.jobs_out.as_deref());
+    // `--windows` without a duration is refused after the trace's errors: two passes.
+    let end =
+        args.input.windows.map(|count| windows_length(config.window_ticks).map(|l| l.saturating_mul(count)));
+    let once =
+        Run { source: &args.input.source, windows: args.input.windows, log: args.output.log.as_deref() };
+    if let Ok(end) = end.transpose()
+        && args.jobs_out.is_none()
+        && let Some(done) = crate::service_level::once::run(once, &config, end)
+    {
+        let (workload, report) = done?;
+        return print_summary(&workload, &config, &report, &args.output);
+    }
     let Some(scanned) = args.input.source.scan()? else {
         let workload = load_windows(&args.input, config.window_ticks)?;
         crate::service_level::sim::check_jobs(&workload.jobs)?;

@@ -11,6 +11,7 @@
 //!   windows, the log, per-level tallies.
 //! - [`metrics`]: PRJ, MBSD, MWT, TPT, MNI, ME, G, `c_V^u`, `c_V^l`.
 //! - [`record`]: a run's decision log and per-job CSV, streamed and staged.
+//! - [`once`]: `run` over a trace read in one pass, its log's header written last.
 //! - [`replicate`]: one configuration over many seeds (`--seeds`): mean, sd and a
 //!   Student-t 95% interval across seeds.
 //! - [`report`]: the summary as a table or JSON.
@@ -25,6 +26,7 @@ pub mod contract;
 pub mod criteria;
 pub mod levels;
 pub mod metrics;
+pub mod once;
 pub mod optimum;
 pub mod policy;
 pub mod record;

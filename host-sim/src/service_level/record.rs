@@ -138,6 +138,19 @@ impl Iterator for Caught<'_> {
     }
 }
 
+/// Runs `jobs` into `recorder` until the first that fails to come: the run's
+/// result, and that failure (which ended the jobs early), if one did.
+pub(crate) fn run_until_error(
+    config: &RunConfig,
+    jobs: &mut dyn Iterator<Item = Result<Job, SwfError>>,
+    recorder: Option<&mut dyn Recorder>,
+    progress: &ProgressBar,
+) -> (Result<RunReport, SimError>, Option<SwfError>) {
+    let mut caught = Caught { jobs, failed: None };
+    let report = sim::run_stream(config, &mut caught, recorder, progress);
+    (report, caught.failed)
+}
+
 impl Source<'_, '_> {
     /// Runs the jobs into `recorder`; the input's error first, if one stopped them.
     fn run(self, config: &RunConfig, recorder: Option<&mut dyn Recorder>) -> Result<RunReport, CliError> {

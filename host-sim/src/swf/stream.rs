@@ -8,15 +8,19 @@
 //! before anything is decided, as when the trace was read whole. The first pass
 //! inflates and parses the file once more than a whole read; it keeps a bit per job
 //! number (in pages of 32,768 numbers, about 1.2 MiB for ten million numbered from 1)
-//! and nothing per job.
+//! and nothing per job. A caller that can settle all that after its run instead
+//! (`host-sim run`, whose log is staged and whose header is written last) reads the
+//! trace once with [`Scan::once`] (`once`): both passes' work in one reading, with
+//! the same jobs, tallies and errors.
 //!
 //! Order: SWF archives are ordered by submit time. The streaming pass holds the
-//! last [`LOOKAHEAD`] usable jobs in a heap and hands out the earliest, so a trace
+//! last [`LOOKAHEAD`] usable jobs (those in order in a queue, the others in a heap)
+//! and hands out the earliest, so a trace
 //! whose jobs are out of order by fewer lines than that gives exactly the order of
 //! a whole sort (submit time, then line). A job submitted before one already handed
 //! out is an error naming its file and line, with the way to sort the trace first.
 
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
@@ -72,8 +76,13 @@ impl Scan {
             }
             other => other?,
         };
-        let counted = &builder.keep;
-        Ok(Self {
+        Ok(Self::counted(&builder, &builder.keep, hash, path))
+    }
+
+    /// What a first pass over `path` that gave `hash` found: `builder`'s reading,
+    /// with `counted`'s tallies.
+    fn counted<K: Keep>(builder: &Builder<'_, K>, counted: &Counting, hash: u64, path: &Path) -> Self {
+        Self {
             workload: builder.workload(hash, Vec::new()),
             jobs: counted.jobs,
             max_procs: builder.max_procs,
@@ -81,8 +90,8 @@ impl Scan {
             widest: counted.widest,
             origin: counted.origin.unwrap_or(0),
             path: path.to_owned(),
-            options,
-        })
+            options: builder.options,
+        }
     }
 
     /// The usable jobs in (submit time, line) order, released relative to the first,
@@ -92,7 +101,7 @@ impl Scan {
         let scan = self.clone();
         let started = std::thread::Builder::new().name("swf".to_owned()).spawn(move || {
             let file = scan.workload.name.clone();
-            let ordering = Ordering::new(scan.origin, sender.clone());
+            let ordering = Ordering::new(Some(scan.origin), sender.clone());
             let mut builder = Builder::new(&file, scan.options, ordering);
             let result = read_with(&scan.path, &mut builder).and_then(|hash| {
                 if hash != scan.workload.hash {
@@ -141,12 +150,24 @@ impl Keep for Counting {
 #[derive(Default)]
 struct SeenIds {
     pages: HashMap<u32, Box<[u64; (PAGE_IDS / 64) as usize]>>,
+    /// The page of the last number marked, and its number: job numbers mostly
+    /// count up, so most are on it, found without hashing.
+    last: Option<(u32, Box<[u64; (PAGE_IDS / 64) as usize]>)>,
 }
 
 impl SeenIds {
     /// Marks `id`; whether it was new.
     fn insert(&mut self, id: u32) -> bool {
-        let page = self.pages.entry(id / PAGE_IDS).or_insert_with(|| Box::new([0; (PAGE_IDS / 64) as usize]));
+        let number = id / PAGE_IDS;
+        if self.last.as_ref().is_none_or(|(last, _)| *last != number) {
+            // The last page goes back among the others, and `id`'s comes out.
+            if let Some((last, page)) = self.last.take() {
+                self.pages.insert(last, page);
+            }
+            let page = self.pages.remove(&number).unwrap_or_else(|| Box::new([0; (PAGE_IDS / 64) as usize]));
+            self.last = Some((number, page));
+        }
+        let Some((_, page)) = &mut self.last else { return true };
         let (word, bit) = (((id % PAGE_IDS) / 64) as usize, 1u64 << (id % 64));
         let Some(word) = page.get_mut(word) else { return true };
         let new = *word & bit == 0;
@@ -178,13 +199,22 @@ fn first_line_of(path: &Path, options: SwfOptions, id: u32) -> Result<u64, SwfEr
     }
 }
 
-/// The streaming pass: the look-ahead heap, and the batch being filled.
+/// The streaming pass: the jobs held for the look-ahead, and the batch being filled.
+/// The held jobs are split in two, which hands them out in the same order as one
+/// heap would: those that came in order (each after the one before it), in a queue,
+/// and the others in a heap. A trace in submit order (as archives are) then costs a
+/// push and a pop at the ends of a queue per job, not a heap's climb and descent.
 struct Ordering {
+    /// `(submit, line, job)` in increasing order.
+    run: VecDeque<(i64, u64, Held)>,
     /// Reversed `(submit, line, job)`: the earliest on top.
     heap: BinaryHeap<std::cmp::Reverse<(i64, u64, Held)>>,
     /// The submit time of the last job handed out.
     last: Option<i64>,
-    origin: i64,
+    /// The time releases are measured from: the first pass's earliest submit time,
+    /// or (one pass) the first job handed out's, which is the same unless a later
+    /// line is out of order, an error.
+    origin: Option<i64>,
     batch: Vec<Job>,
     sender: SyncSender<Result<Vec<Job>, SwfError>>,
 }
@@ -199,16 +229,49 @@ struct Held {
 }
 
 impl Ordering {
-    fn new(origin: i64, sender: SyncSender<Result<Vec<Job>, SwfError>>) -> Self {
-        Self { heap: BinaryHeap::new(), last: None, origin, batch: Vec::with_capacity(BATCH), sender }
+    fn new(origin: Option<i64>, sender: SyncSender<Result<Vec<Job>, SwfError>>) -> Self {
+        Self {
+            run: VecDeque::new(),
+            heap: BinaryHeap::new(),
+            last: None,
+            origin,
+            batch: Vec::with_capacity(BATCH),
+            sender,
+        }
+    }
+
+    /// Jobs held.
+    fn held(&self) -> usize {
+        self.run.len() + self.heap.len()
+    }
+
+    /// Holds a job.
+    fn hold(&mut self, key: (i64, u64, Held)) {
+        if self.run.back().is_none_or(|last| *last < key) {
+            self.run.push_back(key);
+        } else {
+            self.heap.push(std::cmp::Reverse(key));
+        }
+    }
+
+    /// The earliest held job, taken out.
+    fn earliest(&mut self) -> Option<(i64, u64, Held)> {
+        match (self.run.front(), self.heap.peek()) {
+            (Some(queued), Some(std::cmp::Reverse(heaped))) if heaped < queued => {
+                self.heap.pop().map(|std::cmp::Reverse(key)| key)
+            }
+            (Some(_), _) => self.run.pop_front(),
+            (None, _) => self.heap.pop().map(|std::cmp::Reverse(key)| key),
+        }
     }
 
     /// Hands out the earliest held job.
     fn pop(&mut self, file: &str) -> Result<(), SwfError> {
-        let Some(std::cmp::Reverse((submit, _, held))) = self.heap.pop() else { return Ok(()) };
+        let Some((submit, _, held)) = self.earliest() else { return Ok(()) };
         self.last = Some(submit);
         let job = RawJob { id: held.id, submit, run: held.run, procs: held.procs };
-        self.batch.push(relative(&job, self.origin));
+        let origin = *self.origin.get_or_insert(submit);
+        self.batch.push(relative(&job, origin));
         if self.batch.len() >= BATCH {
             self.send(file)?;
         }
@@ -223,7 +286,7 @@ impl Ordering {
 
     /// Hands out every job still held, then the last batch.
     fn drain(&mut self) -> Result<(), SwfError> {
-        while !self.heap.is_empty() {
+        while self.held() > 0 {
             self.pop("")?;
         }
         if self.batch.is_empty() { Ok(()) } else { self.send("") }
@@ -243,8 +306,8 @@ impl Keep for Ordering {
             return Err(SwfError::OutOfOrder { file: file.to_owned(), line, submit: job.submit, last, help });
         }
         let held = Held { id: job.id, run: job.run, procs: job.procs };
-        self.heap.push(std::cmp::Reverse((job.submit, line, held)));
-        if self.heap.len() > LOOKAHEAD {
+        self.hold((job.submit, line, held));
+        if self.held() > LOOKAHEAD {
             self.pop(file)?;
         }
         Ok(())
@@ -282,5 +345,8 @@ impl Iterator for JobStream {
     }
 }
 
+mod once;
 #[cfg(test)]
 mod tests;
+
+pub use once::Once;

@@ -173,10 +173,17 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
         }
     }
 
+    /// Runs every machine with a completion due by `t` up to `t`, in index order (the
+    /// order of their decisions). The others are run up to the current time only
+    /// when they admit a job ([`Self::place`]): until then nothing can happen on
+    /// them, and touching only the machines with something to complete keeps an
+    /// advance from reading every queue's head at every submit.
     fn advance<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
         let in_use = usize::from(self.config.machines);
         for (id, machine) in (0..).zip(self.machines.iter_mut().take(in_use)) {
-            machine.advance(id, t, sink);
+            if machine.completes_by(t) {
+                machine.advance(id, t, sink);
+            }
         }
         self.now = t;
     }
@@ -219,6 +226,10 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
     ) -> Result<MachineId, RejectReason> {
         let (id, index) = self.choose(t, p, deadline)?;
         let machine = self.machines.get_mut(usize::from(id)).ok_or(RejectReason::NoFeasibleMachine)?;
+        // Brought up to `t` (nothing completes: `advance` ran every machine that had
+        // a completion due), so the job is queued at the current time and a displaced
+        // head knows whether it ran.
+        machine.advance(id, t, sink);
         // `choose` saw room on this machine, so the queue cannot hand the job back.
         let Ok(displaced) = machine.admit(index, job, p, deadline) else {
             return Err(RejectReason::QueueFull);

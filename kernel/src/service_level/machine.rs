@@ -22,8 +22,20 @@ impl<const Q: usize> Machine<Q> {
         &self.queue
     }
 
+    /// The time up to which the queue has been run ([`Self::advance`]). The kernel
+    /// runs a machine only when one of its jobs completes or it admits one, so the
+    /// clock may be behind [`Kernel::now`](super::Kernel::now): nothing happens on a
+    /// machine in between (its head runs on, and projected finish times do not move
+    /// as time passes; see [`super::queue`]), and running it later gives the same
+    /// state as running it at every event.
     pub fn clock(&self) -> Tick {
         self.clock
+    }
+
+    /// Whether a job completes by `t`: only then does [`Self::advance`] decide
+    /// anything.
+    pub fn completes_by(&self, t: Tick) -> bool {
+        self.queue.head_finish().is_some_and(|finish| finish <= t)
     }
 
     pub fn reset(&mut self) {

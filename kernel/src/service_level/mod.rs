@@ -72,7 +72,9 @@
 //! two comparisons, `O(log Q)`, so a submit costs `O(M log Q)` plus, on the machine
 //! that admits it, one pass over the jobs behind it, under every policy (see
 //! "Policies"). Advancing time costs `O(1)` per
-//! completion plus one shift of the queue. See [`queue`] for why.
+//! completion plus one shift of the queue, and a read of each machine's head finish
+//! time: only the machines with a completion due are run (the others when they
+//! admit a job, see [`Machine::clock`](machine::Machine::clock)). See [`queue`] for why.
 //!
 //! # Memory
 //! The state is `size_of::<Kernel<M, Q, L>>()` bytes and nothing else; a queue entry

@@ -92,6 +92,12 @@ impl<const Q: usize> EddQueue<Q> {
         })
     }
 
+    /// When the head completes if nothing preempts it: [`Self::head`]'s finish,
+    /// read alone.
+    pub fn head_finish(&self) -> Option<Tick> {
+        self.finish.first().copied()
+    }
+
     /// Records that the head has received processing.
     pub fn mark_head_processed(&mut self) {
         if let Some(processed) = self.processed.first_mut() {

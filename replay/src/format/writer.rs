@@ -14,6 +14,28 @@ use super::{
     write_frame,
 };
 
+/// The bytes a log of `header` starts with, as [`LogWriter::new`] writes them: the
+/// magic, the version (the header's, raised to what its content needs) and the
+/// header's frame. Nothing after them depends on them, so a writer that learns a
+/// header value only at the end (the input's hash) may write a stand-in first and
+/// these bytes over it then, when both are as long (as two hashes always are: 16
+/// hex digits each).
+pub fn head(header: &Header) -> Result<Vec<u8>, FormatError> {
+    let stamped;
+    let needed = header.needed_version();
+    let header = if header.format_version < needed {
+        stamped = Header { format_version: needed, ..header.clone() };
+        &stamped
+    } else {
+        header
+    };
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend_from_slice(&header.format_version.to_le_bytes());
+    let payload = postcard::to_stdvec(header).map_err(FormatError::Encode)?;
+    write_frame(&mut bytes, KIND_HEADER, &[&payload])?;
+    Ok(bytes)
+}
+
 /// Writes a log; sequence numbers are assigned here, in the order records arrive.
 pub struct LogWriter<W: Write> {
     out: W,
@@ -41,18 +63,7 @@ impl<W: Write> LogWriter<W> {
     /// service-level log under a policy other than first fit, is version 5 even if its
     /// header was made by [`Header::new`] (version 4, the version of the other logs).
     pub fn new(mut out: W, header: &Header) -> Result<Self, FormatError> {
-        let stamped;
-        let needed = header.needed_version();
-        let header = if header.format_version < needed {
-            stamped = Header { format_version: needed, ..header.clone() };
-            &stamped
-        } else {
-            header
-        };
-        out.write_all(&MAGIC)?;
-        out.write_all(&header.format_version.to_le_bytes())?;
-        let payload = postcard::to_stdvec(header).map_err(FormatError::Encode)?;
-        write_frame(&mut out, KIND_HEADER, &[&payload])?;
+        out.write_all(&head(header)?)?;
         Ok(Self {
             out,
             codec: RecordCodec::for_log(&header.model, &header.levels),

@@ -118,3 +118,38 @@ fn a_duplicate_job_names_both_lines_as_a_whole_read_does() {
     assert!(scanned.ends_with("dup.swf:4: field 1 (job number): job 8 is already on line 2"), "{scanned}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// One reading gives what the two passes give: the jobs, then the same tallies.
+#[test]
+fn one_reading_gives_both_passes() {
+    let dir = folder("once");
+    // Out of order now and then (the held jobs' queue and heap both in play), with
+    // excluded lines and a header.
+    let mut lines = vec!["; MaxProcs: 128".to_owned(), line(1, 900, 10, 3), line(2, 400, 0, 1)];
+    lines.extend((3..5000).map(|k| line(k, 1000 + i64::from(k) - i64::from(k % 7 == 0) * 40, 5, k % 11)));
+    let path = dir.join("t.swf.gz");
+    gzip(&path, &(lines.join("\n") + "\n"));
+    let scan = Scan::new(&path, SwfOptions::default()).unwrap();
+    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    let jobs: Vec<Job> = once.by_ref().collect::<Result<_, _>>().unwrap();
+    assert_eq!(jobs, read(&path, SwfOptions::default()).unwrap().workload.jobs);
+    let found = once.finish().unwrap();
+    assert_eq!((found.jobs, found.widest, found.origin), (scan.jobs, scan.widest, scan.origin));
+    assert_eq!((found.workload.hash, found.workload.excluded), (scan.workload.hash, scan.workload.excluded));
+    assert_eq!((found.max_procs, found.max_nodes), (Some(128), None));
+    // A malformed line at the end: the jobs stop short, and the error is the end's.
+    std::fs::write(&path, lines.join("\n") + "\n1 2 3\n").unwrap();
+    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    assert!(once.by_ref().all(|job| job.is_ok()));
+    let error = once.finish().unwrap_err().to_string();
+    assert!(error.ends_with(":5001: 3 fields, an SWF job line has exactly 18"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn job_numbers_are_seen_once_across_pages() {
+    let mut seen = super::SeenIds::default();
+    let numbers = [0, 1, 40_000, 2, 40_000, u32::MAX, 1, 70_000, u32::MAX, 0];
+    let new: Vec<bool> = numbers.iter().map(|&id| seen.insert(id)).collect();
+    assert_eq!(new, [true, true, true, true, false, true, false, true, false, false]);
+}
