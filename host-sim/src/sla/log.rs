@@ -14,7 +14,8 @@ use replay::engine::sla::SlaEngine;
 use replay::format::{Header, Model};
 
 use super::SlaError;
-use super::run::{Decide, Outcome, Plan, Settle};
+use super::plan::{Outcome, Plan, Settle};
+use super::run::Decide;
 use crate::record_log;
 
 impl Decide for SlaEngine {

@@ -6,6 +6,7 @@
 //! - [`heuristic`]: `min(TF - 0.8*tD)` and the rest, read exactly, errors with a caret.
 //! - [`generator`]: seeded perfect-fit job sets of `64 x 300 h`.
 //! - [`mapping`]: SWF jobs into requests (a seeded tightness per job).
+//! - [`plan`]: what a run is given (its sets, held or streamed) and gives back.
 //! - [`run`]: whole-set and online batches into kernel events, one loop over requests.
 //! - [`ledger`]: the requests the loop holds until they are summed, in request order.
 //! - [`stream`]: a trace's set read as a stream, in memory that does not grow with it.
@@ -26,6 +27,7 @@ pub mod log;
 pub mod mapping;
 pub mod metrics;
 pub mod paper;
+pub mod plan;
 pub mod run;
 pub mod stream;
 pub mod sweep;

@@ -9,7 +9,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::sla::cli::{self, SlaArgs};
-use crate::sla::run::{self, Input, Outcome, Plan, Sets};
+use crate::sla::plan::{Outcome, Plan, Sets};
+use crate::sla::run::{self, Input};
 use crate::sla::{log, mapping};
 use crate::swf::LOOKAHEAD;
 
