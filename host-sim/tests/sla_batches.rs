@@ -36,13 +36,17 @@ fn a_batch_past_the_capacity_is_planned_in_parts_and_every_request_is_decided() 
         let mut kernel = Box::new(SlaKernel::<4096, 4>::new(config()).unwrap());
         let mut plans = Vec::new();
         let mut answered = Vec::new();
-        let out = run_set(kernel.as_mut(), &input, batch, &mut |event: &Event, decisions: &[Decision]| {
+        let mut starts = Vec::new();
+        let mut observe = |event: &Event, decisions: &[Decision]| {
             if let Event::Plan { t } = *event {
                 plans.push((t, decisions.len()));
             }
             answered.extend(decisions.iter().map(|d| match *d {
                 Decision::Accept { job, .. } | Decision::Reject { job, .. } => job,
             }));
+        };
+        let out = run_set(kernel.as_mut(), &input, batch, &mut observe, &mut |r, start| {
+            starts.push((r.job, start))
         });
         assert_eq!(
             out.rejected[RejectReason::ALL.iter().position(|&r| r == RejectReason::BatchFull).unwrap()],
@@ -56,7 +60,9 @@ fn a_batch_past_the_capacity_is_planned_in_parts_and_every_request_is_decided() 
             Batch::Every(_) => vec![(240, 4), (480, 4), (3600, 2)],
         };
         assert_eq!(plans, expected, "{batch:?}");
-        assert_eq!(out.starts.iter().filter(|s| s.is_some()).count(), 10, "two days hold every request");
+        assert_eq!(starts.iter().filter(|(_, s)| s.is_some()).count(), 10, "two days hold every request");
+        assert_eq!(starts.iter().map(|&(job, _)| job).collect::<Vec<u32>>(), (1..=10).collect::<Vec<u32>>());
+        assert_eq!(out.summary.accepted, 10);
     }
 }
 

@@ -61,11 +61,16 @@ fn check(name: &str, extra: &[&str], capacity: impl Fn(&[Terms]) -> u128) {
     let path = dir.join("run.log");
     let plan = cli::plan(&args(extra)).unwrap();
     let bar = indicatif::ProgressBar::hidden();
-    let logged = log::run_logged(&plan, &path, &bar).unwrap();
-    let plain = log::run_plain(&plan, &bar).unwrap();
-    for (a, b) in logged.sets.iter().zip(&plain.sets) {
-        assert_eq!(a.starts, b.starts, "{name}: a log changed a decision");
-    }
+    let (mut logged_starts, mut plain_starts) = (Vec::new(), Vec::new());
+    let logged =
+        log::run_logged(&plan, &path, &bar, &mut |set, r, start| logged_starts.push((set, r.job, start)))
+            .unwrap();
+    let plain =
+        log::run_plain(&plan, &bar, &mut |set, r, start| plain_starts.push((set, r.job, start))).unwrap();
+    assert_eq!(logged_starts, plain_starts, "{name}: a log changed a decision");
+    let requests: u64 = logged.sets.iter().map(|s| s.summary.requests).sum();
+    assert_eq!(logged_starts.len() as u64, requests, "{name}: every request settled once");
+    assert_eq!(logged.sets, plain.sets, "{name}");
     replay::verify::verify(LogReader::open(&path).unwrap()).unwrap();
     let recomputed = from_records(&path, capacity);
     assert_eq!(recomputed.len(), logged.sets.len(), "{name}");

@@ -9,11 +9,13 @@ use kernel::sla::Order;
 
 use super::generator::{self, FRAME_TICKS, NODES, SLOT_TICKS};
 use super::heuristic::{self, Spec};
-use super::mapping::{self, Sla};
+use super::mapping::Sla;
 use super::metrics;
-use super::run::{self, Batch, Input, Outcome, Plan, SetOutcome};
+use super::plan::{Outcome, Plan, Sets};
+use super::run::{self, Batch, Input, SetOutcome};
+use super::stream::{Survey, TraceSet};
 use super::{SlaError, paper, sweep};
-use crate::input::{TraceArgs, Traced};
+use crate::input::{Scanned, TraceArgs};
 use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
@@ -93,11 +95,13 @@ fn duration(option: &str, text: &str) -> Result<Tick, SlaError> {
 }
 
 /// What a run reads, before the kernel's configuration: its sets, the machine's
-/// nodes, the batch mode, the input's name and the trace jobs left out.
+/// nodes, the batch mode, the largest batch it forms, the input's name and the trace
+/// jobs left out.
 struct Source {
-    inputs: Vec<Input>,
+    sets: Sets,
     nodes: u32,
     batch: Batch,
+    largest: usize,
     name: String,
     left_out: u64,
 }
@@ -112,23 +116,22 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
     }
     let mut inputs_header =
         replay::format::Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
-    let source = match args.input.read()? {
+    let source = match args.input.scan()? {
         None => generated(args, slot, &mut inputs_header)?,
-        Some(trace) => traced(args, &trace, &mut inputs_header)?,
+        Some(scanned) => traced(args, scanned, &mut inputs_header)?,
     };
     inputs_header.set("batch", source.batch.setting());
     let order = spec.order(args.seed);
     let config = run::config(source.nodes, slot, step, order);
-    let largest = source.inputs.iter().map(|i| run::largest_batch(&i.requests, source.batch)).max();
-    let batch_capacity = replay::engine::sla::batch_for(largest.unwrap_or(0));
+    let batch_capacity = replay::engine::sla::batch_for(source.largest);
     let mut header = super::log::header(config, batch_capacity, args.seed);
     header.inputs = inputs_header.inputs;
     header.host_version = crate::workload::HOST_VERSION.to_owned();
     for setting in inputs_header.settings {
         header.set(&setting.key, setting.value);
     }
-    let Source { inputs, batch, name, left_out, .. } = source;
-    Ok(Plan { inputs, config, batch, batch_capacity, header, source: name, left_out })
+    let Source { sets, batch, name, left_out, .. } = source;
+    Ok(Plan { sets, config, batch, batch_capacity, header, source: name, left_out })
 }
 
 /// The generated sets of `--sets` and `--seed`, named in `header`.
@@ -144,30 +147,37 @@ fn generated(args: &SlaArgs, slot: Tick, header: &mut replay::format::Header) ->
     *header = header.clone().with_input(&name, crate::workload::INPUT_CRC.checksum(name.as_bytes()));
     header.host_version = crate::workload::HOST_VERSION.to_owned();
     header.set("sets", args.sets);
-    let inputs = (0..args.sets)
+    let inputs: Vec<Input> = (0..args.sets)
         .map(|i| {
             let set = generator::generate(args.seed, i);
             Input { requests: set_requests(&set), capacity: u128::from(NODES) * u128::from(FRAME_TICKS) }
         })
         .collect();
+    let largest = inputs.iter().map(|i| run::largest_batch(&i.requests, batch)).max().unwrap_or(0);
     let name = format!("{} generated sets, seed {}", args.sets, args.seed);
-    Ok(Source { inputs, nodes: NODES, batch, name, left_out: 0 })
+    Ok(Source { sets: Sets::Held(inputs), nodes: NODES, batch, largest, name, left_out: 0 })
 }
 
-/// The trace of `--trace` (its first `--limit` jobs) mapped into one set of requests,
-/// stamped in `header`.
-fn traced(args: &SlaArgs, trace: &Traced, header: &mut replay::format::Header) -> Result<Source, SlaError> {
-    trace.workload.check_not_empty(args.input.allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
-    trace.workload.check_sized("sla", args.input.allow_empty).map_err(SlaError::Usage)?;
-    trace.workload.stamp(header);
-    let jobs = trace.workload.jobs.as_slice();
-    let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(jobs));
-    let mapped = mapping::map(jobs, nodes, args.seed);
-    let batch = Batch::parse(args.batch.as_deref().unwrap_or("1h")).map_err(SlaError::Usage)?;
-    let capacity = trace_capacity(&mapped.requests, nodes);
-    let left_out = mapped.unknown_procs;
-    let input = Input { requests: mapped.requests, capacity };
-    Ok(Source { inputs: vec![input], nodes, batch, name: trace.workload.name.clone(), left_out })
+/// The trace of `--trace` (its first `--limit` jobs) as one set of requests read as
+/// a stream ([`super::stream`]), surveyed once and stamped in `header`.
+fn traced(args: &SlaArgs, scanned: Scanned, header: &mut replay::format::Header) -> Result<Source, SlaError> {
+    let allow_empty = args.input.allow_empty;
+    scanned.workload.check_count(scanned.jobs, allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
+    // A bad --batch is reported after the trace's own errors, as when the trace was
+    // read whole; the survey's batch count is then never used.
+    let batch = Batch::parse(args.batch.as_deref().unwrap_or("1h"));
+    let survey = Survey::of(scanned.jobs()?, args.seed, batch.clone().unwrap_or(Batch::Whole))?;
+    let sized = survey.widest > 0;
+    scanned.workload.check_sized_count("sla", allow_empty, scanned.jobs, sized).map_err(SlaError::Usage)?;
+    scanned.workload.stamp(header);
+    let nodes = args.nodes.unwrap_or_else(|| {
+        crate::input::pool_size_widest(scanned.max_procs, scanned.max_nodes, survey.widest)
+    });
+    let batch = batch.map_err(SlaError::Usage)?;
+    let name = scanned.workload.name.clone();
+    let (largest, left_out) = (survey.largest, survey.left_out);
+    let sets = Sets::Trace(TraceSet::new(scanned, args.seed, nodes, survey));
+    Ok(Source { sets, nodes, batch, largest, name, left_out })
 }
 
 /// What a trace's CPU utilisation divides by: `nodes` times the span from the first
@@ -196,10 +206,10 @@ pub fn run(args: &SlaArgs) -> Result<(), SlaError> {
     if plan.left_out > 0 {
         eprintln!("host-sim: {} trace jobs without a processor count left out", plan.left_out);
     }
-    let bar = progress::bar(plan.inputs.len() as u64, "sets");
+    let bar = progress::bar(plan.sets.len() as u64, "sets");
     let outcome = match &args.output.log {
-        Some(path) => super::log::run_logged(&plan, path, &bar)?,
-        None => super::log::run_plain(&plan, &bar)?,
+        Some(path) => super::log::run_logged(&plan, path, &bar, &mut |_, _, _| {})?,
+        None => super::log::run_plain(&plan, &bar, &mut |_, _, _| {})?,
     };
     bar.finish_and_clear();
     print_outcome(&plan, &outcome, args.output.json)
@@ -216,7 +226,7 @@ pub fn print_outcome(plan: &Plan, outcome: &Outcome, json: bool) -> Result<(), S
         let value = serde_json::json!({
             "heuristic": heuristic::display(heuristic_spec(plan.config.order)),
             "source": plan.source,
-            "sets": plan.inputs.len(),
+            "sets": plan.sets.len(),
             "nodes": plan.config.nodes,
             "batch": plan.batch.setting(),
             "step_ticks": plan.config.step_ticks,
@@ -264,7 +274,7 @@ fn text(plan: &Plan, outcome: &Outcome, rejected: &serde_json::Map<String, serde
         .filter(|(_, v)| v.as_u64().unwrap_or(0) > 0)
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    let per = if plan.inputs.len() > 1 { " (means over the sets)" } else { "" };
+    let per = if plan.sets.len() > 1 { " (means over the sets)" } else { "" };
     format!(
         "sla: {} on {}: {} nodes, batch {}, step {} s, slot {} s\n\
          requests {}, accepted {}; rejected: {}\n\

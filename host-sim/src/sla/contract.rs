@@ -36,14 +36,13 @@ impl HostModel for Sla {
         let last = mapped.requests.iter().map(|r| r.terms.tf).max().unwrap_or(0);
         let capacity = u128::from(nodes) * u128::from(last.saturating_sub(first).max(1));
         let input = run::Input { requests: mapped.requests, capacity };
-        let out = run::run_set(&mut engine, &input, batch, &mut |_, _| {});
         let (mut waits, mut slowdowns) = (Vec::new(), Vec::new());
-        for (r, start) in input.requests.iter().zip(&out.starts) {
-            let Some(start) = *start else { continue };
+        let out = run::run_set(&mut engine, &input, batch, &mut |_, _| {}, &mut |r, start| {
+            let Some(start) = start else { return };
             waits.push(start.saturating_sub(r.submit) as f64);
             let end = start.saturating_add(r.terms.td);
             slowdowns.push(end.saturating_sub(r.submit) as f64 / r.terms.td.max(10) as f64);
-        }
+        });
         let s = &out.summary;
         Ok(Row {
             model: "sla",

@@ -14,8 +14,8 @@ use replay::engine::sla::SlaEngine;
 use replay::format::{Header, Model};
 
 use super::SlaError;
-use super::metrics;
-use super::run::{self, Decide, Outcome, Plan, SetOutcome};
+use super::plan::{Outcome, Plan, Settle};
+use super::run::Decide;
 use crate::record_log;
 
 impl Decide for SlaEngine {
@@ -47,35 +47,27 @@ pub fn engine(config: Config, batch: u32) -> Result<SlaEngine, SlaError> {
     SlaEngine::with_batch(config, batch).map_err(|e| SlaError::Config(e.to_string()))
 }
 
-fn outcome(sets: Vec<SetOutcome>) -> Outcome {
-    let mean = metrics::mean(&sets.iter().map(|s| s.summary).collect::<Vec<_>>());
-    Outcome { sets, mean }
-}
-
-/// Runs every set of `plan` without a log.
-pub fn run_plain(plan: &Plan, bar: &ProgressBar) -> Result<Outcome, SlaError> {
+/// Runs every set of `plan` without a log, handing each request and its start to
+/// `settle` ([`Plan::run`]).
+pub fn run_plain(plan: &Plan, bar: &ProgressBar, settle: Settle<'_>) -> Result<Outcome, SlaError> {
     let mut engine = engine(plan.config, plan.batch_capacity)?;
-    let mut sets = Vec::with_capacity(plan.inputs.len());
-    for input in &plan.inputs {
-        sets.push(run::run_set(&mut engine, input, plan.batch, &mut |_, _| {}));
-        bar.inc(1);
-    }
-    Ok(outcome(sets))
+    plan.run(&mut engine, &mut |_, _| {}, settle, bar)
 }
 
 /// Runs every set of `plan` and writes its header, then every event and its
 /// decisions, to `path`.
-pub fn run_logged(plan: &Plan, path: &Path, bar: &ProgressBar) -> Result<Outcome, SlaError> {
+pub fn run_logged(
+    plan: &Plan,
+    path: &Path,
+    bar: &ProgressBar,
+    settle: Settle<'_>,
+) -> Result<Outcome, SlaError> {
     record_log::write(path, &plan.header, |record| {
         let mut engine = engine(plan.config, plan.batch_capacity)?;
-        let mut sets = Vec::with_capacity(plan.inputs.len());
-        for input in &plan.inputs {
-            sets.push(run::run_set(&mut engine, input, plan.batch, &mut |event, decisions| {
-                record(Body::SlaEvent(*event));
-                decisions.iter().for_each(|d| record(Body::SlaDecision(*d)));
-            }));
-            bar.inc(1);
-        }
-        Ok(outcome(sets))
+        let mut observe = |event: &kernel::sla::Event, decisions: &[kernel::sla::Decision]| {
+            record(Body::SlaEvent(*event));
+            decisions.iter().for_each(|d| record(Body::SlaDecision(*d)));
+        };
+        plan.run(&mut engine, &mut observe, settle, bar)
     })
 }

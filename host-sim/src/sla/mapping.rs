@@ -48,25 +48,41 @@ pub struct Mapped {
 
 /// Maps `jobs` (in workload order) with `seed`, on a machine of `nodes`.
 pub fn map(jobs: &[Job], nodes: u32, seed: u64) -> Mapped {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(TRACE_STREAM);
-    let mut requests = Vec::with_capacity(jobs.len());
-    let mut unknown_procs = 0;
-    for job in jobs {
-        let f = rng.random_range(FACTOR_MILLI);
+    let mut mapper = Mapper::new(seed);
+    let requests = jobs.iter().filter_map(|job| mapper.map(job)).collect();
+    Mapped { requests, nodes, unknown_procs: mapper.unknown_procs }
+}
+
+/// The mapping one job at a time, in workload order: what [`map`] does over a slice,
+/// and a streamed trace's run over its jobs as they come.
+#[derive(Clone, Debug)]
+pub struct Mapper {
+    rng: ChaCha8Rng,
+    /// Jobs without a processor count so far, left out.
+    pub unknown_procs: u64,
+}
+
+impl Mapper {
+    /// The draws of `seed`, before the first job.
+    pub fn new(seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(TRACE_STREAM);
+        Self { rng, unknown_procs: 0 }
+    }
+
+    /// The next job's request, or `None` (counted) for a job without processors; a
+    /// job draws its tightness either way.
+    pub fn map(&mut self, job: &Job) -> Option<Sla> {
+        let f = self.rng.random_range(FACTOR_MILLI);
         if job.procs == 0 {
-            unknown_procs += 1;
-            continue;
+            self.unknown_procs += 1;
+            return None;
         }
         let window = u128::from(job.p) * u128::from(f) / 1000;
         let tf = job.release.saturating_add(Tick::try_from(window).unwrap_or(Tick::MAX));
-        requests.push(Sla {
-            job: job.id,
-            submit: job.release,
-            terms: Terms { ts: job.release, tf, td: job.p, ncpu: job.procs },
-        });
+        let terms = Terms { ts: job.release, tf, td: job.p, ncpu: job.procs };
+        Some(Sla { job: job.id, submit: job.release, terms })
     }
-    Mapped { requests, nodes, unknown_procs }
 }
 
 #[cfg(test)]

@@ -92,23 +92,75 @@ pub fn rigid(terms: &Terms, start: Tick) -> f64 {
 /// `k`: the price of one CPU-second that makes the CPU income of all `requests` equal
 /// their count (0 for none).
 pub fn price_k(requests: &[Terms]) -> f64 {
-    let area: f64 = requests.iter().map(|r| f64::from(r.ncpu) * r.td as f64).sum();
-    if area > 0.0 { requests.len() as f64 / area } else { 0.0 }
+    let mut price = Price::default();
+    requests.iter().for_each(|r| price.add(r));
+    price.k()
+}
+
+/// [`price_k`] folded one request at a time, in request order (the order its sum of
+/// areas is taken in, so that `k` is the same to the bit).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Price {
+    requests: u64,
+    /// `sum of NCPU * tD`, in node-ticks.
+    area: f64,
+}
+
+impl Price {
+    pub fn add(&mut self, terms: &Terms) {
+        self.requests += 1;
+        self.area += f64::from(terms.ncpu) * terms.td as f64;
+    }
+
+    /// `k` of the requests added.
+    pub fn k(&self) -> f64 {
+        if self.area > 0.0 { self.requests as f64 / self.area } else { 0.0 }
+    }
 }
 
 /// The measures of one set: `starts[i]` is the start of `requests[i]` if it was
 /// accepted; `capacity` is `m` times the frame, in node-ticks.
 pub fn summarise(requests: &[Terms], starts: &[Option<Tick>], capacity: u128) -> Summary {
-    let k = price_k(requests);
-    let mut income = Income::default();
-    let (mut accepted, mut cpu) = (0u64, 0u128);
+    let mut tally = Tally::new(price_k(requests));
     for (terms, start) in requests.iter().zip(starts) {
-        let Some(start) = *start else { continue };
-        accepted += 1;
-        cpu += u128::from(terms.ncpu) * u128::from(terms.td);
-        let cpu_price = k * f64::from(terms.ncpu) * terms.td as f64;
+        tally.add(terms, *start);
+    }
+    tally.summary(capacity)
+}
+
+/// [`summarise`] one request at a time, in request order, with `k` known beforehand:
+/// the same sums in the same order, so the same measures to the bit, and nothing
+/// held per request. It also keeps the span a trace's frame is ([`Tally::span`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tally {
+    k: f64,
+    requests: u64,
+    accepted: u64,
+    /// CPU time of the accepted requests, in node-ticks.
+    cpu: u128,
+    income: Income,
+    first_ts: Option<Tick>,
+    last_tf: Tick,
+}
+
+impl Tally {
+    /// No request yet, at the price `k` ([`price_k`] of all the set's requests).
+    pub fn new(k: f64) -> Self {
+        Self { k, requests: 0, accepted: 0, cpu: 0, income: Income::default(), first_ts: None, last_tf: 0 }
+    }
+
+    /// The next request, in request order, and its start if it was accepted.
+    pub fn add(&mut self, terms: &Terms, start: Option<Tick>) {
+        self.requests += 1;
+        self.first_ts = Some(self.first_ts.map_or(terms.ts, |first| first.min(terms.ts)));
+        self.last_tf = self.last_tf.max(terms.tf);
+        let Some(start) = start else { return };
+        self.accepted += 1;
+        self.cpu += u128::from(terms.ncpu) * u128::from(terms.td);
+        let cpu_price = self.k * f64::from(terms.ncpu) * terms.td as f64;
         let fair_price = (1.0 + cpu_price) / 2.0;
         let (r, a) = (rigid(terms, start), asap(terms, start));
+        let income = &mut self.income;
         income.rigid_sla += r;
         income.rigid_cpu += r * cpu_price;
         income.rigid_fair += r * fair_price;
@@ -116,13 +168,24 @@ pub fn summarise(requests: &[Terms], starts: &[Option<Tick>], capacity: u128) ->
         income.asap_cpu += a * cpu_price;
         income.asap_fair += a * fair_price;
     }
-    let percent = |part: f64, whole: f64| if whole > 0.0 { 100.0 * part / whole } else { 0.0 };
-    Summary {
-        requests: requests.len() as u64,
-        accepted,
-        cpu_utilisation: percent(cpu as f64, capacity as f64),
-        sla_factor: percent(accepted as f64, requests.len() as f64),
-        income,
+
+    /// The ticks from the earliest `TS` to the latest `TF` of the requests added (at
+    /// least 1): a trace's frame.
+    pub fn span(&self) -> Tick {
+        self.last_tf.saturating_sub(self.first_ts.unwrap_or(0)).max(1)
+    }
+
+    /// The measures of the requests added, `capacity` being `m` times the frame in
+    /// node-ticks.
+    pub fn summary(&self, capacity: u128) -> Summary {
+        let percent = |part: f64, whole: f64| if whole > 0.0 { 100.0 * part / whole } else { 0.0 };
+        Summary {
+            requests: self.requests,
+            accepted: self.accepted,
+            cpu_utilisation: percent(self.cpu as f64, capacity as f64),
+            sla_factor: percent(self.accepted as f64, self.requests as f64),
+            income: self.income,
+        }
     }
 }
 

@@ -6,7 +6,10 @@
 //! - [`heuristic`]: `min(TF - 0.8*tD)` and the rest, read exactly, errors with a caret.
 //! - [`generator`]: seeded perfect-fit job sets of `64 x 300 h`.
 //! - [`mapping`]: SWF jobs into requests (a seeded tightness per job).
-//! - [`run`]: whole-set and online batches into kernel events.
+//! - [`plan`]: what a run is given (its sets, held or streamed) and gives back.
+//! - [`run`]: whole-set and online batches into kernel events, one loop over requests.
+//! - [`ledger`]: the requests the loop holds until they are summed, in request order.
+//! - [`stream`]: a trace's set read as a stream, in memory that does not grow with it.
 //! - [`metrics`]: CPU utilisation, SLA factor, Rigid/ASAP x SLA/CPU/Fair income.
 //! - [`log`]: the decision log of a run.
 //! - [`sweep`]: every heuristic over a grid of weights, Tables 1 and 2, the findings.
@@ -19,11 +22,14 @@ pub mod contract;
 pub mod figures;
 pub mod generator;
 pub mod heuristic;
+pub mod ledger;
 pub mod log;
 pub mod mapping;
 pub mod metrics;
 pub mod paper;
+pub mod plan;
 pub mod run;
+pub mod stream;
 pub mod sweep;
 pub mod whatif;
 

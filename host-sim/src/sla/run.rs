@@ -1,8 +1,13 @@
 //! The run loop: job sets or a trace's requests into [`kernel::sla::Event`]s, the
-//! decisions back into starts, and the measures of each set; with [`Plan`] (what a run
-//! is given) and [`Outcome`] (what it gives back), which both the subcommand
-//! ([`super::cli`]) and the log ([`super::log`]) use, so that neither depends on the
-//! other for them.
+//! decisions back into starts, and the measures of each set.
+//!
+//! One loop ([`run_requests`]) runs every set from an iterator of requests in the
+//! order they are submitted: a generated set's or a log's held in memory
+//! ([`run_set`]), or a trace's streamed from its file ([`super::stream`]). It holds
+//! only what is live: the kernel's batch, and the requests submitted and not yet
+//! summed ([`super::ledger`]). Each request is summed ([`super::metrics::Tally`]) once
+//! it and every request before it in request order are decided, so the measures are
+//! those of the whole set to the bit; the price `k` is known before the first request.
 //!
 //! - **Whole set** ([`Batch::Whole`], the paper's): `Reset { 0 }`, every request
 //!   submitted at 0 in request order, one `Plan { 0 }`. Every set starts from an
@@ -24,8 +29,9 @@
 use kernel::Tick;
 use kernel::sla::{Config, Decision, Event, RejectReason, Request, SlaKernel};
 
+use super::ledger::Ledger;
 use super::mapping::Sla;
-use super::metrics::{self, Summary, Terms};
+use super::metrics::{self, Summary, Tally};
 
 /// When batches are planned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,8 +95,6 @@ pub struct Input {
 /// What one set's run gave.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetOutcome {
-    /// `starts[i]`: the start of `requests[i]` when accepted.
-    pub starts: Vec<Option<Tick>>,
     /// Rejections by reason, in [`RejectReason::ALL`]'s order.
     pub rejected: [u64; 7],
     pub summary: Summary,
@@ -98,102 +102,164 @@ pub struct SetOutcome {
     pub decisions: u64,
 }
 
-/// What `host-sim sla` runs: its sets (one for a trace), the kernel's configuration,
-/// the batch mode, and what identifies the input in a log header.
-#[derive(Debug)]
-pub struct Plan {
-    pub inputs: Vec<Input>,
-    pub config: Config,
-    pub batch: Batch,
-    /// The engine's `B`: the smallest compiled size that holds the largest batch.
-    pub batch_capacity: u32,
-    pub header: replay::format::Header,
-    pub source: String,
-    /// Trace jobs left out (no processor count).
-    pub left_out: u64,
+/// What the CPU utilisation of a set divides by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capacity {
+    /// `m` times a frame known beforehand (a generated set's), in node-ticks.
+    NodeTicks(u128),
+    /// `nodes` times the span from the set's earliest `TS` to its latest `TF` (a
+    /// trace's, [`super::metrics::Tally::span`]).
+    Span { nodes: u32 },
 }
 
-/// The whole run's outcome: every set's.
-#[derive(Debug)]
-pub struct Outcome {
-    pub sets: Vec<SetOutcome>,
-    pub mean: Summary,
+/// What the loop is told of a set before its first request.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SetTerms {
+    pub batch: Batch,
+    /// `k` of all the set's requests ([`metrics::price_k`]).
+    pub price_k: f64,
+    pub capacity: Capacity,
 }
 
 fn request(sla: &Sla) -> Request {
     Request { job: sla.job, ts: sla.terms.ts, tf: sla.terms.tf, td: sla.terms.td, ncpu: sla.terms.ncpu }
 }
 
-/// Runs one set on `kernel` (reset first), handing each event and its decisions to
-/// `observe`. Jobs are paired with decisions by job number; the requests of a set
-/// have distinct numbers.
+/// Runs one set held whole on `kernel` (reset first), handing each event and its
+/// decisions to `observe` and each request and its start, in request order, to
+/// `settle`. Online, the requests are submitted in (submit, request order).
 pub fn run_set(
     kernel: &mut dyn Decide,
     input: &Input,
     batch: Batch,
     observe: &mut dyn FnMut(&Event, &[Decision]),
+    settle: &mut dyn FnMut(&Sla, Option<Tick>),
 ) -> SetOutcome {
-    let requests = &input.requests;
-    let mut index = crate::workload::JobIdMap::default();
-    index.reserve(requests.len());
-    for (i, r) in requests.iter().enumerate() {
-        index.insert(r.job, i);
+    let mut price = metrics::Price::default();
+    input.requests.iter().for_each(|r| price.add(&r.terms));
+    let set = SetTerms { batch, price_k: price.k(), capacity: Capacity::NodeTicks(input.capacity) };
+    let mut order: Vec<(u64, Sla)> = input.requests.iter().enumerate().map(|(i, r)| (i as u64, *r)).collect();
+    if let Batch::Every(_) = batch {
+        order.sort_by_key(|&(i, r)| (r.submit, i));
     }
-    let mut out = SetOutcome {
-        starts: vec![None; requests.len()],
-        rejected: [0; 7],
-        summary: Summary::default(),
-        events: 0,
-        decisions: 0,
-    };
-    let mut decisions = Vec::with_capacity(64);
-    let capacity = kernel.batch_capacity();
-    let mut pending = 0usize;
-    let mut feed = |event: Event| {
-        decisions.clear();
-        // A batch that holds `B` requests is planned before the next submit joins it.
-        if let Event::Submit { t, .. } = event
-            && pending >= capacity
-        {
-            feed_one(kernel, Event::Plan { t }, &mut decisions, observe, &mut out, &index);
-            pending = 0;
-            decisions.clear();
-        }
-        let outcome = feed_one(kernel, event, &mut decisions, observe, &mut out, &index);
-        match outcome {
-            kernel::sla::Outcome::Queued => pending += 1,
-            kernel::sla::Outcome::Planned { .. } | kernel::sla::Outcome::Reset { .. } => pending = 0,
-            _ => {}
-        }
-    };
-    feed(Event::Reset { t: 0 });
-    match batch {
-        Batch::Whole => {
-            for r in requests {
-                feed(Event::Submit { t: 0, request: request(r) });
-            }
-            feed(Event::Plan { t: 0 });
-        }
-        Batch::Every(length) => online(requests, length, &mut feed),
+    let requests = order.into_iter().map(Ok::<_, std::convert::Infallible>);
+    match run_requests(kernel, requests, set, observe, settle) {
+        Ok(out) => out,
+        Err(never) => match never {},
     }
-    let terms: Vec<Terms> = requests.iter().map(|r| r.terms).collect();
-    out.summary = metrics::summarise(&terms, &out.starts, input.capacity);
-    out
 }
 
-/// Decides one event, shows it to `observe` and counts it into `out`.
-fn feed_one(
+/// The run loop: one set's `requests` on `kernel` (reset first), each with its place
+/// in request order, given in the order they are submitted (any for a whole set; by
+/// submit time online). Events and their decisions go to `observe`, each request and
+/// its start to `settle` once summed, in request order. Jobs are paired with
+/// decisions by job number; the requests of a set have distinct numbers. Stops at
+/// the first error of `requests`.
+pub fn run_requests<E>(
     kernel: &mut dyn Decide,
-    event: Event,
-    decisions: &mut Vec<Decision>,
+    requests: impl Iterator<Item = Result<(u64, Sla), E>>,
+    set: SetTerms,
     observe: &mut dyn FnMut(&Event, &[Decision]),
-    out: &mut SetOutcome,
-    index: &crate::workload::JobIdMap<usize>,
-) -> kernel::sla::Outcome {
-    let outcome = kernel.decide(event, decisions);
-    observe(&event, decisions);
-    record(out, index, decisions);
-    outcome
+    settle: &mut dyn FnMut(&Sla, Option<Tick>),
+) -> Result<SetOutcome, E> {
+    let mut runner = Runner {
+        capacity: kernel.batch_capacity(),
+        kernel,
+        observe,
+        settle,
+        ledger: Ledger::default(),
+        tally: Tally::new(set.price_k),
+        out: SetOutcome { rejected: [0; 7], summary: Summary::default(), events: 0, decisions: 0 },
+        decisions: Vec::with_capacity(64),
+        pending: 0,
+    };
+    runner.feed(Event::Reset { t: 0 });
+    match set.batch {
+        Batch::Whole => {
+            for item in requests {
+                let (seq, r) = item?;
+                runner.submit(0, seq, r);
+            }
+            runner.feed(Event::Plan { t: 0 });
+        }
+        Batch::Every(length) => online(requests, length, &mut runner)?,
+    }
+    let Runner { mut ledger, mut tally, settle, mut out, .. } = runner;
+    ledger.drain(&mut |r, start| {
+        tally.add(&r.terms, start);
+        settle(&r, start);
+    });
+    let capacity = match set.capacity {
+        Capacity::NodeTicks(c) => c,
+        Capacity::Span { nodes } => u128::from(nodes) * u128::from(tally.span()),
+    };
+    out.summary = tally.summary(capacity);
+    Ok(out)
+}
+
+/// The loop's state while a set runs.
+struct Runner<'a> {
+    kernel: &'a mut dyn Decide,
+    observe: &'a mut dyn FnMut(&Event, &[Decision]),
+    settle: &'a mut dyn FnMut(&Sla, Option<Tick>),
+    /// The requests submitted and not yet summed.
+    ledger: Ledger,
+    tally: Tally,
+    out: SetOutcome,
+    decisions: Vec<Decision>,
+    /// Requests queued in the kernel's batch.
+    pending: usize,
+    /// `B`.
+    capacity: usize,
+}
+
+impl Runner<'_> {
+    /// Submits request `seq` (its place in request order) at `t`.
+    fn submit(&mut self, t: Tick, seq: u64, r: Sla) {
+        self.ledger.submit(seq, r);
+        self.feed(Event::Submit { t, request: request(&r) });
+    }
+
+    fn feed(&mut self, event: Event) {
+        // A batch that holds `B` requests is planned before the next submit joins it.
+        if let Event::Submit { t, .. } = event
+            && self.pending >= self.capacity
+        {
+            self.step(Event::Plan { t });
+            self.pending = 0;
+        }
+        match self.step(event) {
+            kernel::sla::Outcome::Queued => self.pending += 1,
+            kernel::sla::Outcome::Planned { .. } | kernel::sla::Outcome::Reset { .. } => self.pending = 0,
+            _ => {}
+        }
+    }
+
+    /// Decides one event, shows it to `observe`, counts it, and sums the requests it
+    /// settles.
+    fn step(&mut self, event: Event) -> kernel::sla::Outcome {
+        self.decisions.clear();
+        let outcome = self.kernel.decide(event, &mut self.decisions);
+        (self.observe)(&event, &self.decisions);
+        self.out.events += 1;
+        self.out.decisions += self.decisions.len() as u64;
+        for d in &self.decisions {
+            match *d {
+                Decision::Accept { job, start } => self.ledger.decide(job, Some(start)),
+                Decision::Reject { job, reason } => {
+                    let at = RejectReason::ALL.iter().position(|&r| r == reason).unwrap_or(0);
+                    self.out.rejected[at] += 1;
+                    self.ledger.decide(job, None);
+                }
+            }
+        }
+        let (tally, settle) = (&mut self.tally, &mut self.settle);
+        self.ledger.settle(&mut |r, start| {
+            tally.add(&r.terms, start);
+            settle(&r, start);
+        });
+        outcome
+    }
 }
 
 /// The most requests one batch of `requests` gathers under `batch`: every request of
@@ -213,51 +279,72 @@ pub fn largest_batch(requests: &[Sla], batch: Batch) -> usize {
     }
 }
 
-/// Counts one event and its `decisions` into `out`: the starts of accepted requests
-/// (found through `index`) and the rejections by reason.
-fn record(out: &mut SetOutcome, index: &crate::workload::JobIdMap<usize>, decisions: &[Decision]) {
-    out.events += 1;
-    out.decisions += decisions.len() as u64;
-    for d in decisions {
-        match *d {
-            Decision::Accept { job, start } => {
-                if let Some(&i) = index.get(&job) {
-                    out.starts[i] = Some(start);
+/// The most requests one batch gathers online, from the submit times of a set's
+/// requests in the order they are submitted (by submit time): what [`largest_batch`]
+/// gives, counting one interval at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Largest {
+    batch: Batch,
+    /// The interval being counted, and its requests so far.
+    interval: Option<Tick>,
+    count: usize,
+    most: usize,
+}
+
+impl Largest {
+    pub const fn new(batch: Batch) -> Self {
+        Self { batch, interval: None, count: 0, most: 0 }
+    }
+
+    /// The next request's submit time (none earlier than the last).
+    pub fn add(&mut self, submit: Tick) {
+        match self.batch {
+            Batch::Whole => self.most += 1,
+            Batch::Every(0) => self.most = 1,
+            Batch::Every(length) => {
+                let interval = submit / length;
+                if self.interval != Some(interval) {
+                    (self.interval, self.count) = (Some(interval), 0);
                 }
-            }
-            Decision::Reject { reason, .. } => {
-                let at = RejectReason::ALL.iter().position(|&r| r == reason).unwrap_or(0);
-                out.rejected[at] += 1;
+                self.count += 1;
+                self.most = self.most.max(self.count);
             }
         }
     }
+
+    pub const fn most(&self) -> usize {
+        self.most
+    }
 }
 
-/// The online events of `requests`: each submitted at its submit time, in (submit,
-/// request order); planned every `length` ticks, or alone at its submit when `length`
-/// is 0.
-fn online(requests: &[Sla], length: Tick, feed: &mut dyn FnMut(Event)) {
-    let mut order: Vec<usize> = (0..requests.len()).collect();
-    order.sort_by_key(|&i| (requests[i].submit, i));
+/// The online events of `requests` (in submit order, each with its place in request
+/// order): each submitted at its submit time; planned every `length` ticks, or alone
+/// at its submit when `length` is 0.
+fn online<E>(
+    requests: impl Iterator<Item = Result<(u64, Sla), E>>,
+    length: Tick,
+    runner: &mut Runner<'_>,
+) -> Result<(), E> {
     let mut due: Option<Tick> = None;
-    for i in order {
-        let r = &requests[i];
+    for item in requests {
+        let (seq, r) = item?;
         if let Some(at) = due
             && r.submit >= at
         {
-            feed(Event::Plan { t: at });
+            runner.feed(Event::Plan { t: at });
             due = None;
         }
-        feed(Event::Submit { t: r.submit, request: request(r) });
+        runner.submit(r.submit, seq, r);
         if length == 0 {
-            feed(Event::Plan { t: r.submit });
+            runner.feed(Event::Plan { t: r.submit });
         } else if due.is_none() {
             due = Some((r.submit / length).saturating_add(1).saturating_mul(length));
         }
     }
     if let Some(at) = due {
-        feed(Event::Plan { t: at });
+        runner.feed(Event::Plan { t: at });
     }
+    Ok(())
 }
 
 /// The kernel's configuration for a run.

@@ -15,7 +15,8 @@ use super::cli::{print_outcome, trace_capacity};
 use super::generator::FRAME_TICKS;
 use super::mapping::Sla;
 use super::metrics::Terms;
-use super::run::{Batch, Input, Plan};
+use super::plan::{Plan, Sets};
+use super::run::{Batch, Input};
 use crate::error::CliError;
 use crate::output::RunOutputArgs;
 use crate::whatif::{Changes, Recorded, Whatif};
@@ -27,10 +28,10 @@ impl Whatif for crate::model::Sla {
     fn whatif(recorded: &Recorded, changes: &Changes, output: &RunOutputArgs) -> Result<(), CliError> {
         changes.refuse_except(&KNOWN, "an SLA")?;
         let plan = plan(recorded, changes)?;
-        let bar = crate::progress::bar(plan.inputs.len() as u64, "sets");
+        let bar = crate::progress::bar(plan.sets.len() as u64, "sets");
         let outcome = match &output.log {
-            Some(path) => super::log::run_logged(&plan, path, &bar),
-            None => super::log::run_plain(&plan, &bar),
+            Some(path) => super::log::run_logged(&plan, path, &bar, &mut |_, _, _| {}),
+            None => super::log::run_plain(&plan, &bar, &mut |_, _, _| {}),
         };
         bar.finish_and_clear();
         Ok(print_outcome(&plan, &outcome?, output.json)?)
@@ -85,5 +86,13 @@ fn plan(recorded: &Recorded, changes: &Changes) -> Result<Plan, CliError> {
     new_header.host_version = crate::workload::HOST_VERSION.to_owned();
     new_header.settings = header.settings.clone();
     let source = header.input_names();
-    Ok(Plan { inputs, config, batch, batch_capacity, header: new_header, source, left_out: 0 })
+    Ok(Plan {
+        sets: Sets::Held(inputs),
+        config,
+        batch,
+        batch_capacity,
+        header: new_header,
+        source,
+        left_out: 0,
+    })
 }
