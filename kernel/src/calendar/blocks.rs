@@ -171,6 +171,10 @@ impl<const H: usize> Blocks<H> {
     fn change(&mut self, lo: usize, hi: usize, change: Change) {
         for (block, from, to) in Self::pieces(lo, hi) {
             let mut s = self.summary(block);
+            if matches!(change, Change::Set(value) if s.min == value && s.max == value) {
+                // Every position already holds the value.
+                continue;
+            }
             let whole = to.saturating_sub(from) == BLOCK;
             let delta = match change {
                 Change::Add(delta) => Some(delta),
