@@ -29,11 +29,7 @@ pub fn header(scenario: &Scenario) -> Header {
 }
 
 /// Runs `scenario` and writes `header`, then every event and decision, to `path`.
-pub fn run_logged(
-    scenario: &Scenario,
-    header: &Header,
-    path: &Path,
-) -> Result<(Summary, Ran), TiersError> {
+pub fn run_logged(scenario: &Scenario, header: &Header, path: &Path) -> Result<(Summary, Ran), TiersError> {
     record_log::write(path, header, |record| {
         let mut observe = |event: &kernel::tiers::Event, decisions: &[kernel::tiers::Decision]| {
             record(Body::TiersEvent(*event));

@@ -149,7 +149,8 @@ impl Tally {
 
     pub fn summary(&self) -> Summary {
         let all = |t: &Tiers, u: u64| t.iter().sum::<u64>() + u;
-        let (submitted, accepted) = (all(&self.submitted, self.untiered[0]), all(&self.accepted, self.untiered[1]));
+        let (submitted, accepted) =
+            (all(&self.submitted, self.untiered[0]), all(&self.accepted, self.untiered[1]));
         let violated = all(&self.violated, self.untiered[2]);
         let rejected = |i: usize| self.submitted[i] - self.accepted[i];
         let moved = self.moved.iter().sum();

@@ -98,14 +98,28 @@ impl Scenario {
         let (out, wide) = match &self.requests {
             Requests::Listed(list) => {
                 let mut requests = list.iter().map(|&r| Ok(r));
-                let out =
-                    run::run(self.config, &self.resources, &mut requests, &self.changes, settings, observe, &mut fated)?;
+                let out = run::run(
+                    self.config,
+                    &self.resources,
+                    &mut requests,
+                    &self.changes,
+                    settings,
+                    observe,
+                    &mut fated,
+                )?;
                 (out, 0)
             }
             Requests::Trace { scanned, mix } => {
                 let mut requests = testbed::TraceRequests::new(scanned.jobs()?, *mix, self.seed);
-                let out =
-                    run::run(self.config, &self.resources, &mut requests, &self.changes, settings, observe, &mut fated)?;
+                let out = run::run(
+                    self.config,
+                    &self.resources,
+                    &mut requests,
+                    &self.changes,
+                    settings,
+                    observe,
+                    &mut fated,
+                )?;
                 (out, requests.wide)
             }
         };

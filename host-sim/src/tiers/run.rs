@@ -133,7 +133,14 @@ struct Host<'a> {
 }
 
 impl<'a> Host<'a> {
-    fn new(resources: &'a [Resource], requests: Requests<'a>, changes: Changes, faults: Faults, seed: u64, fated: &'a mut dyn FnMut(&JobFate)) -> Self {
+    fn new(
+        resources: &'a [Resource],
+        requests: Requests<'a>,
+        changes: Changes,
+        faults: Faults,
+        seed: u64,
+        fated: &'a mut dyn FnMut(&JobFate),
+    ) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(2);
         Self {
@@ -171,7 +178,8 @@ impl<'a> Host<'a> {
         let next_submit = self.upcoming.map(|r| (r.t, Next::Submit));
         let pending = self.open > 0 || next_submit.is_some();
         let until = next_submit.is_none().then_some(self.latest + 86_400);
-        let next_change = if pending { self.changes.peek(until).map(|c| (c.t, Next::Change(c))) } else { None };
+        let next_change =
+            if pending { self.changes.peek(until).map(|c| (c.t, Next::Change(c))) } else { None };
         let next_finish = self.heap.peek().map(|r| r.0);
         let next_wake = wake.map(|t| (t, Next::Wake));
         [next_finish, next_change, next_submit, next_wake].into_iter().flatten().min()
@@ -190,12 +198,21 @@ impl<'a> Host<'a> {
             Next::Change(c) => {
                 self.changes.pop();
                 self.changes_sent += 1;
-                if c.back { Event::Return { t, resource: c.resource } } else { Event::Leave { t, resource: c.resource } }
+                if c.back {
+                    Event::Return { t, resource: c.resource }
+                } else {
+                    Event::Leave { t, resource: c.resource }
+                }
             }
             Next::Submit => {
                 let Some(request) = self.upcoming else { return Ok(None) };
                 self.read()?;
-                let fate = JobFate { seq: self.submitted, tier: Some(request.tier), submitted: request.t, ..JobFate::default() };
+                let fate = JobFate {
+                    seq: self.submitted,
+                    tier: Some(request.tier),
+                    submitted: request.t,
+                    ..JobFate::default()
+                };
                 self.submitted += 1;
                 self.live.insert(request.job, Live { request, fate, place: 0, generation: 0 });
                 Event::Submit(request)

@@ -13,8 +13,7 @@ use crate::input::TraceArgs;
 /// Every event and decision of a run of `scenario`, with its summary.
 fn recorded(scenario: &Scenario) -> (Vec<(Event, Vec<Decision>)>, Summary, usize) {
     let mut log = Vec::new();
-    let (summary, ran) =
-        scenario.run_observed(&mut |e, d| log.push((*e, d.to_vec())), &mut |_| {}).unwrap();
+    let (summary, ran) = scenario.run_observed(&mut |e, d| log.push((*e, d.to_vec())), &mut |_| {}).unwrap();
     (log, summary, ran.out.changes_sent)
 }
 
@@ -25,7 +24,11 @@ fn requests(count: u32) -> Vec<Request> {
     (0..count)
         .map(|i| {
             t += u64::from(i * 7919 % 301);
-            let work = if i % 37 == 0 { 30_000 + u64::from(i % 5) * 9_000 } else { 60 + u64::from(i * 104_729 % 2_400) };
+            let work = if i % 37 == 0 {
+                30_000 + u64::from(i % 5) * 9_000
+            } else {
+                60 + u64::from(i * 104_729 % 2_400)
+            };
             let tier = [Tier::Gold, Tier::Silver, Tier::Bronze][(i % 3) as usize];
             Request { t, job: i + 1, tier, work, ready: t, deadline: t + 3 * work }
         })
@@ -42,7 +45,9 @@ fn scenario(policy: Policy, requests: Requests, changes: ChangePlan, faults: Fau
 #[test]
 fn the_end_found_as_the_run_goes_is_the_end_drawn_before() {
     let short = Faults { up_mean_s: 2_000, down_mean_s: 300, ..DEFAULT_FAULTS };
-    for (policy, faults, seed) in [(Policy::QosRes, DEFAULT_FAULTS, 1), (Policy::Qos, short, 2), (Policy::NoQos, short, 3)] {
+    for (policy, faults, seed) in
+        [(Policy::QosRes, DEFAULT_FAULTS, 1), (Policy::Qos, short, 2), (Policy::NoQos, short, 3)]
+    {
         let list = requests(1_500);
         let until = trace_until(&list);
         let mut drawn = Seeded::new(&testbed::split_resources(2, 5), faults, seed, Some(until));
@@ -52,14 +57,23 @@ fn the_end_found_as_the_run_goes_is_the_end_drawn_before() {
             next
         })
         .collect();
-        let lazy = scenario(policy, Requests::Listed(list.clone()), ChangePlan::Seeded { until: None }, faults, seed);
-        let listed = scenario(policy, Requests::Listed(list), ChangePlan::Listed(before.clone()), faults, seed);
+        let lazy = scenario(
+            policy,
+            Requests::Listed(list.clone()),
+            ChangePlan::Seeded { until: None },
+            faults,
+            seed,
+        );
+        let listed =
+            scenario(policy, Requests::Listed(list), ChangePlan::Listed(before.clone()), faults, seed);
         let (a, b) = (recorded(&lazy), recorded(&listed));
         assert_eq!(a, b);
         assert!(a.2 > 10, "changes were sent");
         // The run went on past its last submission with changes still coming.
         let last_submit = a.0.iter().rposition(|(e, _)| matches!(e, Event::Submit(_))).unwrap();
-        assert!(a.0[last_submit..].iter().any(|(e, _)| matches!(e, Event::Leave { .. } | Event::Return { .. })));
+        assert!(
+            a.0[last_submit..].iter().any(|(e, _)| matches!(e, Event::Leave { .. } | Event::Return { .. }))
+        );
     }
 }
 
@@ -74,7 +88,12 @@ fn a_streamed_trace_is_the_whole_list() {
         .iter()
         .map(|r| {
             let procs = 1 + r.job % 4;
-            format!("{} {} -1 {} {procs} -1 -1 {procs} -1 -1 -1 -1 -1 -1 -1 -1 -1 -1", r.job, r.t + 50, r.work)
+            format!(
+                "{} {} -1 {} {procs} -1 -1 {procs} -1 -1 -1 -1 -1 -1 -1 -1 -1 -1",
+                r.job,
+                r.t + 50,
+                r.work
+            )
         })
         .collect();
     std::fs::write(&path, lines.join("\n")).unwrap();
@@ -86,7 +105,8 @@ fn a_streamed_trace_is_the_whole_list() {
         let listed = scenario(Policy::QosRes, Requests::Listed(list), changes, DEFAULT_FAULTS, seed);
         let scanned = args.scan().unwrap().unwrap();
         let trace = Requests::Trace { scanned, mix };
-        let streamed = scenario(Policy::QosRes, trace, ChangePlan::Seeded { until: None }, DEFAULT_FAULTS, seed);
+        let streamed =
+            scenario(Policy::QosRes, trace, ChangePlan::Seeded { until: None }, DEFAULT_FAULTS, seed);
         assert_eq!(recorded(&streamed), recorded(&listed));
         let (summary, ran) = streamed.run().unwrap();
         assert_eq!(summary.submitted, 1_800);
