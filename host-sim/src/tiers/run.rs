@@ -106,13 +106,13 @@ struct Live {
 }
 
 /// The requests of a run, in time order.
-pub type Requests<'a> = &'a mut dyn Iterator<Item = Result<Request, TiersError>>;
+pub type RequestStream<'a> = &'a mut dyn Iterator<Item = Result<Request, TiersError>>;
 
 /// The host's side of a run: the jobs it follows, what is due next, and where each
 /// SLA's fate goes once final.
 struct Host<'a> {
     resources: &'a [Resource],
-    requests: Requests<'a>,
+    requests: RequestStream<'a>,
     /// The next request, read ahead.
     upcoming: Option<Request>,
     submitted: u64,
@@ -135,7 +135,7 @@ struct Host<'a> {
 impl<'a> Host<'a> {
     fn new(
         resources: &'a [Resource],
-        requests: Requests<'a>,
+        requests: RequestStream<'a>,
         changes: Changes,
         faults: Faults,
         seed: u64,
@@ -311,7 +311,7 @@ impl<'a> Host<'a> {
 pub fn run(
     config: Config,
     resources: &[Resource],
-    requests: Requests<'_>,
+    requests: RequestStream<'_>,
     changes: &ChangePlan,
     (faults, seed): (Faults, u64),
     observe: &mut dyn FnMut(&Event, &[Decision]),

@@ -4,10 +4,10 @@
 
 use kernel::tiers::{Config, Decision, Event, Policy, Request, Tier};
 
-use super::faults::{ChangePlan, DEFAULT_FAULTS, Faults, Seeded, trace_until};
-use super::metrics::Summary;
-use super::testbed::{self, MIXES};
-use super::{Requests, Scenario};
+use crate::tiers::faults::{ChangePlan, DEFAULT_FAULTS, Faults, Seeded, trace_until};
+use crate::tiers::metrics::Summary;
+use crate::tiers::testbed::{self, MIXES};
+use crate::tiers::{Requests, Scenario};
 use crate::input::TraceArgs;
 
 /// Every event and decision of a run of `scenario`, with its summary.

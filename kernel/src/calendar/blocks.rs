@@ -191,20 +191,38 @@ impl<const H: usize> Blocks<H> {
                 self.write(block, s);
                 continue;
             }
+            // The extremes of the changed positions, before and after.
+            let (mut before, mut after) = ((u32::MAX, 0), (u32::MAX, 0));
             if let Some(slots) = self.slots.get_mut(from..to) {
                 for v in slots {
+                    let old = v.wrapping_add(s.add);
                     *v = match change {
                         Change::Add(delta) => v.wrapping_add(delta),
                         Change::Set(value) => value.wrapping_sub(s.add),
                     };
+                    let new = v.wrapping_add(s.add);
+                    before = (before.0.min(old), before.1.max(old));
+                    after = (after.0.min(new), after.1.max(new));
                 }
             }
             let start = block.saturating_mul(BLOCK);
-            let all = self.slots.get(start..start.saturating_add(BLOCK).min(H)).unwrap_or(&[]);
-            let (min, max) = all
-                .iter()
-                .map(|v| v.wrapping_add(s.add))
-                .fold((u32::MAX, 0), |(a, b), v| (a.min(v), b.max(v)));
+            let all = start..start.saturating_add(BLOCK).min(H);
+            let (min, max) = if from == all.start && to == all.end {
+                after
+            } else {
+                // The block's extremes without a scan when they follow: a new value
+                // past the old extreme, or an old extreme that the changed positions
+                // did not reach (so it lies among the others, unchanged).
+                let max = if after.1 >= s.max || before.1 < s.max { Some(after.1.max(s.max)) } else { None };
+                let min = if after.0 <= s.min || before.0 > s.min { Some(after.0.min(s.min)) } else { None };
+                match (min, max) {
+                    (Some(min), Some(max)) => (min, max),
+                    _ => {
+                        let values = self.slots.get(all).unwrap_or(&[]).iter().map(|v| v.wrapping_add(s.add));
+                        values.fold((u32::MAX, 0), |(a, b), v| (a.min(v), b.max(v)))
+                    }
+                }
+            };
             self.write(block, Summary { min, max, add: s.add });
         }
     }
@@ -256,6 +274,54 @@ mod tests {
         let mut u = Blocks::<200>::new(10);
         (0..200).for_each(|p| u.set(p, p + 1, want(p)));
         assert_eq!(t, u);
+    }
+
+    /// Many random additions and settings, each followed by reads of every block's
+    /// extremes and of random ranges, against a plain array: the summaries found
+    /// without a scan are the scanned ones.
+    #[test]
+    fn summaries_follow_random_changes() {
+        const N: usize = 300;
+        let (capacity, mut seed) = (6u32, 0x9e37_79b9_7f4a_7c15u64);
+        let mut next = |below: usize| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % below
+        };
+        let (mut t, mut model) = (Blocks::<N>::new(capacity), [capacity; N]);
+        for _ in 0..4_000 {
+            let lo = next(N);
+            let long = next(4) == 0;
+            let hi = (lo + 1 + next(if long { N } else { 5 })).min(N);
+            let range = &mut model[lo..hi];
+            match next(3) {
+                0 => {
+                    let value = next(capacity as usize + 1) as u32;
+                    range.fill(value);
+                    t.set(lo, hi, value);
+                }
+                1 if range.iter().all(|&v| v > 0) => {
+                    range.iter_mut().for_each(|v| *v -= 1);
+                    t.add(lo, hi, 1u32.wrapping_neg());
+                }
+                _ if range.iter().all(|&v| v < capacity) => {
+                    range.iter_mut().for_each(|v| *v += 1);
+                    t.add(lo, hi, 1);
+                }
+                _ => {}
+            }
+            for b in (0..N).step_by(BLOCK) {
+                let end = (b + BLOCK).min(N);
+                let want = model[b..end].iter().fold((u32::MAX, 0), |(a, c), &v| (a.min(v), c.max(v)));
+                assert_eq!(t.extremes(b, end), Some(want), "block at {b}");
+            }
+            let (a, b) = (next(N), next(N));
+            let (a, b) = (a.min(b), a.max(b) + 1);
+            let want = model[a..b].iter().fold((u32::MAX, 0), |(x, y), &v| (x.min(v), y.max(v)));
+            assert_eq!(t.extremes(a, b), Some(want));
+            let level = next(capacity as usize + 1) as u32;
+            assert_eq!(t.first_at_least(a, b, level), model[a..b].iter().position(|&v| v >= level).map(|p| a + p));
+            assert_eq!(t.last_below(a, b, level), model[a..b].iter().rposition(|&v| v < level).map(|p| a + p));
+        }
     }
 
     #[test]
