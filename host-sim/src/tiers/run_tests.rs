@@ -4,11 +4,11 @@
 
 use kernel::tiers::{Config, Decision, Event, Policy, Request, Tier};
 
+use crate::input::TraceArgs;
 use crate::tiers::faults::{ChangePlan, DEFAULT_FAULTS, Faults, Seeded, trace_until};
 use crate::tiers::metrics::Summary;
 use crate::tiers::testbed::{self, MIXES};
 use crate::tiers::{Requests, Scenario};
-use crate::input::TraceArgs;
 
 /// Every event and decision of a run of `scenario`, with its summary.
 fn recorded(scenario: &Scenario) -> (Vec<(Event, Vec<Decision>)>, Summary, usize) {

@@ -191,40 +191,63 @@ impl<const H: usize> Blocks<H> {
                 self.write(block, s);
                 continue;
             }
-            // The extremes of the changed positions, before and after.
-            let (mut before, mut after) = ((u32::MAX, 0), (u32::MAX, 0));
-            if let Some(slots) = self.slots.get_mut(from..to) {
-                for v in slots {
-                    let old = v.wrapping_add(s.add);
-                    *v = match change {
-                        Change::Add(delta) => v.wrapping_add(delta),
-                        Change::Set(value) => value.wrapping_sub(s.add),
-                    };
-                    let new = v.wrapping_add(s.add);
-                    before = (before.0.min(old), before.1.max(old));
-                    after = (after.0.min(new), after.1.max(new));
-                }
-            }
             let start = block.saturating_mul(BLOCK);
             let all = start..start.saturating_add(BLOCK).min(H);
-            let (min, max) = if from == all.start && to == all.end {
+            let full = from == all.start && to == all.end;
+            // The extremes of the changed positions before the change (unless the
+            // change covers the block), then after it.
+            let add = s.add;
+            let scan = |slots: &[u32]| {
+                slots.iter().fold((u32::MAX, 0), |(a, b), v| {
+                    let v = v.wrapping_add(add);
+                    (a.min(v), b.max(v))
+                })
+            };
+            let before = match self.slots.get(from..to) {
+                Some(slots) if !full => scan(slots),
+                _ => (s.min, s.max),
+            };
+            if let Some(slots) = self.slots.get_mut(from..to) {
+                match change {
+                    Change::Add(delta) => slots.iter_mut().for_each(|v| *v = v.wrapping_add(delta)),
+                    Change::Set(value) => slots.fill(value.wrapping_sub(s.add)),
+                }
+            }
+            // Every value stays between 0 and the capacity, so a shift keeps the order.
+            let after = match change {
+                Change::Add(delta) => (before.0.wrapping_add(delta), before.1.wrapping_add(delta)),
+                Change::Set(value) => (value, value),
+            };
+            let (min, max) = if full {
                 after
             } else {
                 // The block's extremes without a scan when they follow: a new value
                 // past the old extreme, or an old extreme that the changed positions
                 // did not reach (so it lies among the others, unchanged).
-                let max = if after.1 >= s.max || before.1 < s.max { Some(after.1.max(s.max)) } else { None };
-                let min = if after.0 <= s.min || before.0 > s.min { Some(after.0.min(s.min)) } else { None };
+                // An unchanged neighbour holding the old extreme proves it too.
+                let near = |level: u32| self.near(all.clone(), from, to, s.add, level);
+                let max = (after.1 >= s.max || before.1 < s.max || near(s.max)).then(|| after.1.max(s.max));
+                let min = (after.0 <= s.min || before.0 > s.min || near(s.min)).then(|| after.0.min(s.min));
                 match (min, max) {
                     (Some(min), Some(max)) => (min, max),
-                    _ => {
-                        let values = self.slots.get(all).unwrap_or(&[]).iter().map(|v| v.wrapping_add(s.add));
-                        values.fold((u32::MAX, 0), |(a, b), v| (a.min(v), b.max(v)))
-                    }
+                    _ => scan(self.slots.get(all).unwrap_or(&[])),
                 }
             };
             self.write(block, Summary { min, max, add: s.add });
         }
+    }
+}
+
+impl<const H: usize> Blocks<H> {
+    /// Whether one of the few positions of `all` just outside `[from, to)` holds
+    /// `level` (with the block's addition `add`).
+    fn near(&self, all: core::ops::Range<usize>, from: usize, to: usize, add: u32, level: u32) -> bool {
+        const NEAR: usize = 4;
+        let after = to..to.saturating_add(NEAR).min(all.end);
+        let before = from.saturating_sub(NEAR).max(all.start)..from;
+        [after, before]
+            .into_iter()
+            .any(|r| self.slots.get(r).unwrap_or(&[]).iter().any(|v| v.wrapping_add(add) == level))
     }
 }
 
@@ -319,8 +342,14 @@ mod tests {
             let want = model[a..b].iter().fold((u32::MAX, 0), |(x, y), &v| (x.min(v), y.max(v)));
             assert_eq!(t.extremes(a, b), Some(want));
             let level = next(capacity as usize + 1) as u32;
-            assert_eq!(t.first_at_least(a, b, level), model[a..b].iter().position(|&v| v >= level).map(|p| a + p));
-            assert_eq!(t.last_below(a, b, level), model[a..b].iter().rposition(|&v| v < level).map(|p| a + p));
+            assert_eq!(
+                t.first_at_least(a, b, level),
+                model[a..b].iter().position(|&v| v >= level).map(|p| a + p)
+            );
+            assert_eq!(
+                t.last_below(a, b, level),
+                model[a..b].iter().rposition(|&v| v < level).map(|p| a + p)
+            );
         }
     }
 
