@@ -191,50 +191,56 @@ impl<const H: usize> Blocks<H> {
                 self.write(block, s);
                 continue;
             }
-            let start = block.saturating_mul(BLOCK);
-            let all = start..start.saturating_add(BLOCK).min(H);
-            let full = from == all.start && to == all.end;
-            // The extremes of the changed positions before the change (unless the
-            // change covers the block), then after it.
-            let add = s.add;
-            let scan = |slots: &[u32]| {
-                slots.iter().fold((u32::MAX, 0), |(a, b), v| {
-                    let v = v.wrapping_add(add);
-                    (a.min(v), b.max(v))
-                })
-            };
-            let before = match self.slots.get(from..to) {
-                Some(slots) if !full => scan(slots),
-                _ => (s.min, s.max),
-            };
-            if let Some(slots) = self.slots.get_mut(from..to) {
-                match change {
-                    Change::Add(delta) => slots.iter_mut().for_each(|v| *v = v.wrapping_add(delta)),
-                    Change::Set(value) => slots.fill(value.wrapping_sub(s.add)),
-                }
-            }
-            // Every value stays between 0 and the capacity, so a shift keeps the order.
-            let after = match change {
-                Change::Add(delta) => (before.0.wrapping_add(delta), before.1.wrapping_add(delta)),
-                Change::Set(value) => (value, value),
-            };
-            let (min, max) = if full {
-                after
-            } else {
-                // The block's extremes without a scan when they follow: a new value
-                // past the old extreme, or an old extreme that the changed positions
-                // did not reach (so it lies among the others, unchanged).
-                // An unchanged neighbour holding the old extreme proves it too.
-                let near = |level: u32| self.near(all.clone(), from, to, s.add, level);
-                let max = (after.1 >= s.max || before.1 < s.max || near(s.max)).then(|| after.1.max(s.max));
-                let min = (after.0 <= s.min || before.0 > s.min || near(s.min)).then(|| after.0.min(s.min));
-                match (min, max) {
-                    (Some(min), Some(max)) => (min, max),
-                    _ => scan(self.slots.get(all).unwrap_or(&[])),
-                }
-            };
-            self.write(block, Summary { min, max, add: s.add });
+            self.change_part(block, s, (from, to), change);
         }
+    }
+
+    /// `change` to the positions `[from, to)` of `block`, whose summary is `s`, one
+    /// by one; then the block's new extremes.
+    fn change_part(&mut self, block: usize, s: Summary, (from, to): (usize, usize), change: Change) {
+        let start = block.saturating_mul(BLOCK);
+        let all = start..start.saturating_add(BLOCK).min(H);
+        let full = from == all.start && to == all.end;
+        // The extremes of the changed positions before the change (unless the
+        // change covers the block), then after it.
+        let add = s.add;
+        let scan = |slots: &[u32]| {
+            slots.iter().fold((u32::MAX, 0), |(a, b), v| {
+                let v = v.wrapping_add(add);
+                (a.min(v), b.max(v))
+            })
+        };
+        let before = match self.slots.get(from..to) {
+            Some(slots) if !full => scan(slots),
+            _ => (s.min, s.max),
+        };
+        if let Some(slots) = self.slots.get_mut(from..to) {
+            match change {
+                Change::Add(delta) => slots.iter_mut().for_each(|v| *v = v.wrapping_add(delta)),
+                Change::Set(value) => slots.fill(value.wrapping_sub(s.add)),
+            }
+        }
+        // Every value stays between 0 and the capacity, so a shift keeps the order.
+        let after = match change {
+            Change::Add(delta) => (before.0.wrapping_add(delta), before.1.wrapping_add(delta)),
+            Change::Set(value) => (value, value),
+        };
+        let (min, max) = if full {
+            after
+        } else {
+            // The block's extremes without a scan when they follow: a new value
+            // past the old extreme, or an old extreme that the changed positions
+            // did not reach (so it lies among the others, unchanged).
+            // An unchanged neighbour holding the old extreme proves it too.
+            let near = |level: u32| self.near(all.clone(), from, to, s.add, level);
+            let max = (after.1 >= s.max || before.1 < s.max || near(s.max)).then(|| after.1.max(s.max));
+            let min = (after.0 <= s.min || before.0 > s.min || near(s.min)).then(|| after.0.min(s.min));
+            match (min, max) {
+                (Some(min), Some(max)) => (min, max),
+                _ => scan(self.slots.get(all).unwrap_or(&[])),
+            }
+        };
+        self.write(block, Summary { min, max, add: s.add });
     }
 }
 
