@@ -81,7 +81,7 @@ pub fn load(
 ) -> Result<(Availability, Header), TiersError> {
     let alignment = args.alignment()?;
     let trace = fta::read_fta(path, &scenario.resources, alignment)?;
-    scenario.changes.clone_from(&trace.changes);
+    scenario.changes = super::faults::ChangePlan::Listed(trace.changes.clone());
     let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let mut inputs = inputs.with_input(&name, trace.hash);
     inputs.set("availability-align", alignment.align.name());

@@ -7,10 +7,10 @@ use clap::Args;
 use kernel::tiers::{Config, Policy};
 
 use super::availability::{self, AlignArgs, Availability};
-use super::faults::{self, DEFAULT_FAULTS, Faults};
+use super::faults::{ChangePlan, DEFAULT_FAULTS, Faults};
 use super::metrics::Summary;
 use super::testbed::{self, Mix};
-use super::{Scenario, TiersError, sweep};
+use super::{Requests, Scenario, TiersError, sweep};
 use crate::input::TraceArgs;
 use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
@@ -130,25 +130,21 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header, Option<Availabili
     let faults = args.faults.faults()?;
     let laxity = parse_decimal(&args.laxity).map_err(|e| TiersError::Usage(format!("--laxity: {e}")))?;
     let mut inputs = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
-    let mut scenario = match args.input.read()? {
+    let mut scenario = match args.input.scan()? {
         None => {
             let name = format!("tiers paper workload, mix {}, seed {}", mix.name, args.seed);
             inputs = inputs.with_input(&name, INPUT_CRC.checksum(name.as_bytes()));
             Scenario::paper(policy, mix, args.seed, faults)
         }
-        Some(trace) => {
-            let empty = trace.workload.check_not_empty(args.input.allow_empty);
+        Some(scanned) => {
+            let empty = scanned.workload.check_count(scanned.jobs, args.input.allow_empty);
             empty.map_err(|e| TiersError::Usage(e.to_string()))?;
-            let wide = trace.workload.jobs.iter().filter(|j| j.procs > 1).count();
-            if wide > 0 {
-                eprintln!(
-                    "host-sim: {wide} trace jobs use more than one processor; tiers runs each on one node (see tiers --help)"
-                );
-            }
-            trace.workload.stamp(&mut inputs);
+            scanned.workload.stamp(&mut inputs);
             let resources = testbed::split_resources(args.reliable, args.volunteer);
-            let requests = testbed::trace_workload(&trace.workload, mix, args.seed);
-            let changes = faults::seeded(&resources, faults, args.seed, faults::trace_until(&requests));
+            // The seeded changes end a day past the latest deadline, which the run
+            // finds as it streams the trace.
+            let changes = ChangePlan::Seeded { until: None };
+            let requests = Requests::Trace { scanned, mix };
             Scenario { config: Config::new(policy), resources, requests, changes, faults, seed: args.seed }
         }
     };
@@ -177,16 +173,22 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header, Option<Availabili
 /// `host-sim tiers`.
 pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
     let (scenario, header, read) = scenario(args)?;
-    let (summary, out) = match &args.output.log {
+    let (summary, ran) = match &args.output.log {
         Some(path) => super::log::run_logged(&scenario, &header, path)?,
         None => scenario.run()?,
     };
+    if ran.wide > 0 {
+        eprintln!(
+            "host-sim: {} trace jobs use more than one processor; tiers runs each on one node (see tiers --help)",
+            ran.wide
+        );
+    }
     let desktops = scenario.resources.iter().filter(|r| r.group == kernel::tiers::Group::Low).count();
-    let report = read.map(|file| file.report(&out, desktops));
+    let report = read.map(|file| file.report(&ran.out, desktops));
     if let Some(warning) = report.as_ref().and_then(|r| r.warning.as_ref()) {
         eprintln!("warning: {warning}");
     }
-    print_summary(&summary, &out, (&args.policy, &args.mix, args.seed), report, args.output.json)
+    print_summary(&summary, &ran.out, (&args.policy, &args.mix, args.seed), report, args.output.json)
 }
 
 /// One run's summary on standard output, as text or (`json`) one JSON object, with

@@ -24,28 +24,28 @@ impl HostModel for Tiers {
     }
 
     fn compare(workload: &Workload, _nodes: u32) -> Result<Row, CompareError> {
-        use crate::tiers::faults::{self, DEFAULT_FAULTS};
+        use crate::tiers::faults::{self, ChangePlan, DEFAULT_FAULTS};
         use crate::tiers::testbed::{self, MIXES};
         use kernel::tiers::{Config, Decision, Policy};
 
         let seed = 1;
         let resources = testbed::split_resources(3, 9);
         let requests = testbed::trace_workload(workload, MIXES[0], seed);
-        let until = requests.iter().map(|r| r.deadline.max(r.t)).max().unwrap_or(0) + 86_400;
-        let changes = faults::seeded(&resources, DEFAULT_FAULTS, seed, until);
+        let changes = ChangePlan::Seeded { until: Some(faults::trace_until(&requests)) };
+        let first = requests.iter().map(|r| r.t).min().unwrap_or(0);
         let scenario = crate::tiers::Scenario {
             config: Config::new(Policy::QosRes),
             resources,
-            requests,
+            requests: crate::tiers::Requests::Listed(requests),
             changes,
             faults: DEFAULT_FAULTS,
             seed,
         };
         let nodes: u64 = scenario.resources.iter().map(|r| u64::from(r.nodes)).sum();
-        let first = scenario.requests.iter().map(|r| r.t).min().unwrap_or(0);
         let (mut last, mut busy) = (first, 0u64);
         let mut running: HashMap<JobId, u64> = HashMap::new();
-        let (_, out) = scenario.run_observed(&mut |event, decisions| {
+        let mut fates = Vec::new();
+        let mut observe = |event: &kernel::tiers::Event, decisions: &[Decision]| {
             if let Some(t) = event.time() {
                 last = last.max(t);
             }
@@ -62,9 +62,12 @@ impl HostModel for Tiers {
                     _ => {}
                 }
             }
-        })?;
-        let accepted: Vec<_> = out.fates.iter().filter(|f| f.accepted).collect();
-        let requests = out.fates.len() as u64;
+        };
+        scenario.run_observed(&mut observe, &mut |f| fates.push(*f))?;
+        // In input order, as the means below add them up.
+        fates.sort_unstable_by_key(|f| f.seq);
+        let accepted: Vec<_> = fates.iter().filter(|f| f.accepted).collect();
+        let requests = fates.len() as u64;
         let span = last.saturating_sub(first).max(1);
         let waits = accepted.iter().filter_map(|f| f.first_start.map(|s| s.saturating_sub(f.submitted)));
         let slowdowns = accepted.iter().filter_map(|f| {

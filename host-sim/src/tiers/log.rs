@@ -12,8 +12,7 @@ use kernel::log::Body;
 use replay::format::{Header, Model};
 
 use super::metrics::Summary;
-use super::run::RunOutput;
-use super::{Scenario, TiersError};
+use super::{Ran, Scenario, TiersError};
 
 /// The header every tiers log of `scenario` starts from: the kernel's configuration
 /// and resources, the seed, and the owner-load settings. The caller adds the inputs
@@ -30,15 +29,12 @@ pub fn header(scenario: &Scenario) -> Header {
 }
 
 /// Runs `scenario` and writes `header`, then every event and decision, to `path`.
-pub fn run_logged(
-    scenario: &Scenario,
-    header: &Header,
-    path: &Path,
-) -> Result<(Summary, RunOutput), TiersError> {
+pub fn run_logged(scenario: &Scenario, header: &Header, path: &Path) -> Result<(Summary, Ran), TiersError> {
     record_log::write(path, header, |record| {
-        scenario.run_observed(&mut |event, decisions| {
+        let mut observe = |event: &kernel::tiers::Event, decisions: &[kernel::tiers::Decision]| {
             record(Body::TiersEvent(*event));
             decisions.iter().for_each(|d| record(Body::TiersDecision(*d)));
-        })
+        };
+        scenario.run_observed(&mut observe, &mut |_| {})
     })
 }

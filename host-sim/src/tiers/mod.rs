@@ -33,20 +33,39 @@ pub mod whatif;
 
 pub use error::TiersError;
 
-use kernel::tiers::{Config, Policy, Request, Resource};
+use kernel::tiers::{Config, Decision, Event, Policy, Request, Resource};
 
-use faults::{Change, Faults};
-use metrics::Summary;
+use faults::{ChangePlan, Faults};
+use metrics::{Summary, Tally};
+use run::{JobFate, RunOutput};
+
+/// Where a run's requests come from.
+#[derive(Clone, Debug)]
+pub enum Requests {
+    /// Held whole (the paper's workload, a log's, `compare`'s trace).
+    Listed(Vec<Request>),
+    /// A trace's jobs, streamed ([`crate::input::Scanned::jobs`]) and mapped to SLAs
+    /// by `mix` as they come ([`testbed::TraceRequests`]).
+    Trace { scanned: crate::input::Scanned, mix: testbed::Mix },
+}
 
 /// One run's whole input.
 #[derive(Clone, Debug)]
 pub struct Scenario {
     pub config: Config,
     pub resources: Vec<Resource>,
-    pub requests: Vec<Request>,
-    pub changes: Vec<Change>,
+    pub requests: Requests,
+    pub changes: ChangePlan,
     pub faults: Faults,
     pub seed: u64,
+}
+
+/// What a run of a scenario gives besides its summary.
+#[derive(Debug)]
+pub struct Ran {
+    pub out: RunOutput,
+    /// Trace jobs wider than one processor (each ran on one node).
+    pub wide: u64,
 }
 
 impl Scenario {
@@ -54,27 +73,56 @@ impl Scenario {
     pub fn paper(policy: Policy, mix: testbed::Mix, seed: u64, faults: Faults) -> Self {
         let resources = testbed::paper_resources();
         let requests = testbed::paper_workload(mix, seed);
-        let changes = faults::seeded(&resources, faults, seed, faults::paper_until(&requests));
+        let changes = ChangePlan::Seeded { until: Some(faults::paper_until(&requests)) };
+        let requests = Requests::Listed(requests);
         Self { config: Config::new(policy), resources, requests, changes, faults, seed }
     }
 
-    pub fn run(&self) -> Result<(Summary, run::RunOutput), TiersError> {
-        self.run_observed(&mut |_, _| {})
+    pub fn run(&self) -> Result<(Summary, Ran), TiersError> {
+        self.run_observed(&mut |_, _| {}, &mut |_| {})
     }
 
+    /// Runs the scenario: `observe` sees every event with its decisions, `fated`
+    /// every SLA's final fate (in no set order; [`JobFate::seq`] is its place).
     pub fn run_observed(
         &self,
-        observe: &mut dyn FnMut(&kernel::tiers::Event, &[kernel::tiers::Decision]),
-    ) -> Result<(Summary, run::RunOutput), TiersError> {
-        let out = run::run(
-            self.config,
-            &self.resources,
-            &self.requests,
-            &self.changes,
-            self.faults,
-            self.seed,
-            observe,
-        )?;
-        Ok((metrics::summarise(&out.fates), out))
+        observe: &mut dyn FnMut(&Event, &[Decision]),
+        fated: &mut dyn FnMut(&JobFate),
+    ) -> Result<(Summary, Ran), TiersError> {
+        let mut tally = Tally::default();
+        let mut fated = |f: &JobFate| {
+            tally.add(f);
+            fated(f);
+        };
+        let settings = (self.faults, self.seed);
+        let (out, wide) = match &self.requests {
+            Requests::Listed(list) => {
+                let mut requests = list.iter().map(|&r| Ok(r));
+                let out = run::run(
+                    self.config,
+                    &self.resources,
+                    &mut requests,
+                    &self.changes,
+                    settings,
+                    observe,
+                    &mut fated,
+                )?;
+                (out, 0)
+            }
+            Requests::Trace { scanned, mix } => {
+                let mut requests = testbed::TraceRequests::new(scanned.jobs()?, *mix, self.seed);
+                let out = run::run(
+                    self.config,
+                    &self.resources,
+                    &mut requests,
+                    &self.changes,
+                    settings,
+                    observe,
+                    &mut fated,
+                )?;
+                (out, requests.wide)
+            }
+        };
+        Ok((tally.summary(), Ran { out, wide }))
     }
 }

@@ -43,7 +43,9 @@ use kernel::tiers::{Group, Request, Resource, Tier};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::workload::Workload;
+use super::TiersError;
+use crate::swf::SwfError;
+use crate::workload::{Job, Workload};
 
 /// A tier mix of Table 2, as percentages of Gold and Silver (Bronze is the rest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,16 +126,44 @@ pub fn paper_workload(mix: Mix, seed: u64) -> Vec<Request> {
     out
 }
 
+/// One trace job as an SLA, its tier drawn by `mix` from `rng` (see the module
+/// documentation).
+fn trace_request(j: &Job, mix: Mix, rng: &mut ChaCha8Rng) -> Request {
+    let tier = mix.draw(rng);
+    let deadline = j.release.saturating_add(j.p.saturating_mul(3));
+    Request { t: j.release, job: j.id, tier, work: j.p, ready: j.release, deadline }
+}
+
 /// A trace's jobs as SLAs (see the module documentation).
 pub fn trace_workload(workload: &Workload, mix: Mix, seed: u64) -> Vec<Request> {
     let mut rng = rng(seed, 1);
-    workload
-        .jobs
-        .iter()
-        .map(|j| {
-            let tier = mix.draw(&mut rng);
-            let deadline = j.release.saturating_add(j.p.saturating_mul(3));
-            Request { t: j.release, job: j.id, tier, work: j.p, ready: j.release, deadline }
-        })
-        .collect()
+    workload.jobs.iter().map(|j| trace_request(j, mix, &mut rng)).collect()
+}
+
+/// [`trace_workload`] over a stream of jobs, one at a time: the same draws in the
+/// same order; counts the jobs wider than one processor as they pass.
+#[derive(Debug)]
+pub struct TraceRequests<I> {
+    jobs: I,
+    mix: Mix,
+    rng: ChaCha8Rng,
+    /// Jobs so far with more than one processor.
+    pub wide: u64,
+}
+
+impl<I> TraceRequests<I> {
+    pub fn new(jobs: I, mix: Mix, seed: u64) -> Self {
+        Self { jobs, mix, rng: rng(seed, 1), wide: 0 }
+    }
+}
+
+impl<I: Iterator<Item = Result<Job, SwfError>>> Iterator for TraceRequests<I> {
+    type Item = Result<Request, TiersError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(self.jobs.next()?.map_err(TiersError::from).map(|j| {
+            self.wide += u64::from(j.procs > 1);
+            trace_request(&j, self.mix, &mut self.rng)
+        }))
+    }
 }

@@ -14,8 +14,8 @@ use kernel::log::Body;
 use kernel::tiers::{Event, Policy};
 
 use super::cli::print_summary;
-use super::faults::{self, Change, Faults};
-use super::{Scenario, TiersError};
+use super::faults::{self, Change, ChangePlan, Faults};
+use super::{Requests, Scenario, TiersError};
 use crate::error::CliError;
 use crate::output::RunOutputArgs;
 use crate::units::parse_milli;
@@ -35,13 +35,13 @@ impl Whatif for crate::model::Tiers {
                 header.set(&setting.key, &setting.value);
             }
         }
-        let (summary, out) = match &output.log {
+        let (summary, ran) = match &output.log {
             Some(path) => super::log::run_logged(&scenario, &header, path)?,
             None => scenario.run()?,
         };
         let mix = recorded.header.setting("mix").unwrap_or("?");
         let named = (scenario.config.policy.name(), mix, scenario.seed);
-        Ok(print_summary(&summary, &out, named, None, output.json)?)
+        Ok(print_summary(&summary, &ran.out, named, None, output.json)?)
     }
 }
 
@@ -95,7 +95,7 @@ fn scenario(recorded: &Recorded, changes: &Changes) -> Result<Scenario, CliError
         faults.down_mean_s = number("down-mean")?;
         let paper = header.inputs.first().is_some_and(|i| i.name.starts_with("tiers paper workload"));
         let until = if paper { faults::paper_until(&requests) } else { faults::trace_until(&requests) };
-        faults::seeded(&resources, faults, header.seed, until)
+        ChangePlan::Seeded { until: Some(until) }
     } else if config != tiers.config {
         return Err(CliError::Tiers(TiersError::Usage(
             "whatif: not yet for a tiers log with an availability file and a changed option: the log holds \
@@ -103,7 +103,8 @@ fn scenario(recorded: &Recorded, changes: &Changes) -> Result<Scenario, CliError
                 .into(),
         )));
     } else {
-        logged_changes
+        ChangePlan::Listed(logged_changes)
     };
+    let requests = Requests::Listed(requests);
     Ok(Scenario { config, resources, requests, changes: changes_list, faults, seed: header.seed })
 }

@@ -171,6 +171,10 @@ impl<const H: usize> Blocks<H> {
     fn change(&mut self, lo: usize, hi: usize, change: Change) {
         for (block, from, to) in Self::pieces(lo, hi) {
             let mut s = self.summary(block);
+            if matches!(change, Change::Set(value) if s.min == value && s.max == value) {
+                // Every position already holds the value.
+                continue;
+            }
             let whole = to.saturating_sub(from) == BLOCK;
             let delta = match change {
                 Change::Add(delta) => Some(delta),
@@ -187,22 +191,69 @@ impl<const H: usize> Blocks<H> {
                 self.write(block, s);
                 continue;
             }
-            if let Some(slots) = self.slots.get_mut(from..to) {
-                for v in slots {
-                    *v = match change {
-                        Change::Add(delta) => v.wrapping_add(delta),
-                        Change::Set(value) => value.wrapping_sub(s.add),
-                    };
-                }
-            }
-            let start = block.saturating_mul(BLOCK);
-            let all = self.slots.get(start..start.saturating_add(BLOCK).min(H)).unwrap_or(&[]);
-            let (min, max) = all
-                .iter()
-                .map(|v| v.wrapping_add(s.add))
-                .fold((u32::MAX, 0), |(a, b), v| (a.min(v), b.max(v)));
-            self.write(block, Summary { min, max, add: s.add });
+            self.change_part(block, s, (from, to), change);
         }
+    }
+
+    /// `change` to the positions `[from, to)` of `block`, whose summary is `s`, one
+    /// by one; then the block's new extremes.
+    fn change_part(&mut self, block: usize, s: Summary, (from, to): (usize, usize), change: Change) {
+        let start = block.saturating_mul(BLOCK);
+        let all = start..start.saturating_add(BLOCK).min(H);
+        let full = from == all.start && to == all.end;
+        // The extremes of the changed positions before the change (unless the
+        // change covers the block), then after it.
+        let add = s.add;
+        let scan = |slots: &[u32]| {
+            slots.iter().fold((u32::MAX, 0), |(a, b), v| {
+                let v = v.wrapping_add(add);
+                (a.min(v), b.max(v))
+            })
+        };
+        let before = match self.slots.get(from..to) {
+            Some(slots) if !full => scan(slots),
+            _ => (s.min, s.max),
+        };
+        if let Some(slots) = self.slots.get_mut(from..to) {
+            match change {
+                Change::Add(delta) => slots.iter_mut().for_each(|v| *v = v.wrapping_add(delta)),
+                Change::Set(value) => slots.fill(value.wrapping_sub(s.add)),
+            }
+        }
+        // Every value stays between 0 and the capacity, so a shift keeps the order.
+        let after = match change {
+            Change::Add(delta) => (before.0.wrapping_add(delta), before.1.wrapping_add(delta)),
+            Change::Set(value) => (value, value),
+        };
+        let (min, max) = if full {
+            after
+        } else {
+            // The block's extremes without a scan when they follow: a new value
+            // past the old extreme, or an old extreme that the changed positions
+            // did not reach (so it lies among the others, unchanged).
+            // An unchanged neighbour holding the old extreme proves it too.
+            let near = |level: u32| self.near(all.clone(), from, to, s.add, level);
+            let max = (after.1 >= s.max || before.1 < s.max || near(s.max)).then(|| after.1.max(s.max));
+            let min = (after.0 <= s.min || before.0 > s.min || near(s.min)).then(|| after.0.min(s.min));
+            match (min, max) {
+                (Some(min), Some(max)) => (min, max),
+                _ => scan(self.slots.get(all).unwrap_or(&[])),
+            }
+        };
+        self.write(block, Summary { min, max, add: s.add });
+    }
+}
+
+impl<const H: usize> Blocks<H> {
+    /// Whether one of the few positions of `all` just outside `[from, to)` holds
+    /// `level` (with the block's addition `add`).
+    fn near(&self, all: core::ops::Range<usize>, from: usize, to: usize, add: u32, level: u32) -> bool {
+        const NEAR: usize = 4;
+        let after = to..to.saturating_add(NEAR).min(all.end);
+        let before = from.saturating_sub(NEAR).max(all.start)..from;
+        [after, before]
+            .into_iter()
+            .any(|r| self.slots.get(r).unwrap_or(&[]).iter().any(|v| v.wrapping_add(add) == level))
     }
 }
 
@@ -252,6 +303,60 @@ mod tests {
         let mut u = Blocks::<200>::new(10);
         (0..200).for_each(|p| u.set(p, p + 1, want(p)));
         assert_eq!(t, u);
+    }
+
+    /// Many random additions and settings, each followed by reads of every block's
+    /// extremes and of random ranges, against a plain array: the summaries found
+    /// without a scan are the scanned ones.
+    #[test]
+    fn summaries_follow_random_changes() {
+        const N: usize = 300;
+        let (capacity, mut seed) = (6u32, 0x9e37_79b9_7f4a_7c15u64);
+        let mut next = |below: usize| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % below
+        };
+        let (mut t, mut model) = (Blocks::<N>::new(capacity), [capacity; N]);
+        for _ in 0..4_000 {
+            let lo = next(N);
+            let long = next(4) == 0;
+            let hi = (lo + 1 + next(if long { N } else { 5 })).min(N);
+            let range = &mut model[lo..hi];
+            match next(3) {
+                0 => {
+                    let value = next(capacity as usize + 1) as u32;
+                    range.fill(value);
+                    t.set(lo, hi, value);
+                }
+                1 if range.iter().all(|&v| v > 0) => {
+                    range.iter_mut().for_each(|v| *v -= 1);
+                    t.add(lo, hi, 1u32.wrapping_neg());
+                }
+                _ if range.iter().all(|&v| v < capacity) => {
+                    range.iter_mut().for_each(|v| *v += 1);
+                    t.add(lo, hi, 1);
+                }
+                _ => {}
+            }
+            for b in (0..N).step_by(BLOCK) {
+                let end = (b + BLOCK).min(N);
+                let want = model[b..end].iter().fold((u32::MAX, 0), |(a, c), &v| (a.min(v), c.max(v)));
+                assert_eq!(t.extremes(b, end), Some(want), "block at {b}");
+            }
+            let (a, b) = (next(N), next(N));
+            let (a, b) = (a.min(b), a.max(b) + 1);
+            let want = model[a..b].iter().fold((u32::MAX, 0), |(x, y), &v| (x.min(v), y.max(v)));
+            assert_eq!(t.extremes(a, b), Some(want));
+            let level = next(capacity as usize + 1) as u32;
+            assert_eq!(
+                t.first_at_least(a, b, level),
+                model[a..b].iter().position(|&v| v >= level).map(|p| a + p)
+            );
+            assert_eq!(
+                t.last_below(a, b, level),
+                model[a..b].iter().rposition(|&v| v < level).map(|p| a + p)
+            );
+        }
     }
 
     #[test]

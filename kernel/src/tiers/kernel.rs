@@ -237,7 +237,9 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         }
         self.now = t;
         let base = self.slot.slot_of(t);
-        self.calendars.iter_mut().for_each(|c| c.advance_to(base));
+        // Only the resources' calendars: the others are never read.
+        let used = self.resources.len();
+        self.calendars.iter_mut().take(used).for_each(|c| c.advance_to(base));
     }
 
     fn next_violation(&self, t: Tick) -> Option<usize> {

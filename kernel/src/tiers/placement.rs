@@ -22,7 +22,10 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
                 if !inside || !self.available(index) {
                     continue;
                 }
-                let found = self.place_on(index, resource, work, ready, deadline);
+                // Only a start before the best so far can win (ties go to the lower
+                // index), so the search stops short of the best's slot.
+                let before = best.map(|b| b.first_slot);
+                let found = self.place_on(index, resource, work, (ready, deadline), before);
                 if let Some(place) = found.filter(|p| best.is_none_or(|b| p.start < b.start)) {
                     best = Some(place);
                 }
@@ -31,18 +34,23 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         })
     }
 
+    /// The earliest placement on resource `index` in the window, starting before slot
+    /// `before` if given.
     fn place_on(
         &self,
         index: usize,
         resource: &Resource,
         work: Tick,
-        ready: Tick,
-        deadline: Tick,
+        (ready, deadline): (Tick, Tick),
+        before: Option<Slot>,
     ) -> Option<Place> {
         let estimate = resource.estimate(work)?;
         let latest = deadline.checked_sub(estimate)?;
         let first = self.slot.slot_at_or_after(ready.max(self.now));
-        let last = self.slot.slot_of(latest);
+        let mut last = self.slot.slot_of(latest);
+        if let Some(before) = before {
+            last = last.min(before.checked_sub(1)?);
+        }
         if first > last {
             return None;
         }
