@@ -294,8 +294,8 @@ fn bad_configurations_are_refused() {
 #[test]
 fn state_sizes_are_as_documented() {
     use core::mem::size_of;
-    assert_eq!(size_of::<Kernel<1, 16, 4>>(), 576);
-    assert_eq!(size_of::<Kernel<4, 32, 8>>(), 4_000);
-    assert_eq!(size_of::<Kernel<16, 256, 32>>(), 119_840);
-    assert_eq!(size_of::<Kernel<64, 256, 32>>(), 478_496);
+    assert_eq!(size_of::<Kernel<1, 16, 4>>(), 600);
+    assert_eq!(size_of::<Kernel<4, 32, 8>>(), 4_096);
+    assert_eq!(size_of::<Kernel<16, 256, 32>>(), 120_224);
+    assert_eq!(size_of::<Kernel<64, 256, 32>>(), 480_032);
 }

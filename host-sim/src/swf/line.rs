@@ -141,9 +141,10 @@ fn job_line(file: &str, line: u64, fields: &[&[u8]; FIELDS], found: usize) -> Re
     let id = std::str::from_utf8(fields[0]).ok().and_then(|text| text.parse::<u32>().ok());
     let id =
         id.ok_or_else(|| SwfError::NotAJobNumber { file: file.to_owned(), line, text: text_of(fields[0]) })?;
-    let submit = round_half_away(fields[1]).map_err(|e| field_error(1, e))?;
-    let run = round_half_away(fields[3]).map_err(|e| field_error(3, e))?;
-    let count = |index: usize| round_half_away(fields[index]).ok().and_then(|n| u32::try_from(n).ok());
+    // Every field was found decimal above: rounding need not check again.
+    let submit = round_decimal(fields[1]).map_err(|e| field_error(1, e))?;
+    let run = round_decimal(fields[3]).map_err(|e| field_error(3, e))?;
+    let count = |index: usize| round_decimal(fields[index]).ok().and_then(|n| u32::try_from(n).ok());
     let procs = count(4).filter(|&n| n > 0).or_else(|| count(7)).unwrap_or(0);
     Ok(Line::Job(RawJob { id, submit, run, procs }))
 }
@@ -186,13 +187,19 @@ pub(super) fn round_half_away(text: &[u8]) -> Result<i64, NumberError> {
     if !is_decimal(text) {
         return Err(NumberError::NotANumber);
     }
+    round_decimal(text)
+}
+
+/// [`round_half_away`] of a `text` already found [`is_decimal`] (anything else is
+/// read as garbage, never refused as not a number).
+fn round_decimal(text: &[u8]) -> Result<i64, NumberError> {
     let (digits, negative) = strip_sign(text);
     let (whole, fraction) = split_point(digits);
     let mut magnitude: i64 = 0;
     for digit in whole {
         magnitude = magnitude
             .checked_mul(10)
-            .and_then(|m| m.checked_add(i64::from(digit - b'0')))
+            .and_then(|m| m.checked_add(i64::from(digit.wrapping_sub(b'0'))))
             .ok_or(NumberError::OutOfRange)?;
     }
     if fraction.first().is_some_and(|&d| d >= b'5') {

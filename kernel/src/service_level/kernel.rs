@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::event::{Decision, Event, Outcome};
 use super::level::{Level, SLACK_ONE_MILLI};
 use super::machine::Machine;
+use super::queue::Tail;
 use super::types::{LevelId, MachineId, RejectReason};
 use crate::types::{JobId, Tick};
 
@@ -106,6 +107,13 @@ impl core::fmt::Display for ConfigError {
 pub struct Kernel<const M: usize, const Q: usize, const L: usize> {
     config: Config<L>,
     machines: [Machine<Q>; M],
+    /// Per machine, when its head completes (`Tick::MAX` when idle), and its
+    /// queue's [`Tail`]: copies kept side by side, so that an advance finds the
+    /// machines with a completion due, and most admission tests are settled, in a
+    /// few cache lines rather than a read of every machine's queue. Refreshed
+    /// ([`Self::mark`]) whenever a machine's queue changes.
+    due: [Tick; M],
+    tails: [Tail; M],
     now: Tick,
     /// The machine that admitted the last job since the start or the last reset:
     /// where [`Policy::RoundRobin`] resumes. Kept (and reset) under every policy.
@@ -129,7 +137,14 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
         if let Some(index) = config.levels.iter().position(|l| l.slack_milli < SLACK_ONE_MILLI) {
             return Err(ConfigError::SlackBelowOne { index });
         }
-        Ok(Self { config, machines: core::array::from_fn(|_| Machine::new()), now: 0, last_admitting: None })
+        Ok(Self {
+            config,
+            machines: core::array::from_fn(|_| Machine::new()),
+            due: [Tick::MAX; M],
+            tails: [Tail::EMPTY; M],
+            now: 0,
+            last_admitting: None,
+        })
     }
 
     pub fn config(&self) -> &Config<L> {
@@ -166,6 +181,8 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
             }
             Event::Reset => {
                 self.machines.iter_mut().for_each(Machine::reset);
+                self.due = [Tick::MAX; M];
+                self.tails = [Tail::EMPTY; M];
                 self.now = 0;
                 self.last_admitting = None;
                 Outcome::Reset
@@ -180,12 +197,26 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
     /// advance from reading every queue's head at every submit.
     fn advance<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
         let in_use = usize::from(self.config.machines);
-        for (id, machine) in (0..).zip(self.machines.iter_mut().take(in_use)) {
-            if machine.completes_by(t) {
+        for (id, index) in (0..).zip(0..in_use) {
+            // `due` says `Tick::MAX` for an idle machine too: the machine's own head
+            // decides at `t = Tick::MAX`.
+            if self.due.get(index).is_some_and(|&due| due <= t)
+                && let Some(machine) = self.machines.get_mut(index).filter(|m| m.completes_by(t))
+            {
                 machine.advance(id, t, sink);
+                self.mark(index);
             }
         }
         self.now = t;
+    }
+
+    /// Copies machine `index`'s head finish and tail into `due` and `tails`.
+    fn mark(&mut self, index: usize) {
+        let Some(queue) = self.machines.get(index).map(Machine::queue) else { return };
+        let (due, tail) = (queue.head_finish().unwrap_or(Tick::MAX), queue.tail());
+        if let (Some(d), Some(tl)) = (self.due.get_mut(index), self.tails.get_mut(index)) {
+            (*d, *tl) = (due, tail);
+        }
     }
 
     fn submit<S: FnMut(Decision) + ?Sized>(
@@ -234,6 +265,7 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
         let Ok(displaced) = machine.admit(index, job, p, deadline) else {
             return Err(RejectReason::QueueFull);
         };
+        self.mark(usize::from(id));
         self.last_admitting = Some(id);
         let preempted = displaced.filter(|d| d.processed).map(|d| d.job);
         sink(Decision::Accept { job, machine: id, deadline, preempted });
@@ -264,7 +296,14 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
         let mut best: Option<(MachineId, usize, Tick)> = None;
         for id in order {
             let Some(machine) = in_use.get(usize::from(id)) else { continue };
-            let Some(index) = machine.admission_test(t, p, deadline) else { continue };
+            // The tail settles most tests without the queue's search.
+            let tail = self.tails.get(usize::from(id)).copied().unwrap_or(Tail::EMPTY);
+            let tested = match tail.test(p, deadline) {
+                Some(true) => machine.queue().test_last(t, p, deadline),
+                Some(false) => None,
+                None => machine.admission_test(t, p, deadline),
+            };
+            let Some(index) = tested else { continue };
             if machine.queue().is_full() {
                 full_seen = true;
                 continue;

@@ -71,23 +71,28 @@
 //! The admission test on a machine is a binary search over its queue's deadlines and
 //! two comparisons, `O(log Q)`, so a submit costs `O(M log Q)` plus, on the machine
 //! that admits it, one pass over the jobs behind it, under every policy (see
-//! "Policies"). Advancing time costs `O(1)` per
+//! "Policies"). The kernel keeps a copy of each machine's last queued job's deadline
+//! and suffix-minimum slack ([`queue::Tail`]) side by side: a job that would go last
+//! is tested without the search, and one that no suffix has room for is ruled out
+//! without reading the queue. Advancing time costs `O(1)` per
 //! completion plus one shift of the queue, and a read of each machine's head finish
-//! time: only the machines with a completion due are run (the others when they
-//! admit a job, see [`Machine::clock`](machine::Machine::clock)). See [`queue`] for why.
+//! time, also copied side by side: only the machines with a completion due are run
+//! (the others when they admit a job, see [`Machine::clock`](machine::Machine::clock)).
+//! See [`queue`] for why.
 //!
 //! # Memory
 //! The state is `size_of::<Kernel<M, Q, L>>()` bytes and nothing else; a queue entry
 //! costs 29 bytes (deadline, projected finish, suffix-minimum slack, job, a flag; see
-//! [`queue`]) and a level 8. Measured on x86_64 (pinned by `tests/rules.rs`; 32-bit targets
+//! [`queue`]), a machine 24 more for the copies of its head finish and tail, and a
+//! level 8. Measured on x86_64 (pinned by `tests/rules.rs`; 32-bit targets
 //! differ by a few bytes of length fields):
 //!
 //! | `M` | `Q` | `L` | bytes |
 //! |---|---|---|---|
-//! | 1 | 16 | 4 | 576 |
-//! | 4 | 32 | 8 | 4,000 |
-//! | 16 | 256 | 32 | 119,840 |
-//! | 64 | 256 | 32 | 478,496 |
+//! | 1 | 16 | 4 | 600 |
+//! | 4 | 32 | 8 | 4,096 |
+//! | 16 | 256 | 32 | 120,224 |
+//! | 64 | 256 | 32 | 480,032 |
 //!
 //! (8 bytes of each are the round-robin position, [`Kernel::last_admitting`], kept
 //! under every policy.)
@@ -105,7 +110,7 @@
 //! use kernel::log::{Body, RECORD_MAX_BYTES, Record, encode};
 //! use kernel::service_level::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
 //!
-//! // 4 machines, 32 queue entries each, up to 8 levels: 3,960 bytes on a Cortex-M4F.
+//! // 4 machines, 32 queue entries each, up to 8 levels: 4,056 bytes on a Cortex-M4F.
 //! let mut levels = heapless::Vec::new();
 //! levels.push(Level::whole(2, 1)).unwrap(); // slack factor 2, price 1 per tick
 //! let config = Config { machines: 4, policy: Policy::FirstFit, levels };

@@ -38,6 +38,39 @@ pub struct Head {
     pub processed: bool,
 }
 
+/// A queue's last job, read apart from the queue: enough to settle most admission
+/// tests without the queue's own memory (the kernel keeps one per machine side by
+/// side, see [`super::Kernel`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tail {
+    /// The last job's deadline (0 when the queue is empty).
+    pub deadline: Tick,
+    /// The last job's suffix minimum of slack, the largest of the queue's suffix
+    /// minima (`Tick::MAX` when the queue is empty).
+    pub slack: Tick,
+}
+
+impl Tail {
+    /// An empty queue's.
+    pub const EMPTY: Self = Self { deadline: 0, slack: Tick::MAX };
+
+    /// How a job `(p, deadline)` fares on the queue this is the tail of, as far as
+    /// the tail tells: `Some(true)` when it goes last (test it with
+    /// [`EddQueue::test_last`]), `Some(false)` when it fails [`EddQueue::test`]
+    /// (it would go in front of the last job and wait behind more than any suffix
+    /// has room for: the suffix minima never decrease towards the back), `None`
+    /// when only [`EddQueue::test`] can tell.
+    pub fn test(self, p: Tick, deadline: Tick) -> Option<bool> {
+        if deadline >= self.deadline {
+            Some(true)
+        } else if p > self.slack {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
 /// Jobs ordered by non-decreasing deadline; equal deadlines keep admission order.
 /// Index 0 is the head, the job the machine runs. The fields are parallel arrays
 /// (struct of arrays) so that the deadline search touches only deadlines and an
@@ -131,6 +164,23 @@ impl<const Q: usize> EddQueue<Q> {
         match self.slack_min.get(index) {
             Some(&room) if p > room => None,
             _ => Some(index),
+        }
+    }
+
+    /// The admission test for a job whose deadline is no earlier than the last
+    /// queued job's (or an empty queue's): [`Self::test`] without the search, since
+    /// the job goes last. For any other deadline use [`Self::test`].
+    pub fn test_last(&self, now: Tick, p: Tick, deadline: Tick) -> Option<usize> {
+        let start = self.finish.last().copied().unwrap_or(now);
+        (start.checked_add(p)? <= deadline).then_some(self.len())
+    }
+
+    /// What [`Tail::test`] needs of the queue: its last job's deadline and suffix
+    /// minimum of slack (the largest of the suffix minima).
+    pub fn tail(&self) -> Tail {
+        match (self.deadline.last(), self.slack_min.last()) {
+            (Some(&deadline), Some(&slack)) => Tail { deadline, slack },
+            _ => Tail::EMPTY,
         }
     }
 
@@ -271,6 +321,11 @@ mod tests {
             let deadline = 1 + ((x >> 33) % 120);
             let fast = q.test(0, p, deadline);
             assert_eq!(fast, slow_test(&q, 0, p, deadline), "job {job}: p {p}, d {deadline}");
+            match q.tail().test(p, deadline) {
+                Some(true) => assert_eq!(q.test_last(0, p, deadline), fast, "job {job}: goes last"),
+                Some(false) => assert_eq!(fast, None, "job {job}: the tail rules it out"),
+                None => {}
+            }
             if let Some(index) = fast
                 && q.insert(index, 0, job, p, deadline).is_err()
             {

@@ -27,14 +27,16 @@ pub const MAX_MACHINES: u16 = 64;
 pub const MAX_LEVELS: usize = 32;
 /// What the engine needs of a kernel, whatever its sizes.
 trait DynKernel: Send {
-    fn step(&mut self, event: Event, sink: &mut dyn FnMut(Decision)) -> Outcome;
+    /// Appends the decisions to `out`: a `Vec` rather than a `dyn` sink, so that the
+    /// kernel's sink is a known closure, not one indirect call per decision.
+    fn step(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome;
     fn queue_len(&self, machine: u16) -> usize;
     fn state_bytes(&self) -> usize;
 }
 
 impl<const M: usize, const Q: usize> DynKernel for Kernel<M, Q, MAX_LEVELS> {
-    fn step(&mut self, event: Event, sink: &mut dyn FnMut(Decision)) -> Outcome {
-        Kernel::step(self, event, sink)
+    fn step(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome {
+        Kernel::step(self, event, &mut |d| out.push(d))
     }
 
     fn queue_len(&self, machine: u16) -> usize {
@@ -117,7 +119,7 @@ impl Engine {
 
     /// Handles one event and appends the decisions it caused to `out`.
     pub fn step(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome {
-        self.inner.step(event, &mut |d| out.push(d))
+        self.inner.step(event, out)
     }
 
     pub fn queue_len(&self, machine: u16) -> usize {
