@@ -58,7 +58,7 @@ fn largest_trace(bencher: Bencher) {
     let config = run::config(nodes, SLOT_TICKS, SLOT_TICKS, order());
     bencher.counter(ItemsCount::new(input.requests.len())).bench_local(|| {
         let mut engine = replay::engine::sla::SlaEngine::new(config).unwrap();
-        run::run_set(&mut engine, &input, Batch::Every(3600), &mut |_, _| {})
+        run::run_set(&mut engine, &input, Batch::Every(3600), &mut |_, _| {}, &mut |_, _| {})
     });
 }
 

@@ -176,7 +176,7 @@ fn traced(args: &SlaArgs, scanned: Scanned, header: &mut replay::format::Header)
     let batch = batch.map_err(SlaError::Usage)?;
     let name = scanned.workload.name.clone();
     let (largest, left_out) = (survey.largest, survey.left_out);
-    let sets = Sets::Trace(TraceSet::new(scanned, args.seed, nodes, survey));
+    let sets = Sets::Trace(Box::new(TraceSet::new(scanned, args.seed, nodes, survey)));
     Ok(Source { sets, nodes, batch, largest, name, left_out })
 }
 

@@ -16,7 +16,7 @@ use super::run::{Batch, Decide, Input, SetOutcome, run_set};
 #[derive(Debug)]
 pub enum Sets {
     Held(Vec<Input>),
-    Trace(super::stream::TraceSet),
+    Trace(Box<super::stream::TraceSet>),
 }
 
 impl Sets {
