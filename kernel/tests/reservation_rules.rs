@@ -673,4 +673,5 @@ fn size_of_the_state() {
     assert_eq!(size_of::<kernel::reservation::Running>(), 24);
     assert_eq!(size_of::<ReservationKernel<64, 16, 16, 4>>(), 2_040);
     assert_eq!(size_of::<ReservationKernel<2048, 256, 256, 4>>(), 39_272);
+    assert_eq!(size_of::<ReservationKernel<16_384, 256, 256, 8>>(), 153_960);
 }

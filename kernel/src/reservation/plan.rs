@@ -13,6 +13,10 @@
 //! back where it was and the request is rejected. A reservation therefore only ever
 //! moves to a start that is free and inside its window: admission never breaks one.
 //!
+//! [`Plan::attempt`] first tries the shortcut of `plan/lazy.rs`, which reaches this
+//! algorithm's answer without taking out the entries the new one cannot disturb, and
+//! runs the algorithm as written ([`Plan::attempt_full`]) when it cannot.
+//!
 //! # Cost
 //! The position of the new reservation only moves forward, so one admission places at
 //! most `3 W` reservations: each failed position is placed twice (once failing, once

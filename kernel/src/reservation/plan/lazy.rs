@@ -55,8 +55,11 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         criterion: Criterion,
         a: &mut Attempt<W>,
     ) -> Option<Result<Tick, RejectReason>> {
-        if criterion == Criterion::LeastFlexibleFirst {
+        if criterion == Criterion::LeastFlexibleFirst || self.unsettled_after_new(now, criterion) {
             return None;
+        }
+        if let Some(start) = self.place_at_once(a, now) {
+            return Some(Ok(start));
         }
         self.gather(now, criterion, a)?;
         let len = a.order.len();
@@ -76,6 +79,42 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         Some(Ok(a.new_start))
     }
 
+    /// Whether a movable entry after the new (last) one in plan order may be
+    /// unsettled. An entry before it is not placed again, settled or not.
+    fn unsettled_after_new(&self, now: Tick, criterion: Criterion) -> bool {
+        if !self.unsettled.contains(&true) {
+            return false;
+        }
+        let new = self.waiting.len().saturating_sub(1);
+        let Some(key) = self.waiting.get(new).map(|n| criterion.key(n, now)) else { return false };
+        let entries = self.waiting.iter().zip(self.unsettled.iter()).take(new);
+        entries.filter(|&(r, &unsettled)| unsettled && !r.fixed).any(|(r, _)| criterion.key(r, now) > key)
+    }
+
+    /// The common case: the new (last) entry fits at the first start of its window in
+    /// the calendar as it is, with every entry after it still held. Then that is its
+    /// first fit once they are taken out too, and every one of them fits again where
+    /// it was (they all fit together now) and, settled, nowhere earlier: nothing
+    /// moves. `a` then holds the new entry alone.
+    fn place_at_once(&mut self, a: &mut Attempt<W>, now: Tick) -> Option<Tick> {
+        let new = self.waiting.len().checked_sub(1)?;
+        let n = *self.waiting.get(new)?;
+        let lo = n.earliest_start(now);
+        if lo > n.latest_start() {
+            return None;
+        }
+        let index = u16::try_from(new).ok()?;
+        let trial = a.trial.get_mut(new)?;
+        self.reserve(lo, &n).ok()?;
+        *trial = lo;
+        a.order.clear();
+        a.at = 0;
+        // The order has room for `W >= 1` entries.
+        let _ = a.order.push(index);
+        a.new_start = lo;
+        Some(lo)
+    }
+
     /// Fills `a` with the new entry and, in plan order after it, the movable entries
     /// that come after it in plan order and meet the slots its search reads. `None`
     /// when the queue is empty.
@@ -88,18 +127,10 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         a.at = 0;
         a.order.push(u16::try_from(new).ok()?).ok()?;
         *a.trial.get_mut(new)? = n.start;
-        let entries = self.waiting.iter().zip(self.unsettled.iter()).take(new);
-        for (index, (r, &unsettled)) in (0u16..).zip(entries) {
-            if r.fixed {
-                continue;
-            }
-            // An entry before the new one is not placed again: it may be unsettled.
-            if unsettled && criterion.key(r, now) > key {
-                return None;
-            }
+        for (index, r) in (0u16..).zip(self.waiting.iter().take(new)) {
             // The slots `floor(s / len) .. ceil(e / len)` meet `[low, high)` (both
             // slot boundaries) exactly when `s < high` and `e > low`.
-            if r.start >= high || r.end() <= low || criterion.key(r, now) < key {
+            if r.fixed || r.start >= high || r.end() <= low || criterion.key(r, now) < key {
                 continue;
             }
             // At most `W` entries, the order's capacity.
