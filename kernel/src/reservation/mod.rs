@@ -57,7 +57,7 @@
 //! | calendar: reserve, release, fits (`n` slots) | `O(64 + n / 64)` |
 //! | calendar: advance by `k` slots | `O(64 + k / 64)`, `O(min(k, H))` at worst |
 //! | first-fit placement of one reservation | one `fits` and one earliest start |
-//! | request, accepted or rejected without offers | a sort, `O(W log W)`, then at most `3 W` placements and as many releases (see [`plan`]), each `O(64 + n / 64)` for `n` slots and an earliest start; `O(W + RUN)` for the checks |
+//! | request, accepted or rejected without offers | when the shortcut of `plan/lazy.rs` applies (criteria other than least flexible first, no unsettled entry after the new one in plan order, nothing that would move): one reservation when the window's first start fits, else one placement, a pass over the queue with two comparisons an entry, a sort of the `k` later entries that meet the new one's search and `2 k` releases and reservations; otherwise a sort, `O(W log W)`, then at most `3 W` placements and as many releases (see [`plan`]), each `O(64 + n / 64)` for `n` slots and an earliest start; `O(W + RUN)` for the checks |
 //! | offers after a rejection | at most `offer_trials` admission attempts, plus `O(W + RUN)` per candidate |
 //! | advance, finish | `O((W + RUN) * instants)`, plus the calendar's advance and an `O(n)` release |
 //!
@@ -68,18 +68,19 @@
 //! # Memory
 //! The state is `size_of::<ReservationKernel<H, W, RUN, OFFERS>>()` bytes and nothing
 //! else: a slot costs 8 bytes (its free capacity and its share of the calendar's block
-//! words, see [`crate::calendar`]), a waiting reservation 64 and a running one 24. Measured
+//! words, see [`crate::calendar`]), a waiting reservation 65 and a running one 24. Measured
 //! on x86_64 and pinned by `tests/reservation_rules.rs`:
 //!
 //! | `H` | `W` | `RUN` | `OFFERS` | bytes |
 //! |---|---|---|---|---|
-//! | 64 | 16 | 16 | 4 | 2,016 |
-//! | 2048 | 256 | 256 | 4 | 39,008 |
-//! | 16384 | 256 | 256 | 8 | 153,696 |
+//! | 64 | 16 | 16 | 4 | 2,040 |
+//! | 2048 | 256 | 256 | 4 | 39,272 |
+//! | 16384 | 256 | 256 | 8 | 153,960 |
 //!
 //! The second is the documented configuration: 16 KiB of calendar (2,048 slots, 20,480
-//! ticks ahead with 10-tick slots), 16 KiB of waiting queue, 6 KiB of running set and
-//! 96 bytes of configuration, clock, counters, lengths and the first block's words. `OFFERS`
+//! ticks ahead with 10-tick slots), 16 KiB of waiting queue, 6 KiB of running set, one
+//! byte a waiting entry for its *unsettled* mark (see `plan/lazy.rs`) and
+//! 104 bytes of configuration, clock, counters, lengths and the first block's words. `OFFERS`
 //! costs nothing: offers are emitted as they are found. `thumbv7em-none-eabihf` gives
 //! the same figure: its `u64` alignment pads the 32-bit length fields to the same
 //! layout. The third is the firmware's (`embedded/`), 150 KiB of its 4 MiB of RAM.

@@ -13,6 +13,10 @@
 //! back where it was and the request is rejected. A reservation therefore only ever
 //! moves to a start that is free and inside its window: admission never breaks one.
 //!
+//! [`Plan::attempt`] first tries the shortcut of `plan/lazy.rs`, which reaches this
+//! algorithm's answer without taking out the entries the new one cannot disturb, and
+//! runs the algorithm as written ([`Plan::attempt_full`]) when it cannot.
+//!
 //! # Cost
 //! The position of the new reservation only moves forward, so one admission places at
 //! most `3 W` reservations: each failed position is placed twice (once failing, once
@@ -39,6 +43,8 @@ use crate::calendar::{Calendar, CalendarError, SlotLength};
 use crate::panic_free;
 use crate::types::{JobId, Tick};
 
+mod lazy;
+
 /// The kernel's reservations and the calendar that holds them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan<const H: usize, const W: usize, const RUN: usize> {
@@ -48,6 +54,11 @@ pub struct Plan<const H: usize, const W: usize, const RUN: usize> {
     /// Started reservations, in start order.
     running: Vec<Running, RUN>,
     slot: SlotLength,
+    /// Beside each waiting entry: whether it may be *unsettled*, a start of its window
+    /// before its own free in the calendar of what comes before it in plan order (see
+    /// `plan/lazy.rs`). An early finish, which frees slots, marks every entry waiting
+    /// then; an admission that needed `fixqueue` marks the new one.
+    unsettled: Vec<bool, W>,
 }
 
 /// The working memory of one admission attempt.
@@ -90,7 +101,13 @@ impl<const W: usize> Default for Attempt<W> {
 impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
     pub const fn new(capacity: u32, slot: SlotLength) -> Self {
         const { assert!(RUN > 0, "the running set needs room for at least one job") };
-        Self { calendar: Calendar::new(capacity), waiting: Vec::new(), running: Vec::new(), slot }
+        Self {
+            calendar: Calendar::new(capacity),
+            waiting: Vec::new(),
+            running: Vec::new(),
+            slot,
+            unsettled: Vec::new(),
+        }
     }
 
     pub fn calendar(&self) -> &Calendar<H> {
@@ -113,6 +130,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         self.calendar.reset();
         self.waiting.clear();
         self.running.clear();
+        self.unsettled.clear();
     }
 
     /// Whether `job` is waiting or running.
@@ -159,11 +177,15 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
 
     /// Appends a new reservation to the waiting queue; a full queue hands it back.
     pub(super) fn push_waiting(&mut self, r: Reservation) -> Result<(), Reservation> {
-        self.waiting.push(r)
+        self.waiting.push(r)?;
+        // Both have the capacity `W` and the same length.
+        let _ = self.unsettled.push(false);
+        Ok(())
     }
 
     /// Removes the last waiting entry: the new reservation of a rejected request.
     pub(super) fn pop_waiting(&mut self) -> Option<Reservation> {
+        self.unsettled.pop();
         self.waiting.pop()
     }
 
@@ -182,11 +204,34 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         criterion: Criterion,
         a: &mut Attempt<W>,
     ) -> Result<Tick, RejectReason> {
+        if let Some(result) = self.attempt_lazy(now, criterion, a) {
+            return result;
+        }
+        self.attempt_full(now, criterion, a)
+    }
+
+    /// Algorithm 1 as written: every movable entry after the new one is taken out and
+    /// placed again. The answer of [`Self::attempt`], which takes a shortcut to it when
+    /// it can (see `plan/lazy.rs`).
+    pub(super) fn attempt_full(
+        &mut self,
+        now: Tick,
+        criterion: Criterion,
+        a: &mut Attempt<W>,
+    ) -> Result<Tick, RejectReason> {
         self.prepare(now, criterion, a);
         let len = a.order.len();
         self.release_committed(a, a.at.saturating_add(1), len);
+        let first_at = a.at;
         loop {
             let Err((q, reason)) = self.place_from(now, a) else {
+                if a.at != first_at {
+                    // Placed after entries that come after it in plan order.
+                    let new = self.waiting.len().saturating_sub(1);
+                    if let Some(u) = self.unsettled.get_mut(new) {
+                        *u = true;
+                    }
+                }
                 return Ok(a.new_start);
             };
             self.take_back(a, a.at, q);
@@ -318,6 +363,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         let running = Running { job: r.job, nodes: r.nodes, start: r.start, end: r.end() };
         self.running.push(running).ok()?;
         self.waiting.retain(|w| w.job != r.job);
+        panic_free::remove(&mut self.unsettled, index);
         Some(running)
     }
 
@@ -332,6 +378,8 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         let last = self.slot.slot_at_or_after(running.end);
         if last > first {
             let _ = self.calendar.release(first, last.saturating_sub(first), running.nodes);
+            // Freed slots may be an earlier start for any entry waiting now.
+            self.unsettled.iter_mut().for_each(|u| *u = true);
         }
         self.running.retain(|r| r.job != job);
         Some(running)
