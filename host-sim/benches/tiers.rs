@@ -22,7 +22,7 @@ fn main() {
 }
 
 fn decisions(scenario: &Scenario) -> usize {
-    scenario.run().unwrap().1.decisions as usize
+    scenario.run().unwrap().1.out.decisions as usize
 }
 
 #[divan::bench(sample_count = 10)]
@@ -37,9 +37,9 @@ fn largest_trace(bencher: Bencher) {
     let resources = testbed::split_resources(3, 9);
     let mut requests = testbed::trace_workload(&workload, MIXES[2], 1);
     requests.truncate(20_000);
-    let until = requests.iter().map(|r| r.deadline.max(r.t)).max().unwrap_or(0) + 86_400;
-    let changes = faults::seeded(&resources, DEFAULT_FAULTS, 1, until);
+    let changes = faults::ChangePlan::Seeded { until: Some(faults::trace_until(&requests)) };
     let config = Config::new(Policy::QosRes);
+    let requests = host_sim::tiers::Requests::Listed(requests);
     let scenario = Scenario { config, resources, requests, changes, faults: DEFAULT_FAULTS, seed: 1 };
     bencher.counter(ItemsCount::new(decisions(&scenario))).bench(|| scenario.run().unwrap());
 }

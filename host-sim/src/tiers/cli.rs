@@ -144,7 +144,7 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header, Option<Availabili
             // The seeded changes end a day past the latest deadline, which the run
             // finds as it streams the trace.
             let changes = ChangePlan::Seeded { until: None };
-            let requests = Requests::Trace { scanned, mix };
+            let requests = Requests::Trace { scanned: Box::new(scanned), mix };
             Scenario { config: Config::new(policy), resources, requests, changes, faults, seed: args.seed }
         }
     };

@@ -46,7 +46,7 @@ pub enum Requests {
     Listed(Vec<Request>),
     /// A trace's jobs, streamed ([`crate::input::Scanned::jobs`]) and mapped to SLAs
     /// by `mix` as they come ([`testbed::TraceRequests`]).
-    Trace { scanned: crate::input::Scanned, mix: testbed::Mix },
+    Trace { scanned: Box<crate::input::Scanned>, mix: testbed::Mix },
 }
 
 /// One run's whole input.

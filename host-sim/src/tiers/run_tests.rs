@@ -104,7 +104,7 @@ fn a_streamed_trace_is_the_whole_list() {
         let changes = ChangePlan::Seeded { until: Some(trace_until(&list)) };
         let listed = scenario(Policy::QosRes, Requests::Listed(list), changes, DEFAULT_FAULTS, seed);
         let scanned = args.scan().unwrap().unwrap();
-        let trace = Requests::Trace { scanned, mix };
+        let trace = Requests::Trace { scanned: Box::new(scanned), mix };
         let streamed =
             scenario(Policy::QosRes, trace, ChangePlan::Seeded { until: None }, DEFAULT_FAULTS, seed);
         assert_eq!(recorded(&streamed), recorded(&listed));
