@@ -362,7 +362,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         let r = *self.waiting.get(index)?;
         let running = Running { job: r.job, nodes: r.nodes, start: r.start, end: r.end() };
         self.running.push(running).ok()?;
-        self.waiting.retain(|w| w.job != r.job);
+        panic_free::remove(&mut self.waiting, index);
         panic_free::remove(&mut self.unsettled, index);
         Some(running)
     }
