@@ -183,9 +183,14 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
         if self.plan.push_waiting(entry).is_err() {
             return reject(job, RejectReason::QueueFull, sink);
         }
+        // The common case needs no working memory (its `W` trial starts cost a fill of
+        // `8 W` bytes a request).
+        if let Some(start) = self.plan.admit_at_once(self.now, self.config.criterion) {
+            return self.accept(job, start, None, sink);
+        }
         let mut attempt = Attempt::new();
         match self.plan.attempt(self.now, self.config.criterion, &mut attempt) {
-            Ok(start) => self.accept(job, start, &attempt, sink),
+            Ok(start) => self.accept(job, start, Some(&attempt), sink),
             Err(reason) => {
                 sink(Decision::Reject { job, reason });
                 let offers =
@@ -221,25 +226,28 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
         })
     }
 
-    /// Keeps a successful attempt for the new (last) waiting entry: `Accept`, then a
+    /// Keeps a successful attempt (`None`: an admission at once, which moved nothing)
+    /// for the new (last) waiting entry: `Accept`, then a
     /// `Replan` for every other entry that moved, in plan order, then whatever starts
     /// or is fixed now.
     fn accept<S: FnMut(Decision) + ?Sized>(
         &mut self,
         job: JobId,
         start: Tick,
-        attempt: &Attempt<W>,
+        attempt: Option<&Attempt<W>>,
         sink: &mut S,
     ) -> Outcome {
         let new = self.plan.waiting().len().saturating_sub(1);
         sink(Decision::Accept { job, start });
         let mut replanned = false;
-        self.plan.commit(attempt, |index, r| {
-            if index != new {
-                replanned = true;
-                sink(Decision::Replan { job: r.job, start: r.start });
-            }
-        });
+        if let Some(attempt) = attempt {
+            self.plan.commit(attempt, |index, r| {
+                if index != new {
+                    replanned = true;
+                    sink(Decision::Replan { job: r.job, start: r.start });
+                }
+            });
+        }
         if let Some(r) = self.plan.waiting_mut(new) {
             r.start = start;
             r.fix_at = self.config.fixing.fix_at(self.now, start);

@@ -63,7 +63,8 @@
 //!
 //! Restoring the plan after a rejection is an undo, not a copy: the attempt's
 //! placements are taken back and the previous ones re-made, `O(n)` slots each. The
-//! attempt's working memory, `10 W + 24` bytes, one per request, is on the stack.
+//! attempt's working memory, `10 W + 24` bytes, is on the stack, one per request
+//! that the shortcut cannot admit at its window's first start (that case needs none).
 //!
 //! # Memory
 //! The state is `size_of::<ReservationKernel<H, W, RUN, OFFERS>>()` bytes and nothing

@@ -33,7 +33,8 @@
 //! calendar exactly as it was (the property tests compare the whole state with `==`).
 //! The working memory of an attempt, `Attempt`, lives on the caller's stack:
 //! `10 W + 24` bytes (the plan order as `u16` indices and a trial start per entry),
-//! one per request, which the offers reuse.
+//! one per request, which the offers reuse; a request admitted at once at its
+//! window's first start (`Plan::admit_at_once`, see `plan/lazy.rs`) needs none.
 
 use heapless::Vec;
 
