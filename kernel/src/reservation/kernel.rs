@@ -11,6 +11,10 @@ use super::request::{RejectReason, Request, Reservation};
 use crate::calendar::SlotLength;
 use crate::types::{JobId, Tick};
 
+mod due;
+
+use due::{due_of, earliest_due};
+
 /// Everything that shapes the kernel's decisions besides its capacities.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -83,6 +87,12 @@ pub struct ReservationKernel<const H: usize, const W: usize, const RUN: usize, c
     /// The acceptance number the next accepted request gets.
     next_seq: u64,
     counters: Counters,
+    /// The earliest instant at which a cut, a fix or a start can fall due: the least
+    /// of the running jobs' ends, the waiting entries' starts and the fix times of
+    /// those still to be fixed (see [`earliest_due`]), `Tick::MAX` with none. Kept
+    /// equal to that function of the plan after every event, so that an event before
+    /// it skips the scan of both sets.
+    due: Tick,
 }
 
 impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
@@ -112,6 +122,7 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
             now: 0,
             next_seq: 0,
             counters: Counters::default(),
+            due: Tick::MAX,
         })
     }
 
@@ -153,6 +164,7 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
                 self.now = 0;
                 self.next_seq = 0;
                 self.counters = Counters::default();
+                self.due = Tick::MAX;
                 Outcome::Reset
             }
         }
@@ -171,9 +183,14 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
         if self.plan.push_waiting(entry).is_err() {
             return reject(job, RejectReason::QueueFull, sink);
         }
+        // The common case needs no working memory (its `W` trial starts cost a fill of
+        // `8 W` bytes a request).
+        if let Some(start) = self.plan.admit_at_once(self.now, self.config.criterion) {
+            return self.accept(job, start, None, sink);
+        }
         let mut attempt = Attempt::new();
         match self.plan.attempt(self.now, self.config.criterion, &mut attempt) {
-            Ok(start) => self.accept(job, start, &attempt, sink),
+            Ok(start) => self.accept(job, start, Some(&attempt), sink),
             Err(reason) => {
                 sink(Decision::Reject { job, reason });
                 let offers =
@@ -209,26 +226,36 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
         })
     }
 
-    /// Keeps a successful attempt for the new (last) waiting entry: `Accept`, then a
+    /// Keeps a successful attempt (`None`: an admission at once, which moved nothing)
+    /// for the new (last) waiting entry: `Accept`, then a
     /// `Replan` for every other entry that moved, in plan order, then whatever starts
     /// or is fixed now.
     fn accept<S: FnMut(Decision) + ?Sized>(
         &mut self,
         job: JobId,
         start: Tick,
-        attempt: &Attempt<W>,
+        attempt: Option<&Attempt<W>>,
         sink: &mut S,
     ) -> Outcome {
         let new = self.plan.waiting().len().saturating_sub(1);
         sink(Decision::Accept { job, start });
-        self.plan.commit(attempt, |index, r| {
-            if index != new {
-                sink(Decision::Replan { job: r.job, start: r.start });
-            }
-        });
+        let mut replanned = false;
+        if let Some(attempt) = attempt {
+            self.plan.commit(attempt, |index, r| {
+                if index != new {
+                    replanned = true;
+                    sink(Decision::Replan { job: r.job, start: r.start });
+                }
+            });
+        }
         if let Some(r) = self.plan.waiting_mut(new) {
             r.start = start;
             r.fix_at = self.config.fixing.fix_at(self.now, start);
+            self.due = self.due.min(due_of(r));
+        }
+        if replanned {
+            // A moved entry may have held the earliest instant.
+            self.due = earliest_due(&self.plan);
         }
         self.next_seq = self.next_seq.saturating_add(1);
         self.run_due(self.now, sink);
@@ -255,6 +282,9 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
         let Some(running) = self.plan.end(job, t) else {
             return Outcome::Refused(RejectReason::NotRunning);
         };
+        if running.end == self.due {
+            self.due = earliest_due(&self.plan);
+        }
         let early = t < running.end;
         if early {
             self.counters.early = self.counters.early.saturating_add(1);
@@ -268,48 +298,6 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
         self.now = t;
         self.plan.advance_calendar(t);
     }
-
-    /// Everything that happens up to `t`, in time order: at each instant, first the
-    /// cuts of reservations that ended before `t` without a finish, then the fixes,
-    /// then the starts, each in list order (start order, acceptance order, acceptance
-    /// order). `O((W + RUN) * instants)`.
-    fn run_due<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
-        while let Some(at) = self.next_due(t) {
-            while let Some(job) = self.plan.running().iter().find(|r| r.end == at && r.end < t).map(|r| r.job)
-            {
-                self.plan.end(job, at);
-                self.counters.cut = self.counters.cut.saturating_add(1);
-                sink(Decision::End { t: at, job, early: false, cut: true });
-            }
-            for index in 0..self.plan.waiting().len() {
-                if let Some(r) = self.plan.waiting_mut(index).filter(|r| fixes_at(r, at)) {
-                    r.fixed = true;
-                    sink(Decision::Fix { t: at, job: r.job });
-                }
-            }
-            while let Some(index) = self.plan.waiting().iter().position(|r| r.start == at) {
-                // The running set always has room (`2 m <= RUN`); were it full, the
-                // loop would stop rather than spin.
-                let Some(running) = self.plan.start(index) else { return };
-                sink(Decision::Start { t: at, job: running.job });
-            }
-        }
-    }
-
-    /// The first instant at or before `t` at which something is due.
-    fn next_due(&self, t: Tick) -> Option<Tick> {
-        let cut = self.plan.running().iter().map(|r| r.end).filter(|&end| end < t).min();
-        let waiting = self.plan.waiting().iter();
-        let fix =
-            waiting.clone().filter(|r| fixes_at(r, r.fix_at)).map(|r| r.fix_at).filter(|&at| at <= t).min();
-        let start = waiting.map(|r| r.start).filter(|&start| start <= t).min();
-        [cut, fix, start].into_iter().flatten().min()
-    }
-}
-
-/// Whether `r` is frozen at `at`: its moment has come and it has not started yet.
-fn fixes_at(r: &Reservation, at: Tick) -> bool {
-    !r.fixed && r.fix_at == at && r.fix_at < r.start
 }
 
 fn reject<S: FnMut(Decision) + ?Sized>(job: JobId, reason: RejectReason, sink: &mut S) -> Outcome {

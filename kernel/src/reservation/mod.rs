@@ -59,11 +59,12 @@
 //! | first-fit placement of one reservation | one `fits` and one earliest start |
 //! | request, accepted or rejected without offers | when the shortcut of `plan/lazy.rs` applies (criteria other than least flexible first, no unsettled entry after the new one in plan order, nothing that would move): one reservation when the window's first start fits, else one placement, a pass over the queue with two comparisons an entry, a sort of the `k` later entries that meet the new one's search and `2 k` releases and reservations; otherwise a sort, `O(W log W)`, then at most `3 W` placements and as many releases (see [`plan`]), each `O(64 + n / 64)` for `n` slots and an earliest start; `O(W + RUN)` for the checks |
 //! | offers after a rejection | at most `offer_trials` admission attempts, plus `O(W + RUN)` per candidate |
-//! | advance, finish | `O((W + RUN) * instants)`, plus the calendar's advance and an `O(n)` release |
+//! | advance, finish | `O(1)` when nothing falls due (the kernel keeps the earliest instant at which a cut, fix or start can), else `O(W + RUN)` per instant; plus the calendar's advance and an `O(n)` release, and `O(W + RUN)` when a finish removes the job that held the earliest instant |
 //!
 //! Restoring the plan after a rejection is an undo, not a copy: the attempt's
 //! placements are taken back and the previous ones re-made, `O(n)` slots each. The
-//! attempt's working memory, `10 W + 24` bytes, one per request, is on the stack.
+//! attempt's working memory, `10 W + 24` bytes, is on the stack, one per request
+//! that the shortcut cannot admit at its window's first start (that case needs none).
 //!
 //! # Memory
 //! The state is `size_of::<ReservationKernel<H, W, RUN, OFFERS>>()` bytes and nothing
@@ -73,14 +74,14 @@
 //!
 //! | `H` | `W` | `RUN` | `OFFERS` | bytes |
 //! |---|---|---|---|---|
-//! | 64 | 16 | 16 | 4 | 2,040 |
-//! | 2048 | 256 | 256 | 4 | 39,272 |
-//! | 16384 | 256 | 256 | 8 | 153,960 |
+//! | 64 | 16 | 16 | 4 | 2,048 |
+//! | 2048 | 256 | 256 | 4 | 39,280 |
+//! | 16384 | 256 | 256 | 8 | 153,968 |
 //!
 //! The second is the documented configuration: 16 KiB of calendar (2,048 slots, 20,480
 //! ticks ahead with 10-tick slots), 16 KiB of waiting queue, 6 KiB of running set, one
 //! byte a waiting entry for its *unsettled* mark (see `plan/lazy.rs`) and
-//! 104 bytes of configuration, clock, counters, lengths and the first block's words. `OFFERS`
+//! 112 bytes of configuration, clock, counters, the earliest due instant, lengths and the first block's words. `OFFERS`
 //! costs nothing: offers are emitted as they are found. `thumbv7em-none-eabihf` gives
 //! the same figure: its `u64` alignment pads the 32-bit length fields to the same
 //! layout. The third is the firmware's (`embedded/`), 150 KiB of its 4 MiB of RAM.

@@ -33,7 +33,8 @@
 //! calendar exactly as it was (the property tests compare the whole state with `==`).
 //! The working memory of an attempt, `Attempt`, lives on the caller's stack:
 //! `10 W + 24` bytes (the plan order as `u16` indices and a trial start per entry),
-//! one per request, which the offers reuse.
+//! one per request, which the offers reuse; a request admitted at once at its
+//! window's first start (`Plan::admit_at_once`, see `plan/lazy.rs`) needs none.
 
 use heapless::Vec;
 
@@ -362,7 +363,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         let r = *self.waiting.get(index)?;
         let running = Running { job: r.job, nodes: r.nodes, start: r.start, end: r.end() };
         self.running.push(running).ok()?;
-        self.waiting.retain(|w| w.job != r.job);
+        panic_free::remove(&mut self.waiting, index);
         panic_free::remove(&mut self.unsettled, index);
         Some(running)
     }

@@ -55,7 +55,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         criterion: Criterion,
         a: &mut Attempt<W>,
     ) -> Option<Result<Tick, RejectReason>> {
-        if criterion == Criterion::LeastFlexibleFirst || self.unsettled_after_new(now, criterion) {
+        if !self.may_shortcut(now, criterion) {
             return None;
         }
         if let Some(start) = self.place_at_once(a, now) {
@@ -79,6 +79,34 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         Some(Ok(a.new_start))
     }
 
+    /// Admits the new (last) entry as [`Self::attempt`] would when the common case of
+    /// [`Self::place_at_once`] holds, with no working memory: `Some` start, with the
+    /// calendar holding it and nothing else moved (a commit would change nothing but
+    /// the new entry's start), or `None` with the calendar as it was.
+    pub(in crate::reservation) fn admit_at_once(&mut self, now: Tick, criterion: Criterion) -> Option<Tick> {
+        if !self.may_shortcut(now, criterion) {
+            return None;
+        }
+        self.reserve_first_start(now)
+    }
+
+    /// Whether the shortcut may be tried: the criterion's keys do not change with time
+    /// and every movable entry after the new one in plan order is settled.
+    fn may_shortcut(&self, now: Tick, criterion: Criterion) -> bool {
+        criterion != Criterion::LeastFlexibleFirst && !self.unsettled_after_new(now, criterion)
+    }
+
+    /// Reserves the new (last) entry at the first start of its window if it fits there.
+    fn reserve_first_start(&mut self, now: Tick) -> Option<Tick> {
+        let n = *self.waiting.last()?;
+        let lo = n.earliest_start(now);
+        if lo > n.latest_start() {
+            return None;
+        }
+        self.reserve(lo, &n).ok()?;
+        Some(lo)
+    }
+
     /// Whether a movable entry after the new (last) one in plan order may be
     /// unsettled. An entry before it is not placed again, settled or not.
     fn unsettled_after_new(&self, now: Tick, criterion: Criterion) -> bool {
@@ -98,15 +126,13 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
     /// moves. `a` then holds the new entry alone.
     fn place_at_once(&mut self, a: &mut Attempt<W>, now: Tick) -> Option<Tick> {
         let new = self.waiting.len().checked_sub(1)?;
-        let n = *self.waiting.get(new)?;
-        let lo = n.earliest_start(now);
-        if lo > n.latest_start() {
-            return None;
-        }
         let index = u16::try_from(new).ok()?;
-        let trial = a.trial.get_mut(new)?;
-        self.reserve(lo, &n).ok()?;
-        *trial = lo;
+        // `W <= 2^16` (see `Attempt::new`): the index fits, and the trial slot exists.
+        a.trial.get(new)?;
+        let lo = self.reserve_first_start(now)?;
+        if let Some(trial) = a.trial.get_mut(new) {
+            *trial = lo;
+        }
         a.order.clear();
         a.at = 0;
         // The order has room for `W >= 1` entries.
