@@ -89,6 +89,33 @@ fn rescheduling_moves_silver_off_the_cluster_for_gold() {
 }
 
 #[test]
+fn a_failed_move_leaves_the_state_of_an_advance() {
+    let mut k = kernel(Policy::QosRes);
+    // Both desktops leave: a Silver can then move only on the cluster.
+    step(&mut k, Event::Leave { t: 0, resource: 1 });
+    step(&mut k, Event::Leave { t: 0, resource: 2 });
+    // Silver (laxity 1.5) takes the cluster's slots 5..8.
+    let (o, _) = step(&mut k, submit(0, 1, Tier::Silver, 30, 50, 95));
+    assert_eq!(o, Outcome::Accepted { resource: 0, start: 50, moved: false });
+    // Gold wants [50, 70]: the trial gives Gold slots 5..7 and Silver its slot 7 back,
+    // but Silver fits nowhere else in [50, 95]; everything is undone. The calendars
+    // were last moved at 0, the rejection moves them to 30, an advance does not: the
+    // two states are still equal, and stay so at a later advance.
+    let mut advanced = k.clone();
+    step(&mut advanced, Event::Advance { t: 30 });
+    let (o, d) = step(&mut k, submit(30, 2, Tier::Gold, 20, 50, 70));
+    assert_eq!(o, Outcome::Rejected(RejectReason::NoRoom));
+    assert_eq!(d, vec![Decision::Reject { job: 2, reason: RejectReason::NoRoom }]);
+    assert!(k == advanced);
+    step(&mut k, Event::Advance { t: 45 });
+    step(&mut advanced, Event::Advance { t: 45 });
+    assert!(k == advanced);
+    // A different hold is seen: Silver's slots are the difference.
+    let fresh = kernel(Policy::QosRes);
+    assert!(k != fresh);
+}
+
+#[test]
 fn gold_is_never_moved_and_the_threshold_binds() {
     let mut k = kernel(Policy::QosRes);
     step(&mut k, submit(0, 1, Tier::Gold, 20, 50, 200));

@@ -88,23 +88,6 @@ pub(super) const fn move_scopes(policy: Policy, tier: Tier, group: Group) -> Sco
     }
 }
 
-pub(super) fn as_place(job: &Job) -> Place {
-    Place {
-        resource: job.resource,
-        start: job.start,
-        estimate: job.estimate,
-        first_slot: job.first_slot,
-        slots: job.slots,
-    }
-}
-
-/// `job` as if it held `place` (to release the new job's trial slots).
-pub(super) fn job_at(job: &Job, place: &Place) -> Job {
-    let mut j = *job;
-    set_place(&mut j, place);
-    j
-}
-
 pub(super) fn set_place(job: &mut Job, place: &Place) {
     job.resource = place.resource;
     job.start = place.start;

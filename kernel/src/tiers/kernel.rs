@@ -12,7 +12,11 @@ use crate::types::{JobId, Tick};
 
 /// The tiers kernel: up to `R` resources, `H` calendar slots each, `J` accepted
 /// unfinished jobs. See the [module documentation](super).
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Equality compares what the kernel will decide from: the calendars by their free
+/// capacities from the present's slot on (a calendar not yet brought to the present
+/// reads as if it were), the rest field by field.
+#[derive(Clone, Debug)]
 pub struct TiersKernel<const R: usize, const H: usize, const J: usize> {
     pub(super) config: Config,
     pub(super) slot: SlotLength,
@@ -85,7 +89,10 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         r < self.resources.len() && self.available.get(r).copied().unwrap_or(false)
     }
 
-    /// The calendar of resource `r`.
+    /// The calendar of resource `r`, as of the last event that used it: a calendar is
+    /// brought to the present only when an event places, holds or releases on it, so
+    /// its horizon may start before the present's slot (the slots in between hold
+    /// nothing that matters: they are forgotten at its next use).
     pub fn calendar(&self, r: usize) -> Option<&Calendar<H>> {
         self.calendars.get(r).filter(|_| r < self.resources.len())
     }
@@ -147,6 +154,8 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             return reject(RejectReason::TableFull, sink);
         }
         let scopes = admission_scopes(self.config.policy, request.tier);
+        // Placement reads every calendar of the scopes, the trial moves too.
+        self.sync_all();
         let mut moved = false;
         let place = match self.place(request.work, ready, deadline, scopes) {
             Some(place) => Some(place),
@@ -235,11 +244,25 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
                 sink(Decision::Violate { t: j.deadline, job: j.job, why: Violation::Late });
             }
         }
+        // The calendars follow lazily: each is brought to `t` before its next use
+        // ([`Self::sync`]), so an event that touches none of them moves none.
         self.now = t;
-        let base = self.slot.slot_of(t);
-        // Only the resources' calendars: the others are never read.
-        let used = self.resources.len();
-        self.calendars.iter_mut().take(used).for_each(|c| c.advance_to(base));
+    }
+
+    /// Brings the calendar of resource `r` to the present: the slots before the
+    /// present's are forgotten. Moving a horizon in one step or in several leaves the
+    /// same values, so a calendar synced only before its uses reads as if every event
+    /// had moved it.
+    pub(super) fn sync(&mut self, r: usize) {
+        let base = self.slot.slot_of(self.now);
+        if let Some(c) = self.calendars.get_mut(r).filter(|_| r < self.resources.len()) {
+            c.advance_to(base);
+        }
+    }
+
+    /// [`Self::sync`] for every resource's calendar (the others are never read).
+    pub(super) fn sync_all(&mut self) {
+        (0..self.resources.len()).for_each(|r| self.sync(r));
     }
 
     fn next_violation(&self, t: Tick) -> Option<usize> {
@@ -275,5 +298,35 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             }
             sink(Decision::Start { t: at, job });
         }
+    }
+}
+
+impl<const R: usize, const H: usize, const J: usize> PartialEq for TiersKernel<R, H, J> {
+    fn eq(&self, other: &Self) -> bool {
+        let same = self.config == other.config
+            && self.slot == other.slot
+            && self.resources == other.resources
+            && self.available == other.available
+            && self.running == other.running
+            && self.jobs == other.jobs
+            && self.now == other.now
+            && self.next_seq == other.next_seq;
+        same && (0..R).all(|r| self.present_free(r).eq(other.present_free(r)))
+    }
+}
+
+impl<const R: usize, const H: usize, const J: usize> Eq for TiersKernel<R, H, J> {}
+
+impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
+    /// The free capacity of each slot of resource `r`'s horizon from the present's
+    /// slot, as its calendar will hold them once brought to the present: a slot past
+    /// the calendar's horizon is free.
+    fn present_free(&self, r: usize) -> impl Iterator<Item = Option<u32>> + '_ {
+        let base = self.slot.slot_of(self.now);
+        let calendar = self.calendars.get(r);
+        let span = u64::try_from(H).unwrap_or(u64::MAX);
+        (base..base.saturating_add(span)).map(move |slot| {
+            calendar.map(|c| if slot < c.end() { c.free(slot).unwrap_or(0) } else { c.capacity() })
+        })
     }
 }

@@ -68,7 +68,11 @@
 //! gives `End`; a leave gives, per job on the resource in acceptance order, `Lost` and
 //! `Replace` or `Violate { Lost }`. Each event ends with the starts it made possible.
 //! A rejected submit leaves the state exactly as an `Advance` to its time would
-//! (rescheduling undoes its trial placements). Starts happen when an event brings
+//! (rescheduling undoes its trial placements; a trial gives back only the tail of the
+//! candidate's run that the new job does not take, since the new job takes the
+//! candidate's first slots). Calendars follow time lazily: each is brought to the
+//! present only before an event places, holds or releases on it, which leaves the same
+//! free capacities as moving every calendar at every event. Starts happen when an event brings
 //! time to them, so the host wakes the kernel with an `Advance` at
 //! [`TiersKernel::poll_at`], the next planned start.
 //!
@@ -81,9 +85,9 @@
 //! | operation | cost |
 //! |---|---|
 //! | placement of one job | one calendar search per resource (see [`crate::calendar`]: per obstacle met, a 64-slot block and a word per block skipped) |
-//! | submit, placed directly | a placement, plus `O(J)` |
+//! | submit, placed directly | a placement, plus `O(J)` and `O(R)` calendar advances |
 //! | submit with rescheduling | `O(J log J)` to rank candidates, then per candidate a placement and its holds and releases |
-//! | finish, advance | `O(J)` per start or violation made, plus `O(R)` calendar advances |
+//! | finish, advance | `O(J)` per start or violation made, plus the advance of the one calendar a finish releases on |
 //! | leave | `O(J)` placements worst case (a re-placement per lost job) |
 //!
 //! # Memory

@@ -66,18 +66,29 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     }
 
     pub(super) fn hold(&mut self, place: &Place) -> Result<(), ()> {
+        self.sync(usize::from(place.resource));
         let calendar = self.calendars.get_mut(usize::from(place.resource)).ok_or(())?;
         calendar.reserve(place.first_slot, place.slots, 1).map_err(|_| ())
     }
 
     /// Gives back the slots of `job` from `from_slot` on (clipped to the horizon).
     pub(super) fn release(&mut self, job: &Job, from_slot: Slot) {
+        self.sync(usize::from(job.resource));
         let Some(calendar) = self.calendars.get_mut(usize::from(job.resource)) else { return };
         let low = job.first_slot.max(from_slot).max(calendar.base());
         let high = job.first_slot.saturating_add(job.slots).min(calendar.end());
         if low < high {
             // Every slot of a job's run is held until released here, so this succeeds.
             let _ = calendar.release(low, high.saturating_sub(low), 1);
+        }
+    }
+
+    /// Gives back `(first, n)` slots of resource `r` (nothing when `n` is 0); the
+    /// caller knows they are held.
+    pub(super) fn give_back(&mut self, r: u8, (first, n): (Slot, u64)) {
+        self.sync(usize::from(r));
+        if let Some(calendar) = self.calendars.get_mut(usize::from(r)).filter(|_| n > 0) {
+            let _ = calendar.release(first, n, 1);
         }
     }
 }

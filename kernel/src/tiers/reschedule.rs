@@ -5,7 +5,7 @@
 use heapless::Vec;
 
 use super::event::{Decision, Request};
-use super::job::{Place, Scope, admission_scopes, as_place, job_at, laxity_milli, move_scopes, set_place};
+use super::job::{Place, Scope, admission_scopes, laxity_milli, move_scopes, set_place};
 use super::kernel::TiersKernel;
 use super::types::Tier;
 use crate::panic_free;
@@ -64,15 +64,17 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         }
         let new =
             Place { resource: old.resource, start: old.start, estimate, first_slot: old.first_slot, slots };
-        self.release(&old, old.first_slot);
-        if self.hold(&new).is_err() {
-            let _ = self.hold(&as_place(&old));
-            return None;
-        }
+        // Giving back the candidate's slots and holding the new job's (the first
+        // `slots` of them, on the same resource) changes only the tail the new job
+        // does not need: so only the tail is given back, and taken again on failure.
+        // A waiting candidate holds every slot of its run, so this cannot fail.
+        let tail = (old.first_slot.saturating_add(slots), old.slots.saturating_sub(slots));
+        self.give_back(old.resource, tail);
         let scopes = move_scopes(self.config.policy, old.tier, resource.group);
         let Some(gap) = self.place(old.work, old.ready, old.deadline, scopes) else {
-            self.release(&job_at(&old, &new), new.first_slot);
-            let _ = self.hold(&as_place(&old));
+            if tail.1 > 0 {
+                let _ = self.hold(&Place { first_slot: tail.0, slots: tail.1, ..new });
+            }
             return None;
         };
         let _ = self.hold(&gap);
