@@ -37,7 +37,7 @@ use kernel::tiers::{Config, Decision, Event, Policy, Request, Resource};
 
 use faults::{ChangePlan, Faults};
 use metrics::{Summary, Tally};
-use run::{JobFate, RunOutput};
+use run::{JobFate, RequestStream, RunOutput};
 
 /// Where a run's requests come from.
 #[derive(Clone, Debug)]
@@ -95,34 +95,20 @@ impl Scenario {
             fated(f);
         };
         let settings = (self.faults, self.seed);
-        let (out, wide) = match &self.requests {
+        let mut listed;
+        let mut traced = None;
+        let requests: RequestStream<'_> = match &self.requests {
             Requests::Listed(list) => {
-                let mut requests = list.iter().map(|&r| Ok(r));
-                let out = run::run(
-                    self.config,
-                    &self.resources,
-                    &mut requests,
-                    &self.changes,
-                    settings,
-                    observe,
-                    &mut fated,
-                )?;
-                (out, 0)
+                listed = list.iter().map(|&r| Ok(r));
+                &mut listed
             }
             Requests::Trace { scanned, mix } => {
-                let mut requests = testbed::TraceRequests::new(scanned.jobs()?, *mix, self.seed);
-                let out = run::run(
-                    self.config,
-                    &self.resources,
-                    &mut requests,
-                    &self.changes,
-                    settings,
-                    observe,
-                    &mut fated,
-                )?;
-                (out, requests.wide)
+                traced.insert(testbed::TraceRequests::new(scanned.jobs()?, *mix, self.seed))
             }
         };
+        let out =
+            run::run(self.config, &self.resources, requests, &self.changes, settings, observe, &mut fated)?;
+        let wide = traced.map_or(0, |t| t.wide);
         Ok((tally.summary(), Ran { out, wide }))
     }
 }
