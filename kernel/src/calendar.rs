@@ -16,15 +16,19 @@
 //!
 //! # Storage
 //! The free capacities are cut into blocks of 64 slots, each with its minimum, its
-//! maximum and an addition owed to all of its slots (`calendar/blocks.rs`), in a
-//! second `[u32; H]`: 8 bytes a slot instead of 4. A change touches the slots of the
-//! blocks a range covers in part and three words of each block it covers whole; a
-//! search skips every block whose minimum or maximum rules it out. With `b = 64`:
+//! maximum, an addition owed to all of its slots and a bit a slot for "one free or
+//! more" (`calendar/blocks.rs`), in a second `[u32; H]`: 8 bytes a slot instead of 4.
+//! A change touches the slots of the blocks a range covers in part and the summary
+//! of each block it covers whole; a search skips every block whose minimum or maximum
+//! rules it out. A search for one free (`nodes == 1`) reads the bits instead, and a
+//! top level of two bits a block (room somewhere, room everywhere) lets it skip 64
+//! blocks at a time (`calendar/blocks/room.rs`). With `b = 64`:
 //!
 //! # Cost per operation
 //! | operation | cost |
 //! |---|---|
 //! | [`Calendar::earliest`] | `O(b + d / b)` per obstacle met, `d` the slots between obstacles: each step finds the last slot short of room in the candidate's run, then the first slot with room after it |
+//! | the same with `nodes == 1` | `O(1 + d / 4096)` word operations per obstacle met |
 //! | [`Calendar::earliest_stepped`] | the same, the next candidate rounded up to the progression |
 //! | [`Calendar::fits`] | `O(b + n / b)` for `n` slots |
 //! | [`Calendar::reserve`], [`Calendar::release`] | `O(b + n / b)`: a check, then one range addition |
@@ -157,7 +161,7 @@ impl<const H: usize> Calendar<H> {
     };
 
     /// A calendar whose horizon starts at slot 0, every slot with `capacity` free.
-    pub const fn new(capacity: u32) -> Self {
+    pub fn new(capacity: u32) -> Self {
         let _ = Self::HORIZON;
         Self { free: Blocks::new(capacity), base: 0, capacity }
     }

@@ -671,7 +671,7 @@ fn size_of_the_state() {
     use core::mem::size_of;
     assert_eq!(size_of::<kernel::reservation::Reservation>(), 64);
     assert_eq!(size_of::<kernel::reservation::Running>(), 24);
-    assert_eq!(size_of::<ReservationKernel<64, 16, 16, 4>>(), 2_048);
-    assert_eq!(size_of::<ReservationKernel<2048, 256, 256, 4>>(), 39_280);
-    assert_eq!(size_of::<ReservationKernel<16_384, 256, 256, 8>>(), 153_968);
+    assert_eq!(size_of::<ReservationKernel<64, 16, 16, 4>>(), 2_072);
+    assert_eq!(size_of::<ReservationKernel<2048, 256, 256, 4>>(), 39_304);
+    assert_eq!(size_of::<ReservationKernel<16_384, 256, 256, 8>>(), 153_992);
 }

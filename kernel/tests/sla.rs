@@ -67,8 +67,8 @@ fn three() -> [Request; 3] {
 
 #[test]
 fn documented_size() {
-    assert_eq!(size_of::<SlaKernel<4096, 1024>>(), 114_832);
-    assert_eq!(size_of::<SlaKernel<65536, 4096>>(), 852_112);
+    assert_eq!(size_of::<SlaKernel<4096, 1024>>(), 114_848);
+    assert_eq!(size_of::<SlaKernel<65536, 4096>>(), 852_128);
     assert_eq!(size_of::<Pending>(), 80);
 }
 

@@ -1,13 +1,21 @@
 //! The calendar's storage: the free capacity of each of `H` ring positions, cut into
-//! blocks of [`BLOCK`] positions, each block with its minimum, its maximum and an
-//! addition owed to all of its positions.
+//! blocks of [`BLOCK`] positions, each block with its minimum, its maximum, an
+//! addition owed to all of its positions, and its *room mask*: a bit per position,
+//! set when the position has at least one free (its value is 1 or more).
 //!
 //! A change to a range adds to (or sets) the positions of the blocks it covers in
-//! part, one by one, and changes only the three words of each block it covers whole;
+//! part, one by one, and changes only the summary of each block it covers whole;
 //! a search skips every block whose minimum or maximum rules it out, and reads the
 //! positions of the others. So an operation on `n` positions costs `O(BLOCK + n /
 //! BLOCK)` simple steps, and a search stops at the first block that can answer: a
 //! hundred positions are one or two blocks, a week of one-minute slots 158.
+//!
+//! A search for one free (the tiers kernel's every search, and the reservation
+//! kernel's for one-node jobs) reads a block's room mask instead of its positions:
+//! one word operation a block. The mask is kept by every change: from the changed
+//! positions, or, for a block changed whole, from its new extremes (all set when the
+//! minimum is at least 1, all clear when the maximum is 0; only a block holding both
+//! 0 and more is read again).
 //!
 //! Why blocks and not a tree of `O(log H)` depth: the kernels' reservations are mostly
 //! short (tens of slots), where a block's loop over 64 words, which the compiler
@@ -17,36 +25,48 @@
 //!
 //! # Memory
 //! The block words live in a second `[u32; H]` (a const generic cannot size an array
-//! `H / BLOCK` long on stable Rust), of which `3 (ceil(H / BLOCK) - 1)` words are
-//! used; the first block's words are kept apart, so that any `H >= 1` fits. The
-//! calendar costs 8 bytes a slot instead of 4.
+//! `H / BLOCK` long on stable Rust), of which `5 (ceil(H / BLOCK) - 1)` words are
+//! used (minimum, maximum, addition, and the room mask's two halves); the first
+//! block's words are kept apart, so that any `H >= 1` fits. The calendar costs 8
+//! bytes a slot instead of 4.
 //!
 //! A position's value is its stored word plus its block's addition, in wrapping `u32`
 //! arithmetic; the sum is always between 0 and the capacity. Two stores that hold the
 //! same values may split them differently between words and additions, so equality
-//! compares the values.
+//! compares the values. The room bits of positions past `H` (in the last block) are
+//! never read.
+
+mod room;
+
+use room::{span, uniform_room};
 
 /// Positions per block.
 pub(super) const BLOCK: usize = 64;
+
+/// Words of a block's summary: minimum, maximum, addition, room mask (low, high).
+const WORDS: usize = 5;
 
 /// The positions and their blocks.
 #[derive(Clone, Debug)]
 pub(super) struct Blocks<const H: usize> {
     /// Each position's value, less its block's addition.
     slots: [u32; H],
-    /// Minimum, maximum and addition of blocks `1, 2, ...`, three words each.
+    /// The summaries of blocks `1, 2, ...`, [`WORDS`] words each.
     words: [u32; H],
-    /// The same for block 0.
-    first: [u32; 3],
+    /// The same for block 0, then the top level's words of blocks `0 .. 64` (see
+    /// `room.rs`; those of the later blocks are at the end of `words`).
+    first: [u32; WORDS + 4],
 }
 
-/// A block's summary: the true minimum and maximum, and the addition owed to its
-/// stored words.
+/// A block's summary: the true minimum and maximum, the addition owed to its
+/// stored words, and the room mask (bit `k`: position `k` of the block holds 1 or
+/// more).
 #[derive(Clone, Copy)]
 struct Summary {
     min: u32,
     max: u32,
     add: u32,
+    room: u64,
 }
 
 /// A change to a range of positions.
@@ -59,17 +79,21 @@ enum Change {
 }
 
 impl<const H: usize> Blocks<H> {
-    /// Every position holds `value`: each stored word 0, each block's minimum,
-    /// maximum and addition `value`.
-    pub(super) const fn new(value: u32) -> Self {
-        Self { slots: [0; H], words: [value; H], first: [value; 3] }
+    /// Every position holds `value`.
+    pub(super) fn new(value: u32) -> Self {
+        let mut blocks = Self { slots: [0; H], words: [0; H], first: [0; WORDS + 4] };
+        blocks.fill(value);
+        blocks
     }
 
-    /// Every position holds `value` again, in place.
+    /// Every position holds `value` again, in place: each stored word 0, each
+    /// block's minimum, maximum and addition `value`.
     pub(super) fn fill(&mut self, value: u32) {
         self.slots.fill(0);
-        self.words.fill(value);
-        self.first = [value; 3];
+        let s = Summary { min: value, max: value, add: value, room: uniform_room(value) };
+        for block in 0..H.div_ceil(BLOCK) {
+            self.write(block, s);
+        }
     }
 
     /// The value at `pos`, or `None` past the end.
@@ -106,10 +130,16 @@ impl<const H: usize> Blocks<H> {
 
     /// The first position in `[lo, hi)` whose value is at least `level`.
     pub(super) fn first_at_least(&self, lo: usize, hi: usize, level: u32) -> Option<usize> {
+        if level == 1 {
+            return self.first_room(lo, hi);
+        }
         Self::pieces(lo, hi).find_map(|(block, from, to)| {
             let s = self.summary(block);
             if s.max < level {
                 return None;
+            }
+            if s.min >= level {
+                return Some(from);
             }
             let slots = self.slots.get(from..to)?;
             let at = slots.iter().position(|v| v.wrapping_add(s.add) >= level)?;
@@ -119,10 +149,16 @@ impl<const H: usize> Blocks<H> {
 
     /// The last position in `[lo, hi)` whose value is below `level`.
     pub(super) fn last_below(&self, lo: usize, hi: usize, level: u32) -> Option<usize> {
+        if level == 1 {
+            return self.last_full(lo, hi);
+        }
         Self::pieces(lo, hi).rev().find_map(|(block, from, to)| {
             let s = self.summary(block);
             if s.min >= level {
                 return None;
+            }
+            if s.max < level {
+                return Some(to.saturating_sub(1));
             }
             let slots = self.slots.get(from..to)?;
             let at = slots.iter().rposition(|v| v.wrapping_add(s.add) < level)?;
@@ -147,30 +183,36 @@ impl<const H: usize> Blocks<H> {
     }
 
     fn summary(&self, block: usize) -> Summary {
-        let words = match block.checked_sub(1).and_then(|b| b.checked_mul(3)) {
-            None => Some(&self.first[..]),
-            Some(i) => self.words.get(i..i.saturating_add(3)),
+        let words = match block.checked_sub(1).and_then(|b| b.checked_mul(WORDS)) {
+            None => self.first.get(..WORDS),
+            Some(i) => self.words.get(i..i.saturating_add(WORDS)),
         };
         match words {
-            Some(&[min, max, add]) => Summary { min, max, add },
+            Some(&[min, max, add, low, high]) => {
+                Summary { min, max, add, room: u64::from(low) | u64::from(high) << 32 }
+            }
             // Every block's words fit (see the module documentation); never reached.
-            _ => Summary { min: 0, max: 0, add: 0 },
+            _ => Summary { min: 0, max: 0, add: 0, room: 0 },
         }
     }
 
     fn write(&mut self, block: usize, s: Summary) {
-        let words = match block.checked_sub(1).and_then(|b| b.checked_mul(3)) {
-            None => Some(&mut self.first[..]),
-            Some(i) => self.words.get_mut(i..i.saturating_add(3)),
+        let words = match block.checked_sub(1).and_then(|b| b.checked_mul(WORDS)) {
+            None => self.first.get_mut(..WORDS),
+            Some(i) => self.words.get_mut(i..i.saturating_add(WORDS)),
         };
-        if let Some([min, max, add]) = words {
-            (*min, *max, *add) = (s.min, s.max, s.add);
+        if let Some([min, max, add, low, high]) = words {
+            // The mask's halves: the truncations are the point.
+            #[allow(clippy::cast_possible_truncation)]
+            let (l, h) = (s.room as u32, (s.room >> 32) as u32);
+            (*min, *max, *add, *low, *high) = (s.min, s.max, s.add, l, h);
         }
+        self.mark(block, s);
     }
 
     fn change(&mut self, lo: usize, hi: usize, change: Change) {
         for (block, from, to) in Self::pieces(lo, hi) {
-            let mut s = self.summary(block);
+            let s = self.summary(block);
             if matches!(change, Change::Set(value) if s.min == value && s.max == value) {
                 // Every position already holds the value.
                 continue;
@@ -183,12 +225,15 @@ impl<const H: usize> Blocks<H> {
                 Change::Set(_) => None,
             };
             if let (true, Some(delta)) = (whole, delta) {
-                s = Summary {
-                    min: s.min.wrapping_add(delta),
-                    max: s.max.wrapping_add(delta),
-                    add: s.add.wrapping_add(delta),
+                let (min, max, add) =
+                    (s.min.wrapping_add(delta), s.max.wrapping_add(delta), s.add.wrapping_add(delta));
+                let room = match (min >= 1, max >= 1) {
+                    (true, _) => u64::MAX,
+                    (_, false) => 0,
+                    // Both 0 and more: the positions say which.
+                    _ => self.room_of(block, (from, to), add),
                 };
-                self.write(block, s);
+                self.write(block, Summary { min, max, add, room });
                 continue;
             }
             self.change_part(block, s, (from, to), change);
@@ -196,7 +241,7 @@ impl<const H: usize> Blocks<H> {
     }
 
     /// `change` to the positions `[from, to)` of `block`, whose summary is `s`, one
-    /// by one; then the block's new extremes.
+    /// by one; then the block's new extremes and room mask.
     fn change_part(&mut self, block: usize, s: Summary, (from, to): (usize, usize), change: Change) {
         let start = block.saturating_mul(BLOCK);
         let all = start..start.saturating_add(BLOCK).min(H);
@@ -240,11 +285,16 @@ impl<const H: usize> Blocks<H> {
                 _ => scan(self.slots.get(all).unwrap_or(&[])),
             }
         };
-        self.write(block, Summary { min, max, add: s.add });
+        let changed = span(from.saturating_sub(start), to.saturating_sub(start));
+        let bits = match after {
+            (1.., _) => changed,
+            (_, 0) => 0,
+            _ => self.room_of(block, (from, to), s.add),
+        };
+        let room = (s.room & !changed) | bits;
+        self.write(block, Summary { min, max, add: s.add, room });
     }
-}
 
-impl<const H: usize> Blocks<H> {
     /// Whether one of the few positions of `all` just outside `[from, to)` holds
     /// `level` (with the block's addition `add`).
     fn near(&self, all: core::ops::Range<usize>, from: usize, to: usize, add: u32, level: u32) -> bool {
@@ -266,104 +316,4 @@ impl<const H: usize> PartialEq for Blocks<H> {
 impl<const H: usize> Eq for Blocks<H> {}
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn additions_and_settings_read_back_exactly() {
-        let mut t = Blocks::<200>::new(10);
-        t.add(3, 140, 4u32.wrapping_neg());
-        t.add(0, 200, 2u32.wrapping_neg());
-        t.set(5, 90, 10);
-        t.add(80, 150, 1);
-        let want = |p: usize| {
-            let mut v: u32 = 10;
-            if (3..140).contains(&p) {
-                v -= 4;
-            }
-            v -= 2;
-            if (5..90).contains(&p) {
-                v = 10;
-            }
-            if (80..150).contains(&p) {
-                v += 1;
-            }
-            v
-        };
-        for p in 0..200 {
-            assert_eq!(t.get(p), Some(want(p)), "position {p}");
-        }
-        assert_eq!(t.get(200), None);
-        assert_eq!(t.first_at_least(0, 200, 9), Some(5));
-        assert_eq!(t.first_at_least(90, 200, 8), Some(140));
-        assert_eq!(t.last_below(0, 200, 5), Some(4));
-        assert_eq!(t.last_below(0, 200, 6), Some(139));
-        assert_eq!(t.extremes(0, 200), Some((4, 11)));
-        assert_eq!(t.extremes(7, 7), None);
-        let mut u = Blocks::<200>::new(10);
-        (0..200).for_each(|p| u.set(p, p + 1, want(p)));
-        assert_eq!(t, u);
-    }
-
-    /// Many random additions and settings, each followed by reads of every block's
-    /// extremes and of random ranges, against a plain array: the summaries found
-    /// without a scan are the scanned ones.
-    #[test]
-    fn summaries_follow_random_changes() {
-        const N: usize = 300;
-        let (capacity, mut seed) = (6u32, 0x9e37_79b9_7f4a_7c15u64);
-        let mut next = |below: usize| {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 33) as usize % below
-        };
-        let (mut t, mut model) = (Blocks::<N>::new(capacity), [capacity; N]);
-        for _ in 0..4_000 {
-            let lo = next(N);
-            let long = next(4) == 0;
-            let hi = (lo + 1 + next(if long { N } else { 5 })).min(N);
-            let range = &mut model[lo..hi];
-            match next(3) {
-                0 => {
-                    let value = next(capacity as usize + 1) as u32;
-                    range.fill(value);
-                    t.set(lo, hi, value);
-                }
-                1 if range.iter().all(|&v| v > 0) => {
-                    range.iter_mut().for_each(|v| *v -= 1);
-                    t.add(lo, hi, 1u32.wrapping_neg());
-                }
-                _ if range.iter().all(|&v| v < capacity) => {
-                    range.iter_mut().for_each(|v| *v += 1);
-                    t.add(lo, hi, 1);
-                }
-                _ => {}
-            }
-            for b in (0..N).step_by(BLOCK) {
-                let end = (b + BLOCK).min(N);
-                let want = model[b..end].iter().fold((u32::MAX, 0), |(a, c), &v| (a.min(v), c.max(v)));
-                assert_eq!(t.extremes(b, end), Some(want), "block at {b}");
-            }
-            let (a, b) = (next(N), next(N));
-            let (a, b) = (a.min(b), a.max(b) + 1);
-            let want = model[a..b].iter().fold((u32::MAX, 0), |(x, y), &v| (x.min(v), y.max(v)));
-            assert_eq!(t.extremes(a, b), Some(want));
-            let level = next(capacity as usize + 1) as u32;
-            assert_eq!(
-                t.first_at_least(a, b, level),
-                model[a..b].iter().position(|&v| v >= level).map(|p| a + p)
-            );
-            assert_eq!(
-                t.last_below(a, b, level),
-                model[a..b].iter().rposition(|&v| v < level).map(|p| a + p)
-            );
-        }
-    }
-
-    #[test]
-    fn a_single_slot_fits() {
-        let mut t = Blocks::<1>::new(3);
-        t.add(0, 1, 1u32.wrapping_neg());
-        assert_eq!(t.get(0), Some(2));
-        assert_eq!(t.last_below(0, 1, 3), Some(0));
-    }
-}
+mod tests;

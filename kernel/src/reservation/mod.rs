@@ -74,14 +74,14 @@
 //!
 //! | `H` | `W` | `RUN` | `OFFERS` | bytes |
 //! |---|---|---|---|---|
-//! | 64 | 16 | 16 | 4 | 2,048 |
-//! | 2048 | 256 | 256 | 4 | 39,280 |
-//! | 16384 | 256 | 256 | 8 | 153,968 |
+//! | 64 | 16 | 16 | 4 | 2,072 |
+//! | 2048 | 256 | 256 | 4 | 39,304 |
+//! | 16384 | 256 | 256 | 8 | 153,992 |
 //!
 //! The second is the documented configuration: 16 KiB of calendar (2,048 slots, 20,480
 //! ticks ahead with 10-tick slots), 16 KiB of waiting queue, 6 KiB of running set, one
 //! byte a waiting entry for its *unsettled* mark (see `plan/lazy.rs`) and
-//! 112 bytes of configuration, clock, counters, the earliest due instant, lengths and the first block's words. `OFFERS`
+//! 136 bytes of configuration, clock, counters, the earliest due instant, lengths, the first block's words and the calendar's first top-level words. `OFFERS`
 //! costs nothing: offers are emitted as they are found. `thumbv7em-none-eabihf` gives
 //! the same figure: its `u64` alignment pads the 32-bit length fields to the same
 //! layout. The third is the firmware's (`embedded/`), 150 KiB of its 4 MiB of RAM.

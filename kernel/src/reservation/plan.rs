@@ -100,7 +100,7 @@ impl<const W: usize> Default for Attempt<W> {
 }
 
 impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
-    pub const fn new(capacity: u32, slot: SlotLength) -> Self {
+    pub fn new(capacity: u32, slot: SlotLength) -> Self {
         const { assert!(RUN > 0, "the running set needs room for at least one job") };
         Self {
             calendar: Calendar::new(capacity),

@@ -104,16 +104,15 @@
 //!
 //! | `H` | `B` | bytes |
 //! |---|---|---|
-//! | 4096 | 1024 | 114,832 |
-//! | 65536 | 4096 | 852,112 |
+//! | 4096 | 1024 | 114,848 |
+//! | 65536 | 4096 | 852,128 |
 //!
 //! The first is the documented configuration: one-hour slots for 170 days ahead, or
 //! one-minute slots for 68 hours, and a batch of 1,024 requests (a 384-job set of the
 //! paper fits twice over): 32 KiB of calendar, 80 KiB of batch and 144 bytes of
 //! configuration, clock, lengths and padding. On `thumbv7em-none-eabihf`, where `i128` is
-//! aligned to 8 bytes, a pending request costs 72 and the first configuration 106,624
-//! bytes (90,232 measured before the calendar's block words, plus their 16,392 bytes
-//! by the layout; not measured again). The second is the host's smallest compiled size
+//! aligned to 8 bytes, a pending request costs 72 and the first configuration 106,648
+//! bytes (the compiler's `size_of` for that target, read from a build). The second is the host's smallest compiled size
 //! (`replay::engine::sla`): one-minute slots for 45 days ahead and batches of 4,096;
 //! it also compiles batches of 16,384 and 65,536 for inputs whose batches are larger.
 

@@ -93,17 +93,17 @@
 //! # Memory
 //! The state is `size_of::<TiersKernel<R, H, J>>()` bytes and nothing else: a calendar
 //! slot costs 8 bytes (its free capacity and its share of the calendar's block words;
-//! a calendar 16,408 with the first block's words, its base and capacity), a job 88, a
+//! a calendar 16,432 with the first block's words and top-level words, its base and capacity), a job 88, a
 //! resource 12 plus 5 for its availability and running count. Measured on x86_64 and
 //! pinned by `tests/tiers_rules.rs`:
 //!
 //! | `R` | `H` | `J` | bytes |
 //! |---|---|---|---|
-//! | 10 | 2048 | 256 | 186,856 |
+//! | 10 | 2048 | 256 | 187,096 |
 //!
 //! That is the documented configuration: the paper's testbed (ten resources), one-minute
 //! slots for 34 hours ahead (a day of Bronze deadline plus the two-hour start range),
-//! and 256 jobs in flight: 164,080 bytes of calendars, 22,528 of jobs and 248 of
+//! and 256 jobs in flight: 164,320 bytes of calendars, 22,528 of jobs and 248 of
 //! resources, configuration and clock.
 
 pub mod event;
