@@ -5,7 +5,6 @@ use super::event::{Decision, Outcome, Violation};
 use super::job::{move_scopes, set_place};
 use super::kernel::TiersKernel;
 use super::types::{Group, RejectReason, Tier};
-use crate::panic_free;
 use crate::types::Tick;
 
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
@@ -31,7 +30,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         if let Some(count) = self.running.get_mut(r) {
             *count = 0;
         }
-        while let Some(index) = self.jobs.iter().position(|j| j.resource == resource) {
+        while let Some(index) = self.jobs.first_on(resource) {
             self.lose(index, t, group, sink);
         }
         self.start_due(t, sink);
@@ -47,13 +46,13 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         let scopes = move_scopes(self.config.policy, old.tier, group);
         let found = if replace { self.place(old.work, old.ready, old.deadline, scopes) } else { None };
         if let Some(place) = found.filter(|p| self.hold(p).is_ok()) {
-            if let Some(j) = self.jobs.get_mut(index) {
+            self.jobs.edit(index, |j| {
                 set_place(j, &place);
                 j.running = false;
-            }
+            });
             sink(Decision::Replace { job: old.job, resource: place.resource, start: place.start });
         } else {
-            let _ = panic_free::remove(&mut self.jobs, index);
+            let _ = self.jobs.remove(index);
             sink(Decision::Violate { t, job: old.job, why: Violation::Lost });
         }
     }

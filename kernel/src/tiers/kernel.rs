@@ -5,9 +5,9 @@ use heapless::Vec;
 
 use super::event::{Decision, Event, Outcome, Request, Violation};
 use super::job::{Job, admission_scopes};
+use super::table::{Resources, Table};
 use super::types::{Config, ConfigError, RejectReason, Resource, Tier};
 use crate::calendar::{Calendar, SlotLength};
-use crate::panic_free;
 use crate::types::{JobId, Tick};
 
 /// The tiers kernel: up to `R` resources, `H` calendar slots each, `J` accepted
@@ -26,7 +26,7 @@ pub struct TiersKernel<const R: usize, const H: usize, const J: usize> {
     /// Jobs running on each resource (at most its nodes, by construction).
     pub(super) running: [u32; R],
     /// In acceptance order.
-    pub(super) jobs: Vec<Job, J>,
+    pub(super) jobs: Table<J>,
     pub(super) now: Tick,
     pub(super) next_seq: u64,
 }
@@ -61,7 +61,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             calendars,
             available: [true; R],
             running: [0; R],
-            jobs: Vec::new(),
+            jobs: Table::new(),
             now: 0,
             next_seq: 0,
         })
@@ -77,7 +77,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
 
     /// The accepted, unfinished jobs, in acceptance order.
     pub fn jobs(&self) -> &[Job] {
-        &self.jobs
+        self.jobs.as_slice()
     }
 
     pub const fn now(&self) -> Tick {
@@ -100,7 +100,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     /// The next instant at which a waiting job is due to start, if any: the host sends
     /// an [`Event::Advance`] then (or an earlier event), so that starts are on time.
     pub fn poll_at(&self) -> Option<Tick> {
-        self.jobs.iter().filter(|j| !j.running && j.start > self.now).map(|j| j.start).min()
+        self.jobs.next_wait_after(self.now)
     }
 
     /// Handles one event, hands every decision to `sink` in order, and summarises.
@@ -147,7 +147,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             Ok(window) => window,
             Err(reason) => return reject(reason, sink),
         };
-        if self.jobs.iter().any(|j| j.job == job) {
+        if self.jobs.holds(job) {
             return reject(RejectReason::DuplicateJob, sink);
         }
         if self.jobs.is_full() {
@@ -219,10 +219,10 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
 
     fn finish<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, job: JobId, sink: &mut S) -> Outcome {
         self.advance(t, sink);
-        let Some(index) = self.jobs.iter().position(|j| j.job == job && j.running) else {
+        let Some(index) = self.jobs.find(job).filter(|&i| self.jobs.get(i).is_some_and(|j| j.running)) else {
             return Outcome::Refused(RejectReason::NotRunning);
         };
-        let Some(done) = panic_free::remove(&mut self.jobs, index) else {
+        let Some(done) = self.jobs.remove(index) else {
             return Outcome::Refused(RejectReason::NotRunning);
         };
         if let Some(count) = self.running.get_mut(usize::from(done.resource)) {
@@ -238,11 +238,14 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     /// Brings the kernel to `t`: due starts, then the deadlines passed before `t`.
     pub(super) fn advance<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
         self.start_due(t, sink);
-        while let Some(index) = self.next_violation(t) {
-            if let Some(j) = self.jobs.get_mut(index) {
+        while let Some(index) = self.jobs.first_late(t) {
+            let Some(late) = self.jobs.edit(index, |j| {
                 j.violated = true;
-                sink(Decision::Violate { t: j.deadline, job: j.job, why: Violation::Late });
-            }
+                Decision::Violate { t: j.deadline, job: j.job, why: Violation::Late }
+            }) else {
+                break;
+            };
+            sink(late);
         }
         // The calendars follow lazily: each is brought to `t` before its next use
         // ([`Self::sync`]), so an event that touches none of them moves none.
@@ -265,34 +268,30 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         (0..self.resources.len()).for_each(|r| self.sync(r));
     }
 
-    fn next_violation(&self, t: Tick) -> Option<usize> {
-        let due = self
-            .jobs
-            .iter()
-            .enumerate()
-            .filter(|(_, j)| j.tier.has_deadline() && !j.violated && j.deadline < t);
-        due.min_by_key(|(_, j)| (j.deadline, j.seq)).map(|(index, _)| index)
-    }
-
     /// Starts, in (planned start, acceptance) order, every waiting job whose planned
     /// start is at or before `t` and whose resource has a free node. A job starts at
     /// its planned start, or now if it was waiting for its resource.
     pub(super) fn start_due<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
-        loop {
-            let due = self.jobs.iter().enumerate().filter(|(_, j)| {
-                let r = usize::from(j.resource);
-                let nodes = self.resources.get(r).map_or(0, |x| x.nodes);
+        // Most events find no job due: one look at the earliest planned start.
+        while self.jobs.first_wait().is_some_and(|first| first <= t) {
+            // The resources with a free node, a bit each; acceptance order is `seq`
+            // order, so the first of the earliest starts on them wins.
+            let mut open = Resources::default();
+            for (r, resource) in self.resources.iter().enumerate() {
                 let busy = self.running.get(r).copied().unwrap_or(u32::MAX);
-                !j.running && j.start <= t && self.available(r) && busy < nodes
-            });
-            let Some(index) = due.min_by_key(|(_, j)| (j.start, j.seq)).map(|(index, _)| index) else {
+                if let (true, Ok(r)) = (self.available(r) && busy < resource.nodes, u8::try_from(r)) {
+                    open.insert(r);
+                }
+            }
+            let Some(index) = self.jobs.first_due(t, &open) else { return };
+            let now = self.now;
+            let Some((job, at, r)) = self.jobs.edit(index, |j| {
+                j.running = true;
+                j.start = j.start.max(now);
+                (j.job, j.start, usize::from(j.resource))
+            }) else {
                 return;
             };
-            let now = self.now;
-            let Some(j) = self.jobs.get_mut(index) else { return };
-            j.running = true;
-            j.start = j.start.max(now);
-            let (job, at, r) = (j.job, j.start, usize::from(j.resource));
             if let Some(count) = self.running.get_mut(r) {
                 *count = count.saturating_add(1);
             }

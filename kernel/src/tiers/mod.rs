@@ -84,26 +84,26 @@
 //! # Cost per operation
 //! | operation | cost |
 //! |---|---|
-//! | placement of one job | one calendar search per resource (see [`crate::calendar`]: per obstacle met, a 64-slot block and a word per block skipped) |
+//! | placement of one job | one calendar search per resource (see [`crate::calendar`]: a search for one free is a few word operations per obstacle met) |
 //! | submit, placed directly | a placement, plus `O(J)` and `O(R)` calendar advances |
 //! | submit with rescheduling | `O(J log J)` to rank candidates, then per candidate a placement and its holds and releases |
-//! | finish, advance | `O(J)` per start or violation made, plus the advance of the one calendar a finish releases on |
+//! | finish, advance | `O(J)` word reads per start or violation made (the side arrays of `table.rs`), plus the advance of the one calendar a finish releases on |
 //! | leave | `O(J)` placements worst case (a re-placement per lost job) |
 //!
 //! # Memory
 //! The state is `size_of::<TiersKernel<R, H, J>>()` bytes and nothing else: a calendar
 //! slot costs 8 bytes (its free capacity and its share of the calendar's block words;
-//! a calendar 16,432 with the first block's words and top-level words, its base and capacity), a job 88, a
+//! a calendar 16,432 with the first block's words and top-level words, its base and capacity), a job 109 (its record 88, and 21 in the side arrays of `table.rs`), a
 //! resource 12 plus 5 for its availability and running count. Measured on x86_64 and
 //! pinned by `tests/tiers_rules.rs`:
 //!
 //! | `R` | `H` | `J` | bytes |
 //! |---|---|---|---|
-//! | 10 | 2048 | 256 | 187,096 |
+//! | 10 | 2048 | 256 | 192,504 |
 //!
 //! That is the documented configuration: the paper's testbed (ten resources), one-minute
 //! slots for 34 hours ahead (a day of Bronze deadline plus the two-hour start range),
-//! and 256 jobs in flight: 164,320 bytes of calendars, 22,528 of jobs and 248 of
+//! and 256 jobs in flight: 164,320 bytes of calendars, 27,936 of jobs and 248 of
 //! resources, configuration and clock.
 
 pub mod event;
@@ -112,6 +112,7 @@ mod job;
 mod kernel;
 mod placement;
 mod reschedule;
+mod table;
 pub mod types;
 
 pub use event::{Decision, Event, Outcome, Request, Violation};

@@ -25,7 +25,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         let mut candidates: Vec<(u64, u64, u16), J> = Vec::new();
         let scopes = admission_scopes(self.config.policy, request.tier);
         let from = ready.max(self.now);
-        for (index, j) in self.jobs.iter().enumerate() {
+        for (index, j) in self.jobs.as_slice().iter().enumerate() {
             let group = self.resources.get(usize::from(j.resource))?.group;
             let end = j.start.saturating_add(j.estimate);
             let eligible = !j.running
@@ -34,8 +34,11 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
                 && scopes.iter().flatten().any(|s| *s == Scope::Any || *s == Scope::Only(group))
                 && j.start >= from
                 && end <= deadline;
+            if !eligible {
+                continue;
+            }
             let lax = laxity_milli(j);
-            if eligible && lax > self.config.laxity_threshold_milli {
+            if lax > self.config.laxity_threshold_milli {
                 let _ = candidates.push((lax, j.seq, u16::try_from(index).ok()?));
             }
         }
@@ -78,9 +81,10 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             return None;
         };
         let _ = self.hold(&gap);
-        let moved = self.jobs.get_mut(index)?;
-        set_place(moved, &gap);
-        moved.moves = moved.moves.saturating_add(1);
+        self.jobs.edit(index, |moved| {
+            set_place(moved, &gap);
+            moved.moves = moved.moves.saturating_add(1);
+        })?;
         sink(Decision::Move { job: old.job, resource: gap.resource, start: gap.start, for_job: request.job });
         Some(new)
     }

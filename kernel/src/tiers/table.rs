@@ -1,0 +1,167 @@
+//! The accepted jobs, in acceptance order, with the three fields that the kernel
+//! reads at every event kept side by side in plain arrays: each job's id, its
+//! planned start while it waits, and its deadline while a `Late` may still come.
+//!
+//! Every event asks the same questions of all jobs: is this id taken, which waiting
+//! job is due to start, which deadline has passed, when is the next planned start.
+//! Asked of the jobs themselves, each is a walk over 88-byte records; asked of the
+//! side arrays, a walk over words that the compiler vectorises, and most answers are
+//! "none" at the first look. The side arrays are a function of the jobs: every change
+//! goes through [`Table::edit`], [`Table::push`] or [`Table::remove`], which keep
+//! them so.
+
+use heapless::Vec;
+
+use super::job::Job;
+use crate::panic_free;
+use crate::types::{JobId, Tick};
+
+/// The jobs and their side arrays, index for index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Table<const J: usize> {
+    jobs: Vec<Job, J>,
+    ids: Vec<JobId, J>,
+    /// The resource each job is placed on.
+    places: Vec<u8, J>,
+    /// The planned start of a waiting job; `Tick::MAX` for a running one.
+    waits: Vec<Tick, J>,
+    /// The deadline of a Gold or Silver job not yet violated; `Tick::MAX` otherwise.
+    dues: Vec<Tick, J>,
+}
+
+impl<const J: usize> Table<J> {
+    pub(super) const fn new() -> Self {
+        Self { jobs: Vec::new(), ids: Vec::new(), places: Vec::new(), waits: Vec::new(), dues: Vec::new() }
+    }
+
+    pub(super) fn as_slice(&self) -> &[Job] {
+        &self.jobs
+    }
+
+    pub(super) fn get(&self, index: usize) -> Option<&Job> {
+        self.jobs.get(index)
+    }
+
+    pub(super) fn is_full(&self) -> bool {
+        self.jobs.is_full()
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.jobs.clear();
+        self.ids.clear();
+        self.places.clear();
+        self.waits.clear();
+        self.dues.clear();
+    }
+
+    /// Appends `job`, or hands it back when the table is full.
+    pub(super) fn push(&mut self, job: Job) -> Result<(), Job> {
+        self.jobs.push(job)?;
+        // Vectors of one capacity, pushed together: the others have room.
+        let _ = (self.ids.push(job.job), self.places.push(job.resource));
+        let _ = (self.waits.push(wait(&job)), self.dues.push(due(&job)));
+        Ok(())
+    }
+
+    /// Removes job `index`, keeping the order of the others.
+    pub(super) fn remove(&mut self, index: usize) -> Option<Job> {
+        let job = panic_free::remove(&mut self.jobs, index)?;
+        let _ = panic_free::remove(&mut self.ids, index);
+        let _ = panic_free::remove(&mut self.places, index);
+        let _ = panic_free::remove(&mut self.waits, index);
+        let _ = panic_free::remove(&mut self.dues, index);
+        Some(job)
+    }
+
+    /// Changes job `index` by `change`; `None` for an index past the end.
+    pub(super) fn edit<T>(&mut self, index: usize, change: impl FnOnce(&mut Job) -> T) -> Option<T> {
+        let job = self.jobs.get_mut(index)?;
+        let out = change(job);
+        let job = *job;
+        if let (Some(id), Some(r)) = (self.ids.get_mut(index), self.places.get_mut(index)) {
+            (*id, *r) = (job.job, job.resource);
+        }
+        if let (Some(w), Some(d)) = (self.waits.get_mut(index), self.dues.get_mut(index)) {
+            (*w, *d) = (wait(&job), due(&job));
+        }
+        Some(out)
+    }
+
+    /// Whether a job has the id `job`.
+    pub(super) fn holds(&self, job: JobId) -> bool {
+        self.ids.iter().fold(false, |found, &id| found | (id == job))
+    }
+
+    /// The index of job `job`.
+    pub(super) fn find(&self, job: JobId) -> Option<usize> {
+        self.ids.iter().position(|&id| id == job)
+    }
+
+    /// The earliest planned start of a waiting job, if any.
+    pub(super) fn first_wait(&self) -> Option<Tick> {
+        self.waits.iter().copied().min().filter(|&t| t < Tick::MAX)
+    }
+
+    /// The earliest planned start after `now` of a waiting job, if any.
+    pub(super) fn next_wait_after(&self, now: Tick) -> Option<Tick> {
+        let after = self.waits.iter().map(|&t| if t > now { t } else { Tick::MAX });
+        after.min().filter(|&t| t < Tick::MAX)
+    }
+
+    /// The waiting job with the earliest planned start at or before `t` (ties to
+    /// acceptance order) among those on a resource of `open`.
+    pub(super) fn first_due(&self, t: Tick, open: &Resources) -> Option<usize> {
+        let mut best: Option<(usize, Tick)> = None;
+        for (index, (&start, &r)) in self.waits.iter().zip(self.places.iter()).enumerate() {
+            let on_open = open.holds(r);
+            if start <= t && on_open && best.is_none_or(|b| start < b.1) {
+                best = Some((index, start));
+            }
+        }
+        best.map(|(index, _)| index)
+    }
+
+    /// The index of the first job placed on `resource`.
+    pub(super) fn first_on(&self, resource: u8) -> Option<usize> {
+        self.places.iter().position(|&r| r == resource)
+    }
+
+    /// The job whose deadline, before `t`, comes first (ties to acceptance order)
+    /// among the Gold and Silver jobs not yet violated.
+    pub(super) fn first_late(&self, t: Tick) -> Option<usize> {
+        let (index, deadline) = self
+            .dues
+            .iter()
+            .enumerate()
+            .fold((0, Tick::MAX), |best, (i, &d)| if d < best.1 { (i, d) } else { best });
+        (deadline < t).then_some(index)
+    }
+}
+
+/// A set of resources, a bit each (resources are numbered by a `u8`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Resources([u64; 4]);
+
+impl Resources {
+    pub(super) fn insert(&mut self, r: u8) {
+        let (word, bit) = (usize::from(r / 64), u32::from(r % 64));
+        if let Some(w) = self.0.get_mut(word) {
+            *w |= 1u64.wrapping_shl(bit);
+        }
+    }
+
+    pub(super) fn holds(&self, r: u8) -> bool {
+        let (word, bit) = (usize::from(r / 64), u32::from(r % 64));
+        self.0.get(word).is_some_and(|w| w.wrapping_shr(bit) & 1 == 1)
+    }
+}
+
+/// What [`Table::waits`] holds for `job`.
+const fn wait(job: &Job) -> Tick {
+    if job.running { Tick::MAX } else { job.start }
+}
+
+/// What [`Table::dues`] holds for `job`.
+const fn due(job: &Job) -> Tick {
+    if job.tier.has_deadline() && !job.violated { job.deadline } else { Tick::MAX }
+}
