@@ -22,8 +22,6 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             return Outcome::Refused(RejectReason::BadAvailability);
         }
         self.advance(t, sink);
-        // Re-placing the lost jobs reads the calendars.
-        self.sync_all();
         if let Some(a) = self.available.get_mut(r) {
             *a = false;
         }

@@ -7,7 +7,7 @@ use super::event::{Decision, Event, Outcome, Request, Violation};
 use super::job::{Job, admission_scopes};
 use super::table::{Resources, Table};
 use super::types::{Config, ConfigError, RejectReason, Resource, Tier};
-use crate::calendar::{Calendar, SlotLength};
+use crate::calendar::{Calendar, Slot, SlotLength};
 use crate::types::{JobId, Tick};
 
 /// The tiers kernel: up to `R` resources, `H` calendar slots each, `J` accepted
@@ -89,10 +89,10 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         r < self.resources.len() && self.available.get(r).copied().unwrap_or(false)
     }
 
-    /// The calendar of resource `r`, as of the last event that used it: a calendar is
-    /// brought to the present only when an event places, holds or releases on it, so
-    /// its horizon may start before the present's slot (the slots in between hold
-    /// nothing that matters: they are forgotten at its next use).
+    /// The calendar of resource `r`: a calendar is brought to the present only when a
+    /// placement or a hold needs a slot past its horizon, so its horizon may start
+    /// before the present's slot (the slots in between hold nothing that matters: they
+    /// are forgotten when it next moves).
     pub fn calendar(&self, r: usize) -> Option<&Calendar<H>> {
         self.calendars.get(r).filter(|_| r < self.resources.len())
     }
@@ -154,8 +154,6 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             return reject(RejectReason::TableFull, sink);
         }
         let scopes = admission_scopes(self.config.policy, request.tier);
-        // Placement reads every calendar of the scopes, the trial moves too.
-        self.sync_all();
         let mut moved = false;
         let place = match self.place(request.work, ready, deadline, scopes) {
             Some(place) => Some(place),
@@ -247,25 +245,21 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             };
             sink(late);
         }
-        // The calendars follow lazily: each is brought to `t` before its next use
-        // ([`Self::sync`]), so an event that touches none of them moves none.
+        // The calendars follow lazily: each is brought to the present only when a use
+        // needs a slot past its horizon ([`Self::reach`]).
         self.now = t;
     }
 
-    /// Brings the calendar of resource `r` to the present: the slots before the
-    /// present's are forgotten. Moving a horizon in one step or in several leaves the
-    /// same values, so a calendar synced only before its uses reads as if every event
-    /// had moved it.
-    pub(super) fn sync(&mut self, r: usize) {
-        let base = self.slot.slot_of(self.now);
-        if let Some(c) = self.calendars.get_mut(r).filter(|_| r < self.resources.len()) {
-            c.advance_to(base);
+    /// Makes the horizon of resource `r`'s calendar reach slot `end - 1`: when it ends
+    /// before, the calendar is brought to the present (the slots before the present's
+    /// are forgotten, as many new ones enter free). Every use reads and writes only
+    /// slots from the present's on, which a calendar holds the same however far
+    /// behind its base is; so a calendar moved only when a use needs a later slot
+    /// than it holds reads as if every event had moved it.
+    pub(super) fn reach(&mut self, r: usize, end: Slot) {
+        if let Some(c) = self.calendars.get_mut(r).filter(|c| r < self.resources.len() && c.end() < end) {
+            c.advance_to(self.slot.slot_of(self.now));
         }
-    }
-
-    /// [`Self::sync`] for every resource's calendar (the others are never read).
-    pub(super) fn sync_all(&mut self) {
-        (0..self.resources.len()).for_each(|r| self.sync(r));
     }
 
     /// Starts, in (planned start, acceptance) order, every waiting job whose planned

@@ -71,8 +71,10 @@
 //! (rescheduling undoes its trial placements; a trial gives back only the tail of the
 //! candidate's run that the new job does not take, since the new job takes the
 //! candidate's first slots). Calendars follow time lazily: each is brought to the
-//! present only before an event places, holds or releases on it, which leaves the same
-//! free capacities as moving every calendar at every event. Starts happen when an event brings
+//! present only when a placement or a hold needs a slot past its horizon (every use
+//! reads and writes only slots from the present's on, which a lagging calendar holds
+//! as a moved one would), which leaves the same free capacities as moving every
+//! calendar at every event. Starts happen when an event brings
 //! time to them, so the host wakes the kernel with an `Advance` at
 //! [`TiersKernel::poll_at`], the next planned start.
 //!
@@ -119,3 +121,6 @@ pub use event::{Decision, Event, Outcome, Request, Violation};
 pub use job::{Job, laxity_milli};
 pub use kernel::TiersKernel;
 pub use types::{Config, ConfigError, Group, Policy, RejectReason, Resource, Tier};
+
+#[cfg(test)]
+mod lazy_tests;

@@ -1,0 +1,91 @@
+//! Lagging calendars decide as calendars moved at every event: one kernel runs as it
+//! does (each calendar brought to the present only when a use needs a later slot),
+//! its twin has every calendar brought to the present after every event; over long
+//! random runs of every policy both hand out the same decisions and stay equal.
+
+use heapless::Vec;
+
+use super::event::{Decision, Event, Request};
+use super::kernel::TiersKernel;
+use super::types::{Config, Group, Policy, Resource, Tier};
+
+/// A seeded stream of numbers below a bound.
+struct Draw(u64);
+
+impl Draw {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+fn resources() -> [Resource; 5] {
+    let desktop = |speed_milli| Resource { group: Group::Low, nodes: 1, speed_milli };
+    [
+        Resource { group: Group::High, nodes: 2, speed_milli: 1000 },
+        desktop(800),
+        desktop(1000),
+        desktop(1200),
+        desktop(500),
+    ]
+}
+
+/// The next event at `t`: submissions mostly, finishes of running jobs, desktops
+/// leaving and returning, advances.
+fn event(draw: &mut Draw, kernel: &TiersKernel<5, 128, 48>, t: u64, job: u32) -> Event {
+    let running: Vec<u32, 48> = kernel.jobs().iter().filter(|j| j.running).map(|j| j.job).collect();
+    match draw.below(10) {
+        0..=4 => {
+            let tier = [Tier::Gold, Tier::Silver, Tier::Bronze][draw.below(3) as usize];
+            let ready = t + draw.below(3_600);
+            let deadline = ready + 60 + draw.below(12_000);
+            Event::Submit(Request { t, job, tier, work: 60 + draw.below(3_000), ready, deadline })
+        }
+        5 | 6 if !running.is_empty() => {
+            Event::Finish { t, job: running[draw.below(running.len() as u64) as usize] }
+        }
+        7 => Event::Leave { t, resource: 1 + draw.below(4) as u8 },
+        8 => Event::Return { t, resource: 1 + draw.below(4) as u8 },
+        _ => Event::Advance { t },
+    }
+}
+
+#[test]
+fn lagging_calendars_decide_as_calendars_moved_at_every_event() {
+    for (policy, seed) in [(Policy::NoQos, 1), (Policy::Qos, 2), (Policy::QosRes, 3), (Policy::QosRes, 4)] {
+        // 128 one-minute slots: windows reach past the horizon too.
+        let config = Config { slot_ticks: 60, ..Config::new(policy) };
+        let mut lazy = TiersKernel::<5, 128, 48>::new(config, &resources()).unwrap();
+        let mut moved = lazy.clone();
+        let (mut draw, mut t, mut lagged) = (Draw(seed), 0, 0);
+        let mut kinds = [0usize; 3];
+        for job in 0..20_000 {
+            t += draw.below(240);
+            let event = event(&mut draw, &lazy, t, job);
+            let (mut a, mut b): (Vec<Decision, 512>, Vec<Decision, 512>) = (Vec::new(), Vec::new());
+            lazy.step(event, &mut |d| a.push(d).unwrap());
+            moved.step(event, &mut |d| b.push(d).unwrap());
+            (0..5).for_each(|r| moved.reach(r, u64::MAX));
+            assert_eq!(a, b, "{policy:?}, event {job}: {event:?}");
+            for d in &a {
+                match d {
+                    Decision::Accept { .. } => kinds[0] += 1,
+                    Decision::Move { .. } | Decision::Replace { .. } => kinds[1] += 1,
+                    Decision::Reject { .. } => kinds[2] += 1,
+                    _ => {}
+                }
+            }
+            assert!(lazy == moved, "{policy:?}, event {job}: {event:?}");
+            let base = |k: &TiersKernel<5, 128, 48>, r| k.calendar(r).map(|c| c.base());
+            lagged += usize::from((0..5).any(|r| base(&lazy, r) < base(&moved, r)));
+        }
+        // The runs test something: calendars lagged after most events.
+        assert!(lagged > 10_000, "{policy:?}: lagged after {lagged} events");
+        // And every kind of placement: accepted, moved or re-placed, rejected.
+        let moves_expected = policy == Policy::QosRes;
+        assert!(
+            kinds[0] > 1_000 && kinds[2] > 1_000 && (kinds[1] > 100 || !moves_expected),
+            "{policy:?}: {kinds:?}"
+        );
+    }
+}
