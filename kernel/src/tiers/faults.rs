@@ -71,6 +71,8 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         if let Some(a) = self.available.get_mut(r) {
             *a = true;
         }
+        // Its nodes are free again: a waiting job may start on them.
+        self.quiet = None;
         self.start_due(t, sink);
         Outcome::Availability
     }

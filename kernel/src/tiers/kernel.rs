@@ -5,7 +5,8 @@ use heapless::Vec;
 
 use super::event::{Decision, Event, Outcome, Request, Violation};
 use super::job::{Job, admission_scopes};
-use super::table::{Resources, Table};
+use super::start::Quiet;
+use super::table::Table;
 use super::types::{Config, ConfigError, RejectReason, Resource, Tier};
 use crate::calendar::{Calendar, Slot, SlotLength};
 use crate::types::{JobId, Tick};
@@ -29,6 +30,8 @@ pub struct TiersKernel<const R: usize, const H: usize, const J: usize> {
     pub(super) jobs: Table<J>,
     pub(super) now: Tick,
     pub(super) next_seq: u64,
+    /// What the last `start_due` that started nothing learnt (see `start.rs`).
+    pub(super) quiet: Option<Quiet>,
 }
 
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
@@ -64,6 +67,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             jobs: Table::new(),
             now: 0,
             next_seq: 0,
+            quiet: None,
         })
     }
 
@@ -131,6 +135,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
                 self.jobs.clear();
                 self.now = 0;
                 self.next_seq = 0;
+                self.quiet = None;
                 Outcome::Reset
             }
         }
@@ -226,6 +231,8 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         if let Some(count) = self.running.get_mut(usize::from(done.resource)) {
             *count = count.saturating_sub(1);
         }
+        // A node is free again: a waiting job may start on it.
+        self.quiet = None;
         self.release(&done, self.slot.slot_at_or_after(t));
         let late = done.tier.has_deadline() && t > done.deadline;
         sink(Decision::End { t, job, late });
@@ -259,37 +266,6 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     pub(super) fn reach(&mut self, r: usize, end: Slot) {
         if let Some(c) = self.calendars.get_mut(r).filter(|c| r < self.resources.len() && c.end() < end) {
             c.advance_to(self.slot.slot_of(self.now));
-        }
-    }
-
-    /// Starts, in (planned start, acceptance) order, every waiting job whose planned
-    /// start is at or before `t` and whose resource has a free node. A job starts at
-    /// its planned start, or now if it was waiting for its resource.
-    pub(super) fn start_due<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
-        // Most events find no job due: one look at the earliest planned start.
-        while self.jobs.first_wait().is_some_and(|first| first <= t) {
-            // The resources with a free node, a bit each; acceptance order is `seq`
-            // order, so the first of the earliest starts on them wins.
-            let mut open = Resources::default();
-            for (r, resource) in self.resources.iter().enumerate() {
-                let busy = self.running.get(r).copied().unwrap_or(u32::MAX);
-                if let (true, Ok(r)) = (self.available(r) && busy < resource.nodes, u8::try_from(r)) {
-                    open.insert(r);
-                }
-            }
-            let Some(index) = self.jobs.first_due(t, &open) else { return };
-            let now = self.now;
-            let Some((job, at, r)) = self.jobs.edit(index, |j| {
-                j.running = true;
-                j.start = j.start.max(now);
-                (j.job, j.start, usize::from(j.resource))
-            }) else {
-                return;
-            };
-            if let Some(count) = self.running.get_mut(r) {
-                *count = count.saturating_add(1);
-            }
-            sink(Decision::Start { t: at, job });
         }
     }
 }

@@ -87,9 +87,9 @@
 //! | operation | cost |
 //! |---|---|
 //! | placement of one job | one calendar search per resource (see [`crate::calendar`]: a search for one free is a few word operations per obstacle met) |
-//! | submit, placed directly | a placement, plus `O(J)` and `O(R)` calendar advances |
+//! | submit, placed directly | a placement (a calendar moves only when the placement needs a slot past its horizon), plus `O(J)` word reads |
 //! | submit with rescheduling | `O(J log J)` to rank candidates, then per candidate a placement and its holds and releases |
-//! | finish, advance | `O(J)` word reads per start or violation made (the side arrays of `table.rs`), plus the advance of the one calendar a finish releases on |
+//! | finish, advance | `O(J)` word reads per start or violation made (the side arrays of `table.rs`; none while a look that found nothing to start holds) |
 //! | leave | `O(J)` placements worst case (a re-placement per lost job) |
 //!
 //! # Memory
@@ -101,12 +101,12 @@
 //!
 //! | `R` | `H` | `J` | bytes |
 //! |---|---|---|---|
-//! | 10 | 2048 | 256 | 192,504 |
+//! | 10 | 2048 | 256 | 192,536 |
 //!
 //! That is the documented configuration: the paper's testbed (ten resources), one-minute
 //! slots for 34 hours ahead (a day of Bronze deadline plus the two-hour start range),
-//! and 256 jobs in flight: 164,320 bytes of calendars, 27,936 of jobs and 248 of
-//! resources, configuration and clock.
+//! and 256 jobs in flight: 164,320 bytes of calendars, 27,944 of jobs (with the table's change count) and 272
+//! of resources, configuration, clock and the last look for starts (`start.rs`).
 
 pub mod event;
 mod faults;
@@ -114,6 +114,7 @@ mod job;
 mod kernel;
 mod placement;
 mod reschedule;
+mod start;
 mod table;
 pub mod types;
 

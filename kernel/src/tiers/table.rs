@@ -16,8 +16,9 @@ use super::job::Job;
 use crate::panic_free;
 use crate::types::{JobId, Tick};
 
-/// The jobs and their side arrays, index for index.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The jobs and their side arrays, index for index, and a count of changes.
+/// Equality compares the jobs (the side arrays are a function of them).
+#[derive(Clone, Debug)]
 pub(super) struct Table<const J: usize> {
     jobs: Vec<Job, J>,
     ids: Vec<JobId, J>,
@@ -27,11 +28,28 @@ pub(super) struct Table<const J: usize> {
     waits: Vec<Tick, J>,
     /// The deadline of a Gold or Silver job not yet violated; `Tick::MAX` otherwise.
     dues: Vec<Tick, J>,
+    /// Every push, removal, edit and clearing counts one (`u64`: it never wraps).
+    changes: u64,
 }
+
+impl<const J: usize> PartialEq for Table<J> {
+    fn eq(&self, other: &Self) -> bool {
+        self.jobs == other.jobs
+    }
+}
+
+impl<const J: usize> Eq for Table<J> {}
 
 impl<const J: usize> Table<J> {
     pub(super) const fn new() -> Self {
-        Self { jobs: Vec::new(), ids: Vec::new(), places: Vec::new(), waits: Vec::new(), dues: Vec::new() }
+        Self {
+            jobs: Vec::new(),
+            ids: Vec::new(),
+            places: Vec::new(),
+            waits: Vec::new(),
+            dues: Vec::new(),
+            changes: 0,
+        }
     }
 
     pub(super) fn as_slice(&self) -> &[Job] {
@@ -46,7 +64,13 @@ impl<const J: usize> Table<J> {
         self.jobs.is_full()
     }
 
+    /// How many changes the table has had.
+    pub(super) const fn changes(&self) -> u64 {
+        self.changes
+    }
+
     pub(super) fn clear(&mut self) {
+        self.changes = self.changes.wrapping_add(1);
         self.jobs.clear();
         self.ids.clear();
         self.places.clear();
@@ -57,6 +81,7 @@ impl<const J: usize> Table<J> {
     /// Appends `job`, or hands it back when the table is full.
     pub(super) fn push(&mut self, job: Job) -> Result<(), Job> {
         self.jobs.push(job)?;
+        self.changes = self.changes.wrapping_add(1);
         // Vectors of one capacity, pushed together: the others have room.
         let _ = (self.ids.push(job.job), self.places.push(job.resource));
         let _ = (self.waits.push(wait(&job)), self.dues.push(due(&job)));
@@ -66,6 +91,7 @@ impl<const J: usize> Table<J> {
     /// Removes job `index`, keeping the order of the others.
     pub(super) fn remove(&mut self, index: usize) -> Option<Job> {
         let job = panic_free::remove(&mut self.jobs, index)?;
+        self.changes = self.changes.wrapping_add(1);
         let _ = panic_free::remove(&mut self.ids, index);
         let _ = panic_free::remove(&mut self.places, index);
         let _ = panic_free::remove(&mut self.waits, index);
@@ -77,6 +103,7 @@ impl<const J: usize> Table<J> {
     pub(super) fn edit<T>(&mut self, index: usize, change: impl FnOnce(&mut Job) -> T) -> Option<T> {
         let job = self.jobs.get_mut(index)?;
         let out = change(job);
+        self.changes = self.changes.wrapping_add(1);
         let job = *job;
         if let (Some(id), Some(r)) = (self.ids.get_mut(index), self.places.get_mut(index)) {
             (*id, *r) = (job.job, job.resource);
@@ -97,9 +124,10 @@ impl<const J: usize> Table<J> {
         self.ids.iter().position(|&id| id == job)
     }
 
-    /// The earliest planned start of a waiting job, if any.
-    pub(super) fn first_wait(&self) -> Option<Tick> {
-        self.waits.iter().copied().min().filter(|&t| t < Tick::MAX)
+    /// The earliest planned start of a waiting job on a resource of `open`, if any.
+    pub(super) fn first_wait_on(&self, open: &Resources) -> Option<Tick> {
+        let on = self.waits.iter().zip(self.places.iter()).filter(|&(_, &r)| open.holds(r));
+        on.map(|(&start, _)| start).min().filter(|&t| t < Tick::MAX)
     }
 
     /// The earliest planned start after `now` of a waiting job, if any.

@@ -1,0 +1,67 @@
+//! Starts: every waiting job whose planned start has come starts once its resource has
+//! a free node, in (planned start, acceptance) order.
+//!
+//! Most events start nothing, and a job that waits for a busy resource stays due for
+//! many events. So when a look finds nothing to start, the kernel keeps what it learnt
+//! ([`Quiet`]): the earliest planned start among the jobs on resources with a free
+//! node. Until that instant nothing can start, unless the jobs change (the table
+//! counts its changes) or a node is freed (a finish, a return: both forget it). A
+//! node taken, or a resource gone, only makes fewer jobs startable.
+
+use super::event::Decision;
+use super::kernel::TiersKernel;
+use super::table::Resources;
+use crate::types::Tick;
+
+/// The last look that started nothing: the table's change count then, and the
+/// earliest planned start on a resource with a free node (`Tick::MAX`: none).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Quiet {
+    changes: u64,
+    until: Tick,
+}
+
+impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
+    /// Starts, in (planned start, acceptance) order, every waiting job whose planned
+    /// start is at or before `t` and whose resource has a free node. A job starts at
+    /// its planned start, or now if it was waiting for its resource.
+    pub(super) fn start_due<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
+        if self.quiet.is_some_and(|q| q.changes == self.jobs.changes() && t < q.until) {
+            return;
+        }
+        loop {
+            // Acceptance order is `seq` order, so the first of the earliest starts on
+            // an open resource wins.
+            let open = self.open();
+            let Some(index) = self.jobs.first_due(t, &open) else {
+                let until = self.jobs.first_wait_on(&open).unwrap_or(Tick::MAX);
+                self.quiet = Some(Quiet { changes: self.jobs.changes(), until });
+                return;
+            };
+            let now = self.now;
+            let Some((job, at, r)) = self.jobs.edit(index, |j| {
+                j.running = true;
+                j.start = j.start.max(now);
+                (j.job, j.start, usize::from(j.resource))
+            }) else {
+                return;
+            };
+            if let Some(count) = self.running.get_mut(r) {
+                *count = count.saturating_add(1);
+            }
+            sink(Decision::Start { t: at, job });
+        }
+    }
+
+    /// The resources present with a free node.
+    fn open(&self) -> Resources {
+        let mut open = Resources::default();
+        for (r, resource) in self.resources.iter().enumerate() {
+            let busy = self.running.get(r).copied().unwrap_or(u32::MAX);
+            if let (true, Ok(r)) = (self.available(r) && busy < resource.nodes, u8::try_from(r)) {
+                open.insert(r);
+            }
+        }
+        open
+    }
+}
