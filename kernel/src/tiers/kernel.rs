@@ -5,8 +5,7 @@ use heapless::Vec;
 
 use super::event::{Decision, Event, Outcome, Request, Violation};
 use super::job::{Job, admission_scopes};
-use super::start::Quiet;
-use super::table::Table;
+use super::table::{Quiet, Table};
 use super::types::{Config, ConfigError, RejectReason, Resource, Tier};
 use crate::calendar::{Calendar, Slot, SlotLength};
 use crate::types::{JobId, Tick};

@@ -10,16 +10,8 @@
 
 use super::event::Decision;
 use super::kernel::TiersKernel;
-use super::table::Resources;
+use super::table::{Quiet, Resources};
 use crate::types::Tick;
-
-/// The last look that started nothing: the table's change count then, and the
-/// earliest planned start on a resource with a free node (`Tick::MAX`: none).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Quiet {
-    changes: u64,
-    until: Tick,
-}
 
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     /// Starts, in (planned start, acceptance) order, every waiting job whose planned

@@ -166,6 +166,15 @@ impl<const J: usize> Table<J> {
     }
 }
 
+/// The last look for starts that started nothing (`start.rs`): the table's change
+/// count then, and the earliest planned start on a resource with a free node
+/// (`Tick::MAX`: none).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Quiet {
+    pub(super) changes: u64,
+    pub(super) until: Tick,
+}
+
 /// A set of resources, a bit each (resources are numbered by a `u8`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Resources([u64; 4]);
