@@ -5,7 +5,7 @@ use heapless::Vec;
 
 use super::event::{Decision, Event, Outcome, Request, Violation};
 use super::job::{Job, admission_scopes};
-use super::table::{Quiet, Table};
+use super::table::Table;
 use super::types::{Config, ConfigError, RejectReason, Resource, Tier};
 use crate::calendar::{Calendar, Slot, SlotLength};
 use crate::types::{JobId, Tick};
@@ -29,8 +29,9 @@ pub struct TiersKernel<const R: usize, const H: usize, const J: usize> {
     pub(super) jobs: Table<J>,
     pub(super) now: Tick,
     pub(super) next_seq: u64,
-    /// What the last `start_due` that started nothing learnt (see `start.rs`).
-    pub(super) quiet: Option<Quiet>,
+    /// Before this instant no waiting job can start, unless a node is freed (see
+    /// `start.rs`); `None`: unknown.
+    pub(super) quiet: Option<Tick>,
 }
 
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {

@@ -3,14 +3,16 @@
 //!
 //! Most events start nothing, and a job that waits for a busy resource stays due for
 //! many events. So when a look finds nothing to start, the kernel keeps what it learnt
-//! ([`Quiet`]): the earliest planned start among the jobs on resources with a free
-//! node. Until that instant nothing can start, unless the jobs change (the table
-//! counts its changes) or a node is freed (a finish, a return: both forget it). A
-//! node taken, or a resource gone, only makes fewer jobs startable.
+//! (`TiersKernel::quiet`): the earliest planned start among the jobs on resources
+//! with a free node, before which nothing can start. It stays true until a node is
+//! freed (a finish, a return: both forget it), except for the jobs accepted, moved
+//! or re-placed since, whose earliest planned start the table keeps
+//! ([`super::table::Table::take_touched`]) and the next look takes in. A node
+//! taken, or a resource gone, only makes fewer jobs startable.
 
 use super::event::Decision;
 use super::kernel::TiersKernel;
-use super::table::{Quiet, Resources};
+use super::table::Resources;
 use crate::types::Tick;
 
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
@@ -18,16 +20,21 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     /// start is at or before `t` and whose resource has a free node. A job starts at
     /// its planned start, or now if it was waiting for its resource.
     pub(super) fn start_due<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
-        if self.quiet.is_some_and(|q| q.changes == self.jobs.changes() && t < q.until) {
-            return;
+        let touched = self.jobs.take_touched();
+        if let Some(until) = self.quiet.map(|until| until.min(touched)) {
+            self.quiet = Some(until);
+            if t < until {
+                return;
+            }
         }
         loop {
             // Acceptance order is `seq` order, so the first of the earliest starts on
             // an open resource wins.
             let open = self.open();
             let Some(index) = self.jobs.first_due(t, &open) else {
-                let until = self.jobs.first_wait_on(&open).unwrap_or(Tick::MAX);
-                self.quiet = Some(Quiet { changes: self.jobs.changes(), until });
+                // The look saw every job, those touched since the last one too.
+                let _ = self.jobs.take_touched();
+                self.quiet = Some(self.jobs.first_wait_on(&open).unwrap_or(Tick::MAX));
                 return;
             };
             let now = self.now;

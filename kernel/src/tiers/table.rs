@@ -16,8 +16,8 @@ use super::job::Job;
 use crate::panic_free;
 use crate::types::{JobId, Tick};
 
-/// The jobs and their side arrays, index for index, and a count of changes.
-/// Equality compares the jobs (the side arrays are a function of them).
+/// The jobs and their side arrays, index for index, and the earliest planned start
+/// among the jobs changed since a look (see `start.rs`). Equality compares the jobs (the side arrays are a function of them).
 #[derive(Clone, Debug)]
 pub(super) struct Table<const J: usize> {
     jobs: Vec<Job, J>,
@@ -28,8 +28,9 @@ pub(super) struct Table<const J: usize> {
     waits: Vec<Tick, J>,
     /// The deadline of a Gold or Silver job not yet violated; `Tick::MAX` otherwise.
     dues: Vec<Tick, J>,
-    /// Every push, removal, edit and clearing counts one (`u64`: it never wraps).
-    changes: u64,
+    /// The earliest planned start among the jobs pushed, or given a new start or
+    /// resource, since the last [`Table::take_touched`] (`Tick::MAX`: none).
+    touched: Tick,
 }
 
 impl<const J: usize> PartialEq for Table<J> {
@@ -48,7 +49,7 @@ impl<const J: usize> Table<J> {
             places: Vec::new(),
             waits: Vec::new(),
             dues: Vec::new(),
-            changes: 0,
+            touched: Tick::MAX,
         }
     }
 
@@ -64,13 +65,14 @@ impl<const J: usize> Table<J> {
         self.jobs.is_full()
     }
 
-    /// How many changes the table has had.
-    pub(super) const fn changes(&self) -> u64 {
-        self.changes
+    /// The earliest planned start among the jobs pushed, or given a new start or
+    /// resource, since the last call; from now on, none.
+    pub(super) fn take_touched(&mut self) -> Tick {
+        core::mem::replace(&mut self.touched, Tick::MAX)
     }
 
     pub(super) fn clear(&mut self) {
-        self.changes = self.changes.wrapping_add(1);
+        self.touched = Tick::MAX;
         self.jobs.clear();
         self.ids.clear();
         self.places.clear();
@@ -81,7 +83,7 @@ impl<const J: usize> Table<J> {
     /// Appends `job`, or hands it back when the table is full.
     pub(super) fn push(&mut self, job: Job) -> Result<(), Job> {
         self.jobs.push(job)?;
-        self.changes = self.changes.wrapping_add(1);
+        self.touched = self.touched.min(wait(&job));
         // Vectors of one capacity, pushed together: the others have room.
         let _ = (self.ids.push(job.job), self.places.push(job.resource));
         let _ = (self.waits.push(wait(&job)), self.dues.push(due(&job)));
@@ -91,7 +93,6 @@ impl<const J: usize> Table<J> {
     /// Removes job `index`, keeping the order of the others.
     pub(super) fn remove(&mut self, index: usize) -> Option<Job> {
         let job = panic_free::remove(&mut self.jobs, index)?;
-        self.changes = self.changes.wrapping_add(1);
         let _ = panic_free::remove(&mut self.ids, index);
         let _ = panic_free::remove(&mut self.places, index);
         let _ = panic_free::remove(&mut self.waits, index);
@@ -102,9 +103,12 @@ impl<const J: usize> Table<J> {
     /// Changes job `index` by `change`; `None` for an index past the end.
     pub(super) fn edit<T>(&mut self, index: usize, change: impl FnOnce(&mut Job) -> T) -> Option<T> {
         let job = self.jobs.get_mut(index)?;
+        let before = (wait(job), job.resource);
         let out = change(job);
-        self.changes = self.changes.wrapping_add(1);
         let job = *job;
+        if (wait(&job), job.resource) != before {
+            self.touched = self.touched.min(wait(&job));
+        }
         if let (Some(id), Some(r)) = (self.ids.get_mut(index), self.places.get_mut(index)) {
             (*id, *r) = (job.job, job.resource);
         }
@@ -164,15 +168,6 @@ impl<const J: usize> Table<J> {
             .fold((0, Tick::MAX), |best, (i, &d)| if d < best.1 { (i, d) } else { best });
         (deadline < t).then_some(index)
     }
-}
-
-/// The last look for starts that started nothing (`start.rs`): the table's change
-/// count then, and the earliest planned start on a resource with a free node
-/// (`Tick::MAX`: none).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Quiet {
-    pub(super) changes: u64,
-    pub(super) until: Tick,
 }
 
 /// A set of resources, a bit each (resources are numbered by a `u8`).
