@@ -8,10 +8,23 @@ use super::types::Resource;
 use crate::calendar::Slot;
 use crate::types::Tick;
 
+/// What a job needs on a resource: its estimate there, the last slot it may start
+/// at to end by its deadline, and the slots it holds.
+#[derive(Clone, Copy)]
+struct Need {
+    estimate: Tick,
+    last: Slot,
+    slots: u64,
+}
+
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     /// The earliest placement of `work` in `[max(now, ready), deadline]` on an
     /// available resource of the first scope that has one; ties to the lowest index.
     pub(super) fn place(&mut self, work: Tick, ready: Tick, deadline: Tick, scopes: Scopes) -> Option<Place> {
+        // The first slot a start may take is the same on every resource; what the job
+        // needs is the same on resources of one speed (every desktop, often).
+        let first = self.slot.slot_at_or_after(ready.max(self.now));
+        let mut need: Option<(u32, Option<Need>)> = None;
         scopes.into_iter().flatten().find_map(|scope| {
             let mut best: Option<Place> = None;
             for index in 0..self.resources.len() {
@@ -23,10 +36,15 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
                 if !inside || !self.available(index) {
                     continue;
                 }
+                let fit = match need {
+                    Some((speed, fit)) if speed == resource.speed_milli => fit,
+                    _ => need.insert((resource.speed_milli, self.need(&resource, work, deadline))).1,
+                };
+                let Some(fit) = fit else { continue };
                 // Only a start before the best so far can win (ties go to the lower
                 // index), so the search stops short of the best's slot.
                 let before = best.map(|b| b.first_slot);
-                let found = self.place_on(index, &resource, work, (ready, deadline), before);
+                let found = self.place_on(index, first, fit, before);
                 if let Some(place) = found.filter(|p| best.is_none_or(|b| p.start < b.start)) {
                     best = Some(place);
                 }
@@ -35,35 +53,33 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         })
     }
 
-    /// The earliest placement on resource `index` in the window, starting before slot
-    /// `before` if given.
-    fn place_on(
-        &mut self,
-        index: usize,
-        resource: &Resource,
-        work: Tick,
-        (ready, deadline): (Tick, Tick),
-        before: Option<Slot>,
-    ) -> Option<Place> {
+    /// What `work` due by `deadline` needs on `resource`; `None` when it cannot end
+    /// by then.
+    fn need(&self, resource: &Resource, work: Tick, deadline: Tick) -> Option<Need> {
         let estimate = resource.estimate(work)?;
         let latest = deadline.checked_sub(estimate)?;
-        let first = self.slot.slot_at_or_after(ready.max(self.now));
-        let mut last = self.slot.slot_of(latest);
-        if let Some(before) = before {
-            last = last.min(before.checked_sub(1)?);
-        }
+        let (_, slots) = self.slot.span(0, estimate);
+        Some(Need { estimate, last: self.slot.slot_of(latest), slots })
+    }
+
+    /// The earliest placement on resource `index` from slot `first` of a job that
+    /// needs `need`, starting before slot `before` if given.
+    fn place_on(&mut self, index: usize, first: Slot, need: Need, before: Option<Slot>) -> Option<Place> {
+        let last = match before {
+            Some(before) => need.last.min(before.checked_sub(1)?),
+            None => need.last,
+        };
         if first > last {
             return None;
         }
-        let (_, slots) = self.slot.span(0, estimate);
-        self.reach(index, last.saturating_add(slots));
-        let slot = self.calendars.get(index)?.earliest(first, last, 1, slots).ok()?;
+        self.reach(index, last.saturating_add(need.slots));
+        let slot = self.calendars.get(index)?.earliest(first, last, 1, need.slots).ok()?;
         Some(Place {
             resource: u8::try_from(index).ok()?,
             start: self.slot.start_of(slot)?,
-            estimate,
+            estimate: need.estimate,
             first_slot: slot,
-            slots,
+            slots: need.slots,
         })
     }
 
