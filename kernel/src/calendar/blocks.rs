@@ -118,21 +118,38 @@ impl<const H: usize> Blocks<H> {
         found
     }
 
+    // The calendar asks for two ranges at a time, the second empty unless its run
+    // wraps the ring: the four entry points below are inlined, so that an empty range
+    // costs a comparison.
+
     /// Adds `delta` (wrapping) to every position in `[lo, hi)`.
+    #[inline]
     pub(super) fn add(&mut self, lo: usize, hi: usize, delta: u32) {
-        self.change(lo, hi, Change::Add(delta));
+        if lo < hi {
+            self.change(lo, hi, Change::Add(delta));
+        }
     }
 
     /// Sets every position in `[lo, hi)` to `value`.
+    #[inline]
     pub(super) fn set(&mut self, lo: usize, hi: usize, value: u32) {
-        self.change(lo, hi, Change::Set(value));
+        if lo < hi {
+            self.change(lo, hi, Change::Set(value));
+        }
     }
 
     /// The first position in `[lo, hi)` whose value is at least `level`.
+    #[inline]
     pub(super) fn first_at_least(&self, lo: usize, hi: usize, level: u32) -> Option<usize> {
-        if level == 1 {
-            return self.first_room(lo, hi);
+        match level {
+            _ if lo >= hi => None,
+            1 => self.first_room(lo, hi),
+            _ => self.first_at_least_scan(lo, hi, level),
         }
+    }
+
+    /// [`Self::first_at_least`] from the blocks' positions.
+    fn first_at_least_scan(&self, lo: usize, hi: usize, level: u32) -> Option<usize> {
         Self::pieces(lo, hi).find_map(|(block, from, to)| {
             let s = self.summary(block);
             if s.max < level {
@@ -148,10 +165,17 @@ impl<const H: usize> Blocks<H> {
     }
 
     /// The last position in `[lo, hi)` whose value is below `level`.
+    #[inline]
     pub(super) fn last_below(&self, lo: usize, hi: usize, level: u32) -> Option<usize> {
-        if level == 1 {
-            return self.last_full(lo, hi);
+        match level {
+            _ if lo >= hi => None,
+            1 => self.last_full(lo, hi),
+            _ => self.last_below_scan(lo, hi, level),
         }
+    }
+
+    /// [`Self::last_below`] from the blocks' positions.
+    fn last_below_scan(&self, lo: usize, hi: usize, level: u32) -> Option<usize> {
         Self::pieces(lo, hi).rev().find_map(|(block, from, to)| {
             let s = self.summary(block);
             if s.min >= level {
