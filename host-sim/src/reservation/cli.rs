@@ -200,12 +200,18 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
 }
 
 /// `reserve` without `--compare-paper` (which runs the trace again, and reads it
-/// whole): the trace read twice, a first pass for the header, the checks and the pool
-/// size, then a run fed from its stream ([`super::stream`]), in memory that does not
-/// grow with the trace. With `--limit`, the pool and the check of processor counts
-/// take the widest of the first jobs in submit order, which the first pass (in file
-/// order, of every job) does not give: their stream, read once more, does.
+/// whole): a run fed from the trace's stream ([`super::stream`]), in memory that does
+/// not grow with the trace. The trace is read once when the pool's size is known
+/// before it is read ([`super::once`] says when), else twice: a first pass for the
+/// header, the checks and the pool size, then the run. With `--limit`, the pool and
+/// the check of processor counts take the widest of the first jobs in submit order,
+/// which the first pass (in file order, of every job) does not give: their stream,
+/// read once more, does.
 fn reserve_streamed(args: &ReserveArgs) -> Result<(), ReserveError> {
+    if let Some(done) = super::once::reserve(args) {
+        let (workload, outcome) = done?;
+        return print_summary(&trace_name(&args.input.source), &workload, &outcome, args.output.json);
+    }
     let Some(scanned) = args.input.source.scan()? else {
         return Err(usage("--trace is required: reservations are made from a trace's jobs".into()));
     };
@@ -233,7 +239,7 @@ fn reserve_streamed(args: &ReserveArgs) -> Result<(), ReserveError> {
 }
 
 /// The experiment of a `reserve` run on a pool of `nodes`.
-fn experiment(args: &ReserveArgs, nodes: u32) -> Result<Experiment, ReserveError> {
+pub(super) fn experiment(args: &ReserveArgs, nodes: u32) -> Result<Experiment, ReserveError> {
     Ok(Experiment {
         criterion: parse_criterion(&args.criterion)?,
         load_milli: parse_load(&args.load)?,
