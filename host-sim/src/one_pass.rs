@@ -100,6 +100,10 @@ pub trait OnePass {
     fn log_error(&self, error: LogError, path: &Path) -> Self::Error;
 }
 
+/// What a one-pass run of `M` gives: the traces as two passes find them, and the
+/// run's value; or the error two passes give.
+pub type Done<M> = Result<(Scanned, <M as OnePass>::Value), <M as OnePass>::Error>;
+
 /// Why a one-pass run did not give its value.
 enum Stop<E> {
     Error(E),
@@ -113,15 +117,10 @@ impl<E: From<StageError>> From<StageError> for Stop<E> {
     }
 }
 
-/// Runs `model` over `source`'s traces read once, logging to `log` when given: the
-/// traces as two passes find them, and the run's value; `None` (nothing done, or
+/// Runs `model` over `source`'s traces read once, logging to `log` when given; `None` (nothing done, or
 /// nothing left behind) where one pass does not apply (no trace, a log that cannot
 /// be staged, a run whose premise failed), for the caller to read them twice.
-pub fn run<M: OnePass>(
-    mut model: M,
-    source: &TraceArgs,
-    log: Option<&Path>,
-) -> Option<Result<(Scanned, M::Value), M::Error>> {
+pub fn run<M: OnePass>(mut model: M, source: &TraceArgs, log: Option<&Path>) -> Option<Done<M>> {
     if source.trace.is_empty() {
         return None;
     }

@@ -208,7 +208,9 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
 /// which the first pass (in file order, of every job) does not give: their stream,
 /// read once more, does.
 fn reserve_streamed(args: &ReserveArgs) -> Result<(), ReserveError> {
-    if let Some(done) = super::once::reserve(args) {
+    let source = &args.input.source;
+    let log = args.output.log.as_deref();
+    if let Some(done) = super::once::reserve(source, args.input.nodes, log, |n| experiment(args, n).ok()) {
         let (workload, outcome) = done?;
         return print_summary(&trace_name(&args.input.source), &workload, &outcome, args.output.json);
     }
@@ -239,7 +241,7 @@ fn reserve_streamed(args: &ReserveArgs) -> Result<(), ReserveError> {
 }
 
 /// The experiment of a `reserve` run on a pool of `nodes`.
-pub(super) fn experiment(args: &ReserveArgs, nodes: u32) -> Result<Experiment, ReserveError> {
+fn experiment(args: &ReserveArgs, nodes: u32) -> Result<Experiment, ReserveError> {
     Ok(Experiment {
         criterion: parse_criterion(&args.criterion)?,
         load_milli: parse_load(&args.load)?,

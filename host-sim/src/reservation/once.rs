@@ -20,7 +20,6 @@ use std::path::Path;
 
 use replay::format::Header;
 
-use super::cli::{ReserveArgs, experiment};
 use super::stream::simulate_stream_on;
 use super::{Experiment, Outcome, ReserveError, run};
 use crate::input::{Scanned, TraceArgs, pool_size_widest};
@@ -28,20 +27,21 @@ use crate::one_pass::{self, Held, Log, LogError, OnePass};
 use crate::record_log;
 use crate::workload::{Job, Workload};
 
-/// `host-sim reserve` (without `--compare-paper`) over its traces read once, when
-/// the pool's size is known before they are read: the workload as two passes find
-/// it and the outcome; `None` (nothing done) otherwise, for the caller to read them
-/// twice.
-pub fn reserve(args: &ReserveArgs) -> Option<Result<(Workload, Outcome), ReserveError>> {
-    let source = &args.input.source;
-    let nodes = match args.input.nodes {
-        Some(nodes) => nodes,
-        None => head_pool(source)?,
-    };
-    let experiment = experiment(args, nodes).ok()?;
+/// `host-sim reserve` (without `--compare-paper`) over `source`'s traces read once,
+/// logging to `log`, when the pool's size is known before they are read (`nodes`,
+/// `--nodes`, or the traces' headers): the workload as two passes find it and the
+/// outcome; `None` (nothing done) otherwise, or when `experiment` (the run's, on a
+/// pool of the size given) refuses its options, for the caller to read them twice.
+pub fn reserve(
+    source: &TraceArgs,
+    nodes: Option<u32>,
+    log: Option<&Path>,
+    experiment: impl FnOnce(u32) -> Option<Experiment>,
+) -> Option<Result<(Workload, Outcome), ReserveError>> {
+    let experiment = experiment(nodes.or_else(|| head_pool(source))?)?;
     let kernel = run::engine(&experiment.run_options()).ok()?;
-    let model = Reservation { args, experiment, kernel, widest: 0 };
-    let done = one_pass::run(model, source, args.output.log.as_deref())?;
+    let model = Reservation { source, nodes, experiment, kernel, widest: 0 };
+    let done = one_pass::run(model, source, log)?;
     Some(done.map(|(scanned, outcome)| (scanned.workload, outcome)))
 }
 
@@ -59,7 +59,9 @@ fn head_pool(source: &TraceArgs) -> Option<u32> {
 /// The reservation model's part of a one-pass run: its experiment on the pool
 /// taken for granted, its kernel, made for it, and the widest job the run took.
 struct Reservation<'a> {
-    args: &'a ReserveArgs,
+    source: &'a TraceArgs,
+    /// `--nodes`.
+    nodes: Option<u32>,
     experiment: Experiment,
     kernel: run::Kernel,
     widest: u32,
@@ -92,7 +94,7 @@ impl OnePass for Reservation<'_> {
     /// by the widest of the jobs taken, which they read first (a job out of order
     /// among them is the error then); else by the widest of every job.
     fn settle(&mut self, scanned: &Scanned, stopped: bool) -> Result<Held, ReserveError> {
-        let source = &self.args.input.source;
+        let source = self.source;
         if source.limit.is_some() && stopped {
             return Ok(Held::Yes);
         }
@@ -100,11 +102,8 @@ impl OnePass for Reservation<'_> {
         let sized =
             scanned.workload.check_sized_count("reserve", source.allow_empty, scanned.jobs, widest > 0);
         sized.map_err(ReserveError::Usage)?;
-        let nodes = self
-            .args
-            .input
-            .nodes
-            .unwrap_or_else(|| pool_size_widest(scanned.max_procs, scanned.max_nodes, widest));
+        let nodes =
+            self.nodes.unwrap_or_else(|| pool_size_widest(scanned.max_procs, scanned.max_nodes, widest));
         Ok(if nodes == self.experiment.nodes { Held::Yes } else { Held::No })
     }
 

@@ -222,10 +222,29 @@ pub fn header(
     header
 }
 
+/// `host-sim tiers` over a trace read once ([`super::once`]), with the scenario
+/// built on the trace's stand-in: `None` (nothing done) without a trace, where the
+/// shared part does not apply, or where options that two passes refuse only after
+/// the trace's errors (an availability file that cannot be read, alignment options
+/// without one) would be refused, for the caller to read the trace twice.
+fn once(args: &TiersArgs) -> Option<Result<Done, TiersError>> {
+    let stand_in = args.input.stand_in()?;
+    let parsed = Parsed::new(args).ok()?;
+    let (scenario, _, read) = built(args, parsed, Some(stand_in)).ok()?;
+    let header =
+        |scanned: &Scanned| header(args, &scenario, parsed.mix, read.as_ref(), Some(&scanned.workload));
+    let done = super::once::run(&scenario, parsed.mix, &args.input, args.output.log.as_deref(), &header)?;
+    Some(done.map(|ran| (scenario, read, ran)))
+}
+
+/// What a `tiers` run gives: its scenario, the availability file it read, its
+/// summary and run.
+type Done = (Scenario, Option<Availability>, (Summary, super::Ran));
+
 /// `host-sim tiers`: a trace read once where that gives what two passes give
-/// ([`super::once`]), else twice.
+/// ([`once`]), else twice.
 pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
-    let (scenario, read, (summary, ran)) = match super::once::run(args) {
+    let (scenario, read, (summary, ran)) = match once(args) {
         Some(done) => done?,
         None => {
             let (scenario, header, read) = scenario(args)?;

@@ -2,48 +2,45 @@
 //! model's part of [`crate::one_pass`] (its header, stamped with the trace as the
 //! reading found it; its run loop over the jobs as they come). A tiers run needs
 //! nothing of the trace before it starts (no job size, and the seeded changes' end
-//! is found as the trace streams), so one pass is taken whenever the shared part
-//! allows it; options that two passes refuse only after the trace's errors (an
-//! availability file that cannot be read, alignment options without one) read the
-//! trace twice, so that errors keep their order. The warning about jobs wider than
-//! one processor is printed after the run either way ([`super::cli::run`]), after
-//! the warning about an empty input, as two passes print them.
+//! is found as the trace streams), so one pass is taken wherever the shared part
+//! allows it, except where options that two passes refuse only after the trace's
+//! errors would be refused (`super::cli::run` builds the scenario and says when).
+//! The warning about jobs wider than one processor is printed after the run either
+//! way, after the warning about an empty input, as two passes print them.
 
 use std::path::Path;
 
 use replay::format::Header;
 
-use super::availability::Availability;
-use super::cli::{Parsed, TiersArgs, built, header};
 use super::metrics::Summary;
+use super::testbed::Mix;
 use super::{Ran, Scenario, TiersError};
-use crate::input::Scanned;
+use crate::input::{Scanned, TraceArgs};
 use crate::one_pass::{self, Held, Log, LogError, OnePass};
 use crate::record_log;
 use crate::workload::Job;
 
-/// What a `tiers` run gives: its scenario, the availability file it read, its
-/// summary and run.
-pub type Done = (Scenario, Option<Availability>, (Summary, Ran));
-
-/// `host-sim tiers` over `args`' trace read once: `None` (nothing done) without a
-/// trace or where one pass does not apply, for the caller to read it twice.
-pub fn run(args: &TiersArgs) -> Option<Result<Done, TiersError>> {
-    let stand_in = args.input.stand_in()?;
-    let parsed = Parsed::new(args).ok()?;
-    let (scenario, _, read) = built(args, parsed, Some(stand_in)).ok()?;
-    let model = Tiers { args, parsed, scenario: &scenario, read: read.as_ref() };
-    let done = one_pass::run(model, &args.input, args.output.log.as_deref())?;
-    Some(done.map(|(_, ran)| (scenario, read, ran)))
+/// `scenario` (built on `source`'s stand-in, [`TraceArgs::stand_in`]) over
+/// `source`'s trace read once, its jobs mapped by `mix`, logging to `log` under
+/// `header` (of the trace as given): `None` (nothing done) where one pass does not
+/// apply, for the caller to read the trace twice.
+pub fn run(
+    scenario: &Scenario,
+    mix: Mix,
+    source: &TraceArgs,
+    log: Option<&Path>,
+    header: &dyn Fn(&Scanned) -> Header,
+) -> Option<Result<(Summary, Ran), TiersError>> {
+    let done = one_pass::run(Tiers { scenario, mix, header }, source, log)?;
+    Some(done.map(|(_, ran)| ran))
 }
 
 /// The tiers model's part of a one-pass run: the scenario built on the trace's
-/// stand-in, whose requests it does not use.
+/// stand-in, whose requests it does not use, and its header.
 struct Tiers<'a> {
-    args: &'a TiersArgs,
-    parsed: Parsed,
     scenario: &'a Scenario,
-    read: Option<&'a Availability>,
+    mix: Mix,
+    header: &'a dyn Fn(&Scanned) -> Header,
 }
 
 impl OnePass for Tiers<'_> {
@@ -51,7 +48,7 @@ impl OnePass for Tiers<'_> {
     type Error = TiersError;
 
     fn header(&self, scanned: &Scanned) -> Header {
-        header(self.args, self.scenario, self.parsed.mix, self.read, Some(&scanned.workload))
+        (self.header)(scanned)
     }
 
     fn run(
@@ -59,7 +56,7 @@ impl OnePass for Tiers<'_> {
         jobs: &mut dyn Iterator<Item = Job>,
         log: Option<(&mut Log, &Path)>,
     ) -> Result<(Summary, Ran), TiersError> {
-        let (scenario, mix, jobs) = (self.scenario, self.parsed.mix, jobs.map(Ok));
+        let (scenario, mix, jobs) = (self.scenario, self.mix, jobs.map(Ok));
         match log {
             Some((writer, at)) => record_log::record(writer, at, |record| {
                 scenario.run_trace(jobs, mix, &mut super::log::recording(record), &mut |_| {})
