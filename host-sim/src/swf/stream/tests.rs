@@ -154,7 +154,8 @@ fn one_reading_gives_both_passes() {
 #[test]
 fn jobs_taken_short_of_an_earlier_job_are_measured_from_another_origin() {
     let dir = folder("origin");
-    let count = u32::try_from(super::LOOKAHEAD).unwrap() + 10;
+    // Past the look-ahead by more than a batch, so that jobs are handed out first.
+    let count = u32::try_from(super::LOOKAHEAD).unwrap() + 5000;
     let mut lines: Vec<String> = (1..=count).map(|k| line(k, 100 + i64::from(k), 5, 1)).collect();
     lines.push(line(count + 1, 7, 5, 1));
     let path = dir.join("t.swf");
