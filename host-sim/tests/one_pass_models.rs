@@ -1,6 +1,7 @@
 //! `reserve` and `tiers` read a trace once where they can (a log that is a regular
 //! file; for `reserve`, a pool whose size is known before the trace is read), and
-//! twice otherwise, as `run` does (`one_pass.rs`). Both readings must give the same
+//! twice otherwise, as `run` does (`one_pass.rs`; `run` is here too where a case
+//! concerns all three). Both readings must give the same
 //! log bytes, the same output and the same errors: each case here runs both, two
 //! passes forced by a log that is a FIFO (which cannot be written over, so that the
 //! header must be known first), read as it is written, and compares them.
@@ -204,6 +205,21 @@ fn a_job_out_of_order_past_the_look_ahead_is_an_error_unless_past_the_jobs_taken
     for model in ["reserve", "tiers"] {
         fails(model, files, &[model, "--trace", "t.swf"], "is before the submit time");
         succeeds(model, files, &[model, "--trace", "t.swf", "--limit", "100"]);
+    }
+}
+
+/// Merged traces, one with a job out of order past the look-ahead and earlier than
+/// all its others, past `--limit`: two passes measure that trace's jobs from it, and
+/// so, made again in two passes, does the one-pass run (`run` too, which measured
+/// them from its first job taken before).
+#[test]
+fn jobs_taken_short_of_an_earlier_job_are_measured_as_two_passes_measure_them() {
+    let count = u32::try_from(host_sim::swf::LOOKAHEAD).unwrap() + 5000;
+    let late = format!("; MaxProcs: 64\n{}{}", jobs(count), job(count + 1, 1, 60, 2));
+    let early = format!("; MaxProcs: 64\n{}", jobs(3000));
+    let files: &[(&str, &[u8])] = &[("a.swf", early.as_bytes()), ("b.swf", late.as_bytes())];
+    for model in ["run", "reserve", "tiers"] {
+        succeeds(model, files, &[model, "--trace", "a.swf", "--trace", "b.swf", "--limit", "3000"]);
     }
 }
 
