@@ -32,7 +32,7 @@ pub fn write<T, E: From<StageError>>(
 }
 
 /// Runs `run` with a recorder that writes every record it is given to `writer`, as
-/// [`write`] does (the log's path `tmp` named in its errors), leaving the writer open.
+/// [`write()`] does (the log's path `tmp` named in its errors), leaving the writer open.
 pub fn record<W: Write + Send, T, E: From<StageError>>(
     writer: &mut LogWriter<W>,
     tmp: &Path,

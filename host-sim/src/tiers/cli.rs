@@ -242,7 +242,7 @@ fn once(args: &TiersArgs) -> Option<Result<Done, TiersError>> {
 type Done = (Scenario, Option<Availability>, (Summary, super::Ran));
 
 /// `host-sim tiers`: a trace read once where that gives what two passes give
-/// ([`once`]), else twice.
+/// (`once`), else twice.
 pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
     let (scenario, read, (summary, ran)) = match once(args) {
         Some(done) => done?,
