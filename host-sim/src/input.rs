@@ -125,10 +125,15 @@ impl TraceArgs {
     /// the [`TraceArgs::scan`] to come (every count 0, every hash 0; the header's
     /// shape), and the traces being read; `None` without one.
     pub fn once(&self) -> Result<Option<(Scanned, Vec<swf::Once>)>, SwfError> {
-        let empty = self.trace.iter().map(|path| swf::Scan::empty(path, self.options())).collect();
-        let Some(stand_in) = self.scanned(empty) else { return Ok(None) };
+        let Some(stand_in) = self.stand_in() else { return Ok(None) };
         let reading = self.trace.iter().map(|path| swf::Scan::once(path, self.options()));
         Ok(Some((stand_in, reading.collect::<Result<Vec<_>, _>>()?)))
+    }
+
+    /// The stand-in [`TraceArgs::once`] gives, without reading: the shape of what
+    /// [`TraceArgs::scan`] gives, every count and hash 0; `None` without a trace.
+    pub fn stand_in(&self) -> Option<Scanned> {
+        self.scanned(self.trace.iter().map(|path| swf::Scan::empty(path, self.options())).collect())
     }
 
     /// What [`TraceArgs::scan`] gives once each trace's pass gave `parts`.

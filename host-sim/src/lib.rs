@@ -15,6 +15,8 @@
 //! - [`plot`]: SVG figures (line and bar charts) shared by every sweep.
 //! - [`progress`]: the progress bar of long work.
 //! - [`record_log`]: every model's decision log, staged and written one way.
+//! - [`one_pass`]: a run over traces read once, its log's header written last
+//!   (`run`, `reserve` and `tiers`, each model's part in its `once.rs`).
 //! - [`service_level`]: the service-level model (Lezama 2012): levels, the run loop,
 //!   metrics, records, replications, the sweep grid and the criteria analysis.
 //! - [`reservation`]: flexible advance reservations (Netto et al. 2007) around the
@@ -35,6 +37,7 @@ pub mod error;
 pub mod findings;
 pub mod input;
 pub mod model;
+pub mod one_pass;
 pub mod output;
 pub mod path_error;
 pub mod plot;

@@ -2,7 +2,7 @@
 //! hands over, into `PATH.tmp` through [`replay::staged`], renamed to `PATH` once the
 //! run and the log are whole, so that a failed run never leaves a log that looks whole.
 
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use kernel::log::Body;
@@ -24,23 +24,35 @@ pub fn write<T, E: From<StageError>>(
     run: impl FnOnce(Recorder<'_>) -> Result<T, E>,
 ) -> Result<T, E> {
     staged::write(path, |file, tmp| {
-        let format = |e: FormatError| StageError {
-            path: tmp.to_owned(),
-            source: std::io::Error::other(e.to_string()),
-        };
-        let mut writer = LogWriter::new(BufWriter::new(file), header).map_err(format)?;
-        let mut failed: Option<FormatError> = None;
-        let value = run(&mut |body: Body| {
-            if failed.is_none()
-                && let Err(e) = writer.record(body)
-            {
-                failed = Some(e);
-            }
-        })?;
-        if let Some(e) = failed {
-            return Err(format(e).into());
-        }
-        writer.finish().map_err(format)?;
+        let mut writer = LogWriter::new(BufWriter::new(file), header).map_err(|e| format_error(e, tmp))?;
+        let value = record(&mut writer, tmp, run)?;
+        writer.finish().map_err(|e| format_error(e, tmp))?;
         Ok(value)
     })
+}
+
+/// Runs `run` with a recorder that writes every record it is given to `writer`, as
+/// [`write()`] does (the log's path `tmp` named in its errors), leaving the writer open.
+pub fn record<W: Write + Send, T, E: From<StageError>>(
+    writer: &mut LogWriter<W>,
+    tmp: &Path,
+    run: impl FnOnce(Recorder<'_>) -> Result<T, E>,
+) -> Result<T, E> {
+    let mut failed: Option<FormatError> = None;
+    let value = run(&mut |body: Body| {
+        if failed.is_none()
+            && let Err(e) = writer.record(body)
+        {
+            failed = Some(e);
+        }
+    })?;
+    match failed {
+        Some(e) => Err(format_error(e, tmp).into()),
+        None => Ok(value),
+    }
+}
+
+/// A log writer's error as an error of the staged file `tmp`.
+pub fn format_error(error: FormatError, tmp: &Path) -> StageError {
+    StageError { path: tmp.to_owned(), source: std::io::Error::other(error.to_string()) }
 }

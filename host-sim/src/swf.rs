@@ -47,7 +47,7 @@ mod line;
 mod stream;
 
 use builder::{Builder, InMemory, Keep};
-pub use stream::{JobStream, LOOKAHEAD, Once, Scan, lookahead_help};
+pub use stream::{Finished, JobStream, LOOKAHEAD, Once, Scan, lookahead_help};
 
 /// Reading a Standard Workload Format trace.
 #[derive(Debug, Error)]
@@ -192,6 +192,37 @@ fn read_with<K: Keep>(path: &Path, builder: &mut Builder<'_, K>) -> Result<u64, 
     } else {
         each_line(input, Source::Plain, builder)
     }
+}
+
+/// The machine's size as the comment lines at the top of the trace at `path` give
+/// it (`MaxProcs`, `MaxNodes`), read up to its first line of another kind: what a
+/// whole reading ([`Scan`]) reports unless a later comment changes it. `None` when
+/// they cannot be read so (an error, which the whole reading then reports).
+pub fn head_sizes(path: &Path, options: SwfOptions) -> Option<(Option<u64>, Option<u64>)> {
+    let file = path.display().to_string();
+    let mut input = BufReader::new(File::open(path).ok()?);
+    let mut lines: Box<dyn BufRead> = if input.fill_buf().ok()?.starts_with(&GZIP_MAGIC) {
+        Box::new(BufReader::new(MultiGzDecoder::new(input)))
+    } else {
+        Box::new(input)
+    };
+    let (mut max_procs, mut max_nodes, mut text) = (None, None, Vec::new());
+    for number in 1_u64.. {
+        text.clear();
+        if lines.read_until(b'\n', &mut text).ok()? == 0 {
+            break;
+        }
+        let mut bytes = text.strip_suffix(b"\n").unwrap_or(&text);
+        if number == 1 {
+            bytes = bytes.strip_prefix(BYTE_ORDER_MARK).unwrap_or(bytes);
+        }
+        match line::parse_line(&file, number, bytes, options.allow_extra_fields) {
+            Ok(line::Line::Blank) => {}
+            Ok(line::Line::Comment) => line::read_header(bytes, &mut max_procs, &mut max_nodes).ok()?,
+            _ => break,
+        }
+    }
+    Some((max_procs, max_nodes))
 }
 
 /// Reads one trace or more and merges them with [`workload::merge`] (one is returned

@@ -200,12 +200,20 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
 }
 
 /// `reserve` without `--compare-paper` (which runs the trace again, and reads it
-/// whole): the trace read twice, a first pass for the header, the checks and the pool
-/// size, then a run fed from its stream ([`super::stream`]), in memory that does not
-/// grow with the trace. With `--limit`, the pool and the check of processor counts
-/// take the widest of the first jobs in submit order, which the first pass (in file
-/// order, of every job) does not give: their stream, read once more, does.
+/// whole): a run fed from the trace's stream ([`super::stream`]), in memory that does
+/// not grow with the trace. The trace is read once when the pool's size is known
+/// before it is read ([`super::once`] says when), else twice: a first pass for the
+/// header, the checks and the pool size, then the run. With `--limit`, the pool and
+/// the check of processor counts take the widest of the first jobs in submit order,
+/// which the first pass (in file order, of every job) does not give: their stream,
+/// read once more, does.
 fn reserve_streamed(args: &ReserveArgs) -> Result<(), ReserveError> {
+    let source = &args.input.source;
+    let log = args.output.log.as_deref();
+    if let Some(done) = super::once::reserve(source, args.input.nodes, log, |n| experiment(args, n).ok()) {
+        let (workload, outcome) = done?;
+        return print_summary(&trace_name(&args.input.source), &workload, &outcome, args.output.json);
+    }
     let Some(scanned) = args.input.source.scan()? else {
         return Err(usage("--trace is required: reservations are made from a trace's jobs".into()));
     };

@@ -8,6 +8,8 @@
 //!   run times), seeded.
 //! - [`run`]: windows, the host's clock, finishes, offers.
 //! - [`stream`]: a `reserve` run fed from a trace's stream, one window held at a time.
+//! - [`once`]: a `reserve` run over a trace read once, where the pool's size is known
+//!   before it is read.
 //! - [`metrics`]: utilisation, acceptance, offers' `ϕ`, per window and over windows.
 //! - [`report`]: one run's summary as a table or JSON, and the paper comparison.
 //! - [`sweep`]: the figures' grid in parallel, one CSV per figure, and the findings.
@@ -23,6 +25,7 @@ pub mod figures;
 pub mod log;
 pub mod mapping;
 pub mod metrics;
+pub mod once;
 pub mod poisson;
 pub mod report;
 pub mod run;

@@ -18,10 +18,21 @@ use crate::workload::Job;
 pub fn simulate_stream(
     jobs: impl Iterator<Item = Result<Job, SwfError>>,
     experiment: &Experiment,
+    record: Option<Recorder<'_>>,
+) -> Result<Outcome, ReserveError> {
+    let mut kernel = run::engine(&experiment.run_options())?;
+    simulate_stream_on(&mut kernel, jobs, experiment, record)
+}
+
+/// [`simulate_stream`] on `kernel`, made for `experiment` ([`run::engine`]) and not
+/// yet used.
+pub fn simulate_stream_on(
+    kernel: &mut run::Kernel,
+    jobs: impl Iterator<Item = Result<Job, SwfError>>,
+    experiment: &Experiment,
     mut record: Option<Recorder<'_>>,
 ) -> Result<Outcome, ReserveError> {
     let options = experiment.run_options();
-    let mut kernel = run::engine(&options)?;
     let mut mapper = Mapper::new(&experiment.map_options());
     let length = experiment.window_ticks;
     let (mut origin, mut held) = (None, None::<Window>);
@@ -36,7 +47,7 @@ pub fn simulate_stream(
         let index = request.submit.saturating_sub(origin).checked_div(length).unwrap_or(0);
         if held.as_ref().is_none_or(|w| w.index != index) {
             if let Some(w) = held.take() {
-                windows.push(run::run_window(&mut kernel, &options, record.as_deref_mut(), &requests, &w));
+                windows.push(run::run_window(kernel, &options, record.as_deref_mut(), &requests, &w));
                 requests.clear();
             }
             let start = origin.saturating_add(index.saturating_mul(length));
@@ -48,7 +59,7 @@ pub fn simulate_stream(
     let spanned = held.as_ref().map_or(0, |w| w.index + 1);
     let trailing_dropped = non_empty > 1;
     if let Some(w) = held.filter(|_| !trailing_dropped) {
-        windows.push(run::run_window(&mut kernel, &options, record, &requests, &w));
+        windows.push(run::run_window(kernel, &options, record, &requests, &w));
     }
     let split = Split { windows: Vec::new(), empty: spanned - non_empty, trailing_dropped };
     Ok(super::outcome(experiment, kept, &mapper.counts, &split, windows))

@@ -14,6 +14,7 @@ use replay::jobs::{CSV_HEADER, JobTable};
 use replay::staged;
 
 use crate::error::CliError;
+use crate::one_pass::Caught;
 use crate::path_error::PathError;
 use crate::service_level::sim::SimError;
 use crate::service_level::sim::{self, Recorder, RunConfig, RunReport};
@@ -111,44 +112,8 @@ pub fn run(
 /// What a run takes its jobs from.
 struct Source<'a, 'j> {
     workload: &'a Workload,
-    jobs: &'a mut Caught<'j>,
+    jobs: &'a mut Caught<&'j mut dyn Iterator<Item = Result<Job, SwfError>>>,
     progress: &'a ProgressBar,
-}
-
-/// Jobs until the first error, which is kept for after the run.
-struct Caught<'j> {
-    jobs: &'j mut dyn Iterator<Item = Result<Job, SwfError>>,
-    failed: Option<SwfError>,
-}
-
-impl Iterator for Caught<'_> {
-    type Item = Job;
-
-    fn next(&mut self) -> Option<Job> {
-        if self.failed.is_some() {
-            return None;
-        }
-        match self.jobs.next()? {
-            Ok(job) => Some(job),
-            Err(error) => {
-                self.failed = Some(error);
-                None
-            }
-        }
-    }
-}
-
-/// Runs `jobs` into `recorder` until the first that fails to come: the run's
-/// result, and that failure (which ended the jobs early), if one did.
-pub(crate) fn run_until_error(
-    config: &RunConfig,
-    jobs: &mut dyn Iterator<Item = Result<Job, SwfError>>,
-    recorder: Option<&mut dyn Recorder>,
-    progress: &ProgressBar,
-) -> (Result<RunReport, SimError>, Option<SwfError>) {
-    let mut caught = Caught { jobs, failed: None };
-    let report = sim::run_stream(config, &mut caught, recorder, progress);
-    (report, caught.failed)
 }
 
 impl Source<'_, '_> {

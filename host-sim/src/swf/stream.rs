@@ -213,7 +213,8 @@ struct Ordering {
     last: Option<i64>,
     /// The time releases are measured from: the first pass's earliest submit time,
     /// or (one pass) the first job handed out's, which is the same unless a later
-    /// line is out of order, an error.
+    /// line is out of order: an error if the jobs reach it, and otherwise what
+    /// [`once::Finished::same_origin`] says.
     origin: Option<i64>,
     batch: Vec<Job>,
     sender: SyncSender<Result<Vec<Job>, SwfError>>,
@@ -349,4 +350,4 @@ mod once;
 #[cfg(test)]
 mod tests;
 
-pub use once::Once;
+pub use once::{Finished, Once};

@@ -70,23 +70,25 @@ pub struct Availability {
     pub trace: FtaTrace,
 }
 
-/// Reads `path` into `scenario`'s changes, and adds to `inputs` the file (by name and
-/// hash) and the alignment as the settings `availability-align` and
-/// `availability-shift` (seconds), which change the events and so the decisions.
-pub fn load(
-    path: &Path,
-    args: &AlignArgs,
-    scenario: &mut Scenario,
-    inputs: Header,
-) -> Result<(Availability, Header), TiersError> {
+/// Reads `path` into `scenario`'s changes.
+pub fn load(path: &Path, args: &AlignArgs, scenario: &mut Scenario) -> Result<Availability, TiersError> {
     let alignment = args.alignment()?;
     let trace = fta::read_fta(path, &scenario.resources, alignment)?;
     scenario.changes = super::faults::ChangePlan::Listed(trace.changes.clone());
     let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let mut inputs = inputs.with_input(&name, trace.hash);
-    inputs.set("availability-align", alignment.align.name());
-    inputs.set("availability-shift", alignment.shift_s);
-    Ok((Availability { name, alignment, trace }, inputs))
+    Ok(Availability { name, alignment, trace })
+}
+
+impl Availability {
+    /// Adds to `inputs` the file (by name and hash) and the alignment as the settings
+    /// `availability-align` and `availability-shift` (seconds), which change the
+    /// events and so the decisions.
+    pub fn stamp(&self, inputs: Header) -> Header {
+        let mut inputs = inputs.with_input(&self.name, self.trace.hash);
+        inputs.set("availability-align", self.alignment.align.name());
+        inputs.set("availability-shift", self.alignment.shift_s);
+        inputs
+    }
 }
 
 /// What the summary says about the availability file of a run.

@@ -11,12 +11,12 @@ use super::faults::{ChangePlan, DEFAULT_FAULTS, Faults};
 use super::metrics::Summary;
 use super::testbed::{self, Mix};
 use super::{Requests, Scenario, TiersError, sweep};
-use crate::input::TraceArgs;
+use crate::input::{Scanned, TraceArgs};
 use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
 use crate::units::parse_decimal;
-use crate::workload::INPUT_CRC;
+use crate::workload::{INPUT_CRC, Workload};
 use replay::format::Header;
 
 /// Fault options shared by `tiers` and `tiers-sweep`.
@@ -119,27 +119,50 @@ fn usage(what: &str, value: &str) -> TiersError {
     TiersError::Usage(format!("{what}: unknown value `{value}`"))
 }
 
-/// Builds the scenario `host-sim tiers` runs, and the header of its log: the kernel's
-/// configuration and resources, the inputs (the trace, or the paper's workload named
-/// by its mix and seed; and the availability file) and the options that shaped the
-/// events (mix, job limit, fault parameters, the availability's alignment) as
-/// settings; with the availability file as it was read.
+/// The options of `host-sim tiers` that need no input, parsed (their errors come
+/// before any of the trace's).
+#[derive(Clone, Copy, Debug)]
+pub struct Parsed {
+    pub policy: Policy,
+    pub mix: Mix,
+    pub faults: Faults,
+    pub laxity_milli: u64,
+}
+
+impl Parsed {
+    pub fn new(args: &TiersArgs) -> Result<Self, TiersError> {
+        Ok(Self {
+            policy: Policy::from_name(&args.policy).ok_or_else(|| usage("--policy", &args.policy))?,
+            mix: Mix::from_name(&args.mix).ok_or_else(|| usage("--mix", &args.mix))?,
+            faults: args.faults.faults()?,
+            laxity_milli: parse_decimal(&args.laxity)
+                .map_err(|e| TiersError::Usage(format!("--laxity: {e}")))?,
+        })
+    }
+}
+
+/// Builds the scenario `host-sim tiers` runs, and the header of its log (see
+/// [`header`]), with the availability file as it was read.
 pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header, Option<Availability>), TiersError> {
-    let policy = Policy::from_name(&args.policy).ok_or_else(|| usage("--policy", &args.policy))?;
-    let mix = Mix::from_name(&args.mix).ok_or_else(|| usage("--mix", &args.mix))?;
-    let faults = args.faults.faults()?;
-    let laxity = parse_decimal(&args.laxity).map_err(|e| TiersError::Usage(format!("--laxity: {e}")))?;
-    let mut inputs = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
-    let mut scenario = match args.input.scan()? {
-        None => {
-            let name = format!("tiers paper workload, mix {}, seed {}", mix.name, args.seed);
-            inputs = inputs.with_input(&name, INPUT_CRC.checksum(name.as_bytes()));
-            Scenario::paper(policy, mix, args.seed, faults)
-        }
+    let parsed = Parsed::new(args)?;
+    let scanned = args.input.scan()?;
+    if let Some(scanned) = &scanned {
+        scanned.workload.check_count(scanned.jobs, args.input.allow_empty)?;
+    }
+    built(args, parsed, scanned)
+}
+
+/// [`scenario`] over `scanned`: the traces as read, or a stand-in for them (a trace
+/// read once, [`super::once`]).
+pub fn built(
+    args: &TiersArgs,
+    parsed: Parsed,
+    scanned: Option<Scanned>,
+) -> Result<(Scenario, Header, Option<Availability>), TiersError> {
+    let Parsed { policy, mix, faults, .. } = parsed;
+    let mut scenario = match scanned {
+        None => Scenario::paper(policy, mix, args.seed, faults),
         Some(scanned) => {
-            let empty = scanned.workload.check_count(scanned.jobs, args.input.allow_empty);
-            empty.map_err(|e| TiersError::Usage(e.to_string()))?;
-            scanned.workload.stamp(&mut inputs);
             let resources = testbed::split_resources(args.reliable, args.volunteer);
             // The seeded changes end a day past the latest deadline, which the run
             // finds as it streams the trace.
@@ -148,34 +171,89 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header, Option<Availabili
             Scenario { config: Config::new(policy), resources, requests, changes, faults, seed: args.seed }
         }
     };
-    scenario.config.laxity_threshold_milli = laxity;
-    let mut read = None;
-    match &args.availability {
-        Some(path) => {
-            let (file, stamped) = availability::load(path, &args.align, &mut scenario, inputs)?;
-            (read, inputs) = (Some(file), stamped);
+    scenario.config.laxity_threshold_milli = parsed.laxity_milli;
+    let read = match &args.availability {
+        Some(path) => Some(availability::load(path, &args.align, &mut scenario)?),
+        None => {
+            availability::refuse_without_file(&args.align)?;
+            None
         }
-        None => availability::refuse_without_file(&args.align)?,
+    };
+    let workload = match &scenario.requests {
+        Requests::Trace { scanned, .. } => Some(&scanned.workload),
+        Requests::Listed(_) => None,
+    };
+    let header = header(args, &scenario, mix, read.as_ref(), workload);
+    Ok((scenario, header, read))
+}
+
+/// The header of the log of `scenario`: the kernel's configuration and resources,
+/// the inputs (the trace's `workload`, or the paper's workload named by its mix and
+/// seed; and the availability file, `read`) and the options that shaped the events
+/// (mix, job limit, fault parameters, the availability's alignment) as settings.
+pub fn header(
+    args: &TiersArgs,
+    scenario: &Scenario,
+    mix: Mix,
+    read: Option<&Availability>,
+    workload: Option<&Workload>,
+) -> Header {
+    let mut inputs = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
+    match workload {
+        None => {
+            let name = format!("tiers paper workload, mix {}, seed {}", mix.name, args.seed);
+            inputs = inputs.with_input(&name, INPUT_CRC.checksum(name.as_bytes()));
+        }
+        Some(workload) => workload.stamp(&mut inputs),
     }
-    let mut header = super::log::header(&scenario);
+    if let Some(read) = read {
+        inputs = read.stamp(inputs);
+    }
+    let mut header = super::log::header(scenario);
     header.inputs = inputs.inputs;
     for setting in inputs.settings {
         header.set(&setting.key, setting.value);
     }
     if args.availability.is_none() {
-        header.set("up-mean", faults.up_mean_s);
-        header.set("down-mean", faults.down_mean_s);
+        header.set("up-mean", scenario.faults.up_mean_s);
+        header.set("down-mean", scenario.faults.down_mean_s);
     }
     header.set("mix", mix.name);
-    Ok((scenario, header, read))
+    header
 }
 
-/// `host-sim tiers`.
+/// `host-sim tiers` over a trace read once ([`super::once`]), with the scenario
+/// built on the trace's stand-in: `None` (nothing done) without a trace, where the
+/// shared part does not apply, or where options that two passes refuse only after
+/// the trace's errors (an availability file that cannot be read, alignment options
+/// without one) would be refused, for the caller to read the trace twice.
+fn once(args: &TiersArgs) -> Option<Result<Done, TiersError>> {
+    let stand_in = args.input.stand_in()?;
+    let parsed = Parsed::new(args).ok()?;
+    let (scenario, _, read) = built(args, parsed, Some(stand_in)).ok()?;
+    let header =
+        |scanned: &Scanned| header(args, &scenario, parsed.mix, read.as_ref(), Some(&scanned.workload));
+    let done = super::once::run(&scenario, parsed.mix, &args.input, args.output.log.as_deref(), &header)?;
+    Some(done.map(|ran| (scenario, read, ran)))
+}
+
+/// What a `tiers` run gives: its scenario, the availability file it read, its
+/// summary and run.
+type Done = (Scenario, Option<Availability>, (Summary, super::Ran));
+
+/// `host-sim tiers`: a trace read once where that gives what two passes give
+/// (`once`), else twice.
 pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
-    let (scenario, header, read) = scenario(args)?;
-    let (summary, ran) = match &args.output.log {
-        Some(path) => super::log::run_logged(&scenario, &header, path)?,
-        None => scenario.run()?,
+    let (scenario, read, (summary, ran)) = match once(args) {
+        Some(done) => done?,
+        None => {
+            let (scenario, header, read) = scenario(args)?;
+            let done = match &args.output.log {
+                Some(path) => super::log::run_logged(&scenario, &header, path)?,
+                None => scenario.run()?,
+            };
+            (scenario, read, done)
+        }
     };
     if ran.wide > 0 {
         eprintln!(

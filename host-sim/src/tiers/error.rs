@@ -26,3 +26,10 @@ pub enum TiersError {
     #[error("{0}")]
     Usage(String),
 }
+
+/// An input with no usable job, as `tiers` words it: a usage error.
+impl From<crate::workload::EmptyInput> for TiersError {
+    fn from(error: crate::workload::EmptyInput) -> Self {
+        Self::Usage(error.to_string())
+    }
+}

@@ -5,10 +5,11 @@
 
 use std::path::Path;
 
-use crate::record_log;
+use crate::record_log::{self, Recorder};
 use crate::units::format_milli;
 use crate::workload::HOST_VERSION;
 use kernel::log::Body;
+use kernel::tiers::{Decision, Event};
 use replay::format::{Header, Model};
 
 use super::metrics::Summary;
@@ -30,11 +31,13 @@ pub fn header(scenario: &Scenario) -> Header {
 
 /// Runs `scenario` and writes `header`, then every event and decision, to `path`.
 pub fn run_logged(scenario: &Scenario, header: &Header, path: &Path) -> Result<(Summary, Ran), TiersError> {
-    record_log::write(path, header, |record| {
-        let mut observe = |event: &kernel::tiers::Event, decisions: &[kernel::tiers::Decision]| {
-            record(Body::TiersEvent(*event));
-            decisions.iter().for_each(|d| record(Body::TiersDecision(*d)));
-        };
-        scenario.run_observed(&mut observe, &mut |_| {})
-    })
+    record_log::write(path, header, |record| scenario.run_observed(&mut recording(record), &mut |_| {}))
+}
+
+/// A run's observer that hands each event, then its decisions, to `record`.
+pub fn recording(record: Recorder<'_>) -> impl FnMut(&Event, &[Decision]) + '_ {
+    move |event, decisions| {
+        record(Body::TiersEvent(*event));
+        decisions.iter().for_each(|d| record(Body::TiersDecision(*d)));
+    }
 }

@@ -10,6 +10,7 @@
 //! - [`availability`]: the alignment options, their settings, and the summary's
 //!   account of the file (with its warning when no desktop left).
 //! - [`run`]: the event loop (submissions, finishes, leaves and returns).
+//! - [`once`]: `tiers` over a trace read once, its log's header written last.
 //! - [`metrics`]: rejection, violation, rescheduling and Bronze waits.
 //! - [`sweep`]: 3 policies x 4 mixes x seeds in parallel, CSV and JSON, and the paper's
 //!   statements beside ours.
@@ -26,6 +27,7 @@ pub mod figures;
 pub mod fta;
 pub mod log;
 pub mod metrics;
+pub mod once;
 pub mod run;
 pub mod sweep;
 pub mod testbed;
@@ -89,26 +91,46 @@ impl Scenario {
         observe: &mut dyn FnMut(&Event, &[Decision]),
         fated: &mut dyn FnMut(&JobFate),
     ) -> Result<(Summary, Ran), TiersError> {
+        match &self.requests {
+            Requests::Listed(list) => {
+                let (summary, out) = self.run_requests(&mut list.iter().map(|&r| Ok(r)), observe, fated)?;
+                Ok((summary, Ran { out, wide: 0 }))
+            }
+            Requests::Trace { scanned, mix } => self.run_trace(scanned.jobs()?, *mix, observe, fated),
+        }
+    }
+
+    /// [`Scenario::run_observed`] over a trace's `jobs` (as
+    /// [`crate::input::Scanned::jobs`] gives them) mapped to SLAs by `mix` as they
+    /// come, in place of the scenario's requests (a trace read once,
+    /// [`once`]).
+    pub fn run_trace(
+        &self,
+        jobs: impl Iterator<Item = Result<crate::workload::Job, crate::swf::SwfError>>,
+        mix: testbed::Mix,
+        observe: &mut dyn FnMut(&Event, &[Decision]),
+        fated: &mut dyn FnMut(&JobFate),
+    ) -> Result<(Summary, Ran), TiersError> {
+        let mut requests = testbed::TraceRequests::new(jobs, mix, self.seed);
+        let (summary, out) = self.run_requests(&mut requests, observe, fated)?;
+        Ok((summary, Ran { out, wide: requests.wide }))
+    }
+
+    /// The run loop over `requests`, its fates tallied.
+    fn run_requests(
+        &self,
+        requests: RequestStream<'_>,
+        observe: &mut dyn FnMut(&Event, &[Decision]),
+        fated: &mut dyn FnMut(&JobFate),
+    ) -> Result<(Summary, RunOutput), TiersError> {
         let mut tally = Tally::default();
         let mut fated = |f: &JobFate| {
             tally.add(f);
             fated(f);
         };
         let settings = (self.faults, self.seed);
-        let mut listed;
-        let mut traced = None;
-        let requests: RequestStream<'_> = match &self.requests {
-            Requests::Listed(list) => {
-                listed = list.iter().map(|&r| Ok(r));
-                &mut listed
-            }
-            Requests::Trace { scanned, mix } => {
-                traced.insert(testbed::TraceRequests::new(scanned.jobs()?, *mix, self.seed))
-            }
-        };
         let out =
             run::run(self.config, &self.resources, requests, &self.changes, settings, observe, &mut fated)?;
-        let wide = traced.map_or(0, |t| t.wide);
-        Ok((tally.summary(), Ran { out, wide }))
+        Ok((tally.summary(), out))
     }
 }

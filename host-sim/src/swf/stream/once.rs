@@ -29,8 +29,22 @@ use super::{BATCHES_AHEAD, Counting, JobStream, Ordering, Scan, first_line_of};
 #[derive(Debug)]
 pub struct Once {
     stream: JobStream,
-    reading: JoinHandle<Result<Scan, SwfError>>,
+    reading: JoinHandle<Result<Finished, SwfError>>,
     file: String,
+}
+
+/// What a trace read once gives at the end ([`Once::finish`]).
+#[derive(Debug)]
+pub struct Finished {
+    /// What [`Scan::new`] gives.
+    pub scan: Scan,
+    /// Whether the jobs handed out were measured from the time two passes measure
+    /// them from, the earliest submit time of all ([`Scan`]'s). One pass measures
+    /// them from the first job handed out, which is the same unless a job out of
+    /// order past the look-ahead is earlier still: an error where the jobs reach it,
+    /// and where they stop short of it (`--limit`), times that two passes give
+    /// otherwise.
+    pub same_origin: bool,
 }
 
 impl Scan {
@@ -43,7 +57,12 @@ impl Scan {
         let (owned, name) = (path.to_owned(), file.clone());
         let started = std::thread::Builder::new().name("swf".to_owned()).spawn(move || {
             let ordering = Ordering::new(None, sender);
-            let keep = Both { counting: Counting::default(), ordering: Some(ordering), out_of_order: None };
+            let keep = Both {
+                counting: Counting::default(),
+                ordering: Some(ordering),
+                out_of_order: None,
+                origin: None,
+            };
             let mut builder = Builder::new(&name, options, keep);
             let hash = match read_with(&owned, &mut builder) {
                 Ok(hash) => hash,
@@ -56,8 +75,11 @@ impl Scan {
                     Some(error) => drop(ordering.sender.send(Err(error))),
                     None => drop(ordering.drain()),
                 }
+                both.origin = ordering.origin;
             }
-            Ok(Scan::counted(&builder, &builder.keep.counting, hash, &owned))
+            let scan = Scan::counted(&builder, &builder.keep.counting, hash, &owned);
+            let same_origin = builder.keep.origin.is_none_or(|origin| origin == scan.origin);
+            Ok(Finished { scan, same_origin })
         });
         let reading = started.map_err(|source| SwfError::Io { file: file.clone(), source })?;
         let stream = JobStream { batches, batch: Vec::new().into_iter(), done: false };
@@ -78,7 +100,7 @@ impl Once {
     /// Stops taking jobs and waits for the reading's end: what [`Scan::new`] would
     /// have given, or the error it would have given, which comes before any error
     /// the jobs gave.
-    pub fn finish(self) -> Result<Scan, SwfError> {
+    pub fn finish(self) -> Result<Finished, SwfError> {
         // Dropped first, so that the reading thread is never left waiting to send.
         drop(self.stream);
         let file = self.file;
@@ -116,6 +138,8 @@ struct Both {
     counting: Counting,
     ordering: Option<Ordering>,
     out_of_order: Option<SwfError>,
+    /// The time the jobs handed on were measured from, once the ordering is gone.
+    origin: Option<i64>,
 }
 
 impl Keep for Both {
@@ -134,7 +158,10 @@ impl Keep for Both {
             // Nothing more is handed on: the error follows what was sent already.
             Err(error @ SwfError::OutOfOrder { .. }) => self.out_of_order = Some(error),
             // The receiver is gone: nothing more is handed on; the reading goes on.
-            Err(_) => self.ordering = None,
+            Err(_) => {
+                self.origin = ordering.origin;
+                self.ordering = None;
+            }
         }
         Ok(())
     }

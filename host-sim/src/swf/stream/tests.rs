@@ -134,6 +134,8 @@ fn one_reading_gives_both_passes() {
     let jobs: Vec<Job> = once.by_ref().collect::<Result<_, _>>().unwrap();
     assert_eq!(jobs, read(&path, SwfOptions::default()).unwrap().workload.jobs);
     let found = once.finish().unwrap();
+    assert!(found.same_origin);
+    let found = found.scan;
     assert_eq!((found.jobs, found.widest, found.origin), (scan.jobs, scan.widest, scan.origin));
     assert_eq!((found.workload.hash, found.workload.excluded), (scan.workload.hash, scan.workload.excluded));
     assert_eq!((found.max_procs, found.max_nodes), (Some(128), None));
@@ -143,6 +145,29 @@ fn one_reading_gives_both_passes() {
     assert!(once.by_ref().all(|job| job.is_ok()));
     let error = once.finish().unwrap_err().to_string();
     assert!(error.ends_with(":5001: 3 fields, an SWF job line has exactly 18"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A job out of order past the look-ahead, earlier than every job before it, that
+/// the taker never reaches: the jobs taken were measured from a later time than two
+/// passes measure them from, which the end says.
+#[test]
+fn jobs_taken_short_of_an_earlier_job_are_measured_from_another_origin() {
+    let dir = folder("origin");
+    // Past the look-ahead by more than a batch, so that jobs are handed out first.
+    let count = u32::try_from(super::LOOKAHEAD).unwrap() + 5000;
+    let mut lines: Vec<String> = (1..=count).map(|k| line(k, 100 + i64::from(k), 5, 1)).collect();
+    lines.push(line(count + 1, 7, 5, 1));
+    let path = dir.join("t.swf");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    assert_eq!(once.next().unwrap().unwrap().release, 0);
+    let found = once.finish().unwrap();
+    assert_eq!((found.same_origin, found.scan.origin), (false, 7));
+    // Reached, the job is an error, and the origin is as wrong.
+    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    assert!(once.by_ref().any(|job| job.is_err()));
+    assert!(!once.finish().unwrap().same_origin);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
