@@ -37,6 +37,7 @@
 //! never read.
 
 mod room;
+mod whole;
 
 use room::{span, uniform_room};
 
@@ -93,6 +94,7 @@ impl<const H: usize> Blocks<H> {
         let s = Summary { min: value, max: value, add: value, room: uniform_room(value) };
         for block in 0..H.div_ceil(BLOCK) {
             self.write(block, s);
+            self.mark(block, s);
         }
     }
 
@@ -231,37 +233,60 @@ impl<const H: usize> Blocks<H> {
             let (l, h) = (s.room as u32, (s.room >> 32) as u32);
             (*min, *max, *add, *low, *high) = (s.min, s.max, s.add, l, h);
         }
-        self.mark(block, s);
+    }
+
+    /// Writes `s` over `block`'s summary `was`, and marks the top level when its two
+    /// bits change (room somewhere, room everywhere).
+    fn rewrite(&mut self, block: usize, was: Summary, s: Summary) {
+        self.write(block, s);
+        if (was.max >= 1, was.min >= 1) != (s.max >= 1, s.min >= 1) {
+            self.mark(block, s);
+        }
     }
 
     fn change(&mut self, lo: usize, hi: usize, change: Change) {
-        for (block, from, to) in Self::pieces(lo, hi) {
-            let s = self.summary(block);
-            if matches!(change, Change::Set(value) if s.min == value && s.max == value) {
-                // Every position already holds the value.
-                continue;
-            }
-            let whole = to.saturating_sub(from) == BLOCK;
-            let delta = match change {
-                Change::Add(delta) => Some(delta),
-                // A uniform block takes a setting as an addition.
-                Change::Set(value) if s.min == s.max => Some(value.wrapping_sub(s.min)),
-                Change::Set(_) => None,
-            };
-            if let (true, Some(delta)) = (whole, delta) {
-                let (min, max, add) =
-                    (s.min.wrapping_add(delta), s.max.wrapping_add(delta), s.add.wrapping_add(delta));
-                let room = match (min >= 1, max >= 1) {
-                    (true, _) => u64::MAX,
-                    (_, false) => 0,
-                    // Both 0 and more: the positions say which.
-                    _ => self.room_of(block, (from, to), add),
-                };
-                self.write(block, Summary { min, max, add, room });
-                continue;
-            }
-            self.change_part(block, s, (from, to), change);
+        let (first, last) = (lo / BLOCK, hi.min(H).saturating_sub(1) / BLOCK);
+        if let (Change::Add(delta), true) = (change, lo < hi && last >= first.saturating_add(2)) {
+            // The blocks between the first and the last are whole: one pass over their
+            // summaries (the longest reservations are mostly such blocks).
+            let (head, tail) = (first.saturating_add(1), last.saturating_sub(1));
+            let edges = Self::pieces(lo, hi).filter(|&(block, _, _)| block < head || block > tail);
+            edges.for_each(|(block, from, to)| self.change_block(block, (from, to), change));
+            self.add_whole(head, tail, delta);
+            return;
         }
+        for (block, from, to) in Self::pieces(lo, hi) {
+            self.change_block(block, (from, to), change);
+        }
+    }
+
+    /// `change` to the positions `[from, to)` of `block`.
+    fn change_block(&mut self, block: usize, (from, to): (usize, usize), change: Change) {
+        let s = self.summary(block);
+        if matches!(change, Change::Set(value) if s.min == value && s.max == value) {
+            // Every position already holds the value.
+            return;
+        }
+        let whole = to.saturating_sub(from) == BLOCK;
+        let delta = match change {
+            Change::Add(delta) => Some(delta),
+            // A uniform block takes a setting as an addition.
+            Change::Set(value) if s.min == s.max => Some(value.wrapping_sub(s.min)),
+            Change::Set(_) => None,
+        };
+        if let (true, Some(delta)) = (whole, delta) {
+            let (min, max, add) =
+                (s.min.wrapping_add(delta), s.max.wrapping_add(delta), s.add.wrapping_add(delta));
+            let room = match (min >= 1, max >= 1) {
+                (true, _) => u64::MAX,
+                (_, false) => 0,
+                // Both 0 and more: the positions say which.
+                _ => self.room_of(block, (from, to), add),
+            };
+            self.rewrite(block, s, Summary { min, max, add, room });
+            return;
+        }
+        self.change_part(block, s, (from, to), change);
     }
 
     /// `change` to the positions `[from, to)` of `block`, whose summary is `s`, one
@@ -316,7 +341,7 @@ impl<const H: usize> Blocks<H> {
             _ => self.room_of(block, (from, to), s.add),
         };
         let room = (s.room & !changed) | bits;
-        self.write(block, Summary { min, max, add: s.add, room });
+        self.rewrite(block, s, Summary { min, max, add: s.add, room });
     }
 
     /// Whether one of the few positions of `all` just outside `[from, to)` holds

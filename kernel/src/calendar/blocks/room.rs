@@ -36,6 +36,15 @@ fn below(n: usize) -> u64 {
     u32::try_from(n).ok().and_then(|n| 1u64.checked_shl(n)).map_or(u64::MAX, |bit| bit.wrapping_sub(1))
 }
 
+/// The room mask of up to 64 stored words `slots` of a block whose addition is `add`,
+/// from bit 0.
+pub(super) fn room_bits(slots: &[u32], add: u32) -> u64 {
+    slots.iter().enumerate().fold(0u64, |bits, (k, v)| {
+        let room = u64::from(v.wrapping_add(add) >= 1);
+        bits | room.wrapping_shl(u32::try_from(k).unwrap_or(0))
+    })
+}
+
 /// The room mask of a block whose every position holds `value`.
 pub(super) const fn uniform_room(value: u32) -> u64 {
     if value >= 1 { u64::MAX } else { 0 }
@@ -128,11 +137,7 @@ impl<const H: usize> Blocks<H> {
     /// `add`; the other bits clear.
     pub(super) fn room_of(&self, block: usize, (from, to): (usize, usize), add: u32) -> u64 {
         let offset = from.saturating_sub(block.saturating_mul(BLOCK));
-        let slots = self.slots.get(from..to).unwrap_or(&[]);
-        let bits = slots.iter().enumerate().fold(0u64, |bits, (k, v)| {
-            let room = u64::from(v.wrapping_add(add) >= 1);
-            bits | room.wrapping_shl(u32::try_from(k).unwrap_or(0))
-        });
+        let bits = room_bits(self.slots.get(from..to).unwrap_or(&[]), add);
         bits.wrapping_shl(u32::try_from(offset).unwrap_or(0))
     }
 
