@@ -229,9 +229,10 @@ impl<const H: usize> Calendar<H> {
     pub fn release(&mut self, first: Slot, n: u64, nodes: u32) -> Result<(), CalendarError> {
         self.check(nodes, n)?;
         let (a, b) = self.ranges(first, n)?;
-        // `nodes <= capacity` (see `check`).
-        let most = self.capacity.saturating_sub(nodes);
-        let over = |r: &Range<usize>| self.free.extremes(r.start, r.end).is_some_and(|(_, max)| max > most);
+        // `nodes <= capacity` (see `check`): a slot over `capacity - nodes` would pass
+        // the capacity (for a one-node calendar, a slot with room: read from the masks).
+        let over_most = self.capacity.saturating_sub(nodes).saturating_add(1);
+        let over = |r: &Range<usize>| self.free.first_at_least(r.start, r.end, over_most).is_some();
         if over(&a) || over(&b) {
             return Err(CalendarError::OverRelease);
         }

@@ -35,25 +35,38 @@ pub(crate) fn remove_first<T, const N: usize>(v: &mut Vec<T, N>) -> Option<T> {
 /// `v.remove(index)`: shifts `v[index + 1..]` one place forward. `None` for an index
 /// past the end.
 pub(crate) fn remove<T, const N: usize>(v: &mut Vec<T, N>, index: usize) -> Option<T> {
-    if index >= v.len() {
-        return None;
+    // The value goes to the end in one move of the rest (a `memmove`), then is popped;
+    // the tail is not empty, so the rotation's bound holds.
+    match v.get_mut(index..) {
+        Some(tail) if !tail.is_empty() => tail.rotate_left(1),
+        _ => return None,
     }
-    let mut carry = v.pop()?;
-    for slot in v.iter_mut().skip(index).rev() {
-        core::mem::swap(slot, &mut carry);
-    }
-    Some(carry)
+    v.pop()
 }
 
-/// Sorts `v` by `key`, ascending, in `O(n log n)` comparisons (heapsort). Like
-/// `sort_unstable_by_key` it is not stable: with distinct keys the order is the one
-/// sorted order, the same as any sort's.
+/// Slices up to this long are sorted by insertion.
+const SHORT: usize = 16;
+
+/// Sorts `v` by `key`, ascending, in `O(n log n)` comparisons (heapsort; insertion
+/// sort up to [`SHORT`] items). Like `sort_unstable_by_key` it is not stable: with
+/// distinct keys the order is the one sorted order, the same as any sort's.
 pub(crate) fn sort_by_key<T: Copy, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
     let len = v.len();
     let mut less = |v: &[T], i: usize, j: usize| match (v.get(i), v.get(j)) {
         (Some(a), Some(b)) => key(a) < key(b),
         _ => false,
     };
+    if len <= SHORT {
+        // Insertion sort: on a few items, fewer comparisons and moves than a heap.
+        for i in 1..len {
+            let mut j = i;
+            while let Some(before) = j.checked_sub(1).filter(|&b| less(v, j, b)) {
+                swap(v, before, j);
+                j = before;
+            }
+        }
+        return;
+    }
     // Build a max-heap, then move the largest to the end, one at a time.
     for start in (0..len / 2).rev() {
         sift_down(v, start, len, &mut less);

@@ -104,7 +104,9 @@ impl<const H: usize> Blocks<H> {
         Some(self.slots.get(pos)?.wrapping_add(add))
     }
 
-    /// The smallest and the largest value in `[lo, hi)`; `None` for an empty range.
+    /// The smallest and the largest value in `[lo, hi)`; `None` for an empty range
+    /// (the tests' view of the summaries).
+    #[cfg(test)]
     pub(super) fn extremes(&self, lo: usize, hi: usize) -> Option<(u32, u32)> {
         let mut found: Option<(u32, u32)> = None;
         for (block, from, to) in Self::pieces(lo, hi) {
