@@ -59,7 +59,7 @@ fn lagging_calendars_decide_as_calendars_moved_at_every_event() {
         let mut moved = lazy.clone();
         let (mut draw, mut t, mut lagged) = (Draw(seed), 0, 0);
         let mut kinds = [0usize; 3];
-        for job in 0..20_000 {
+        for job in 0..8_000 {
             t += draw.below(240);
             let event = event(&mut draw, &lazy, t, job);
             let (mut a, mut b): (Vec<Decision, 512>, Vec<Decision, 512>) = (Vec::new(), Vec::new());
@@ -80,12 +80,9 @@ fn lagging_calendars_decide_as_calendars_moved_at_every_event() {
             lagged += usize::from((0..5).any(|r| base(&lazy, r) < base(&moved, r)));
         }
         // The runs test something: calendars lagged after most events.
-        assert!(lagged > 10_000, "{policy:?}: lagged after {lagged} events");
-        // And every kind of placement: accepted, moved or re-placed, rejected.
-        let moves_expected = policy == Policy::QosRes;
-        assert!(
-            kinds[0] > 1_000 && kinds[2] > 1_000 && (kinds[1] > 100 || !moves_expected),
-            "{policy:?}: {kinds:?}"
-        );
+        assert!(lagged > 4_000, "{policy:?}: lagged after {lagged} events");
+        // And every kind of placement: accepted, moved or re-placed (Bronze jobs are
+        // re-placed under every policy), rejected.
+        assert!(kinds[0] > 1_000 && kinds[1] > 100 && kinds[2] > 1_000, "{policy:?}: {kinds:?}");
     }
 }
