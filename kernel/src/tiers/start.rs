@@ -30,12 +30,14 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         loop {
             // Acceptance order is `seq` order, so the first of the earliest starts on
             // an open resource wins.
-            let open = self.open();
-            let Some(index) = self.jobs.first_due(t, &open) else {
-                // The look saw every job, those touched since the last one too.
-                let _ = self.jobs.take_touched();
-                self.quiet = Some(self.jobs.first_wait_on(&open).unwrap_or(Tick::MAX));
-                return;
+            let index = match self.jobs.first_waiting_on(&self.open()) {
+                Some((index, start)) if start <= t => index,
+                first => {
+                    // The look saw every job, those touched since the last one too.
+                    let _ = self.jobs.take_touched();
+                    self.quiet = Some(first.map_or(Tick::MAX, |(_, start)| start));
+                    return;
+                }
             };
             let now = self.now;
             let Some((job, at, r)) = self.jobs.edit(index, |j| {

@@ -128,29 +128,22 @@ impl<const J: usize> Table<J> {
         self.ids.iter().position(|&id| id == job)
     }
 
-    /// The earliest planned start of a waiting job on a resource of `open`, if any.
-    pub(super) fn first_wait_on(&self, open: &Resources) -> Option<Tick> {
-        let on = self.waits.iter().zip(self.places.iter()).filter(|&(_, &r)| open.holds(r));
-        on.map(|(&start, _)| start).min().filter(|&t| t < Tick::MAX)
-    }
-
     /// The earliest planned start after `now` of a waiting job, if any.
     pub(super) fn next_wait_after(&self, now: Tick) -> Option<Tick> {
         let after = self.waits.iter().map(|&t| if t > now { t } else { Tick::MAX });
         after.min().filter(|&t| t < Tick::MAX)
     }
 
-    /// The waiting job with the earliest planned start at or before `t` (ties to
-    /// acceptance order) among those on a resource of `open`.
-    pub(super) fn first_due(&self, t: Tick, open: &Resources) -> Option<usize> {
+    /// The waiting job with the earliest planned start (ties to acceptance order)
+    /// among those on a resource of `open`: `(index, start)`.
+    pub(super) fn first_waiting_on(&self, open: &Resources) -> Option<(usize, Tick)> {
         let mut best: Option<(usize, Tick)> = None;
         for (index, (&start, &r)) in self.waits.iter().zip(self.places.iter()).enumerate() {
-            let on_open = open.holds(r);
-            if start <= t && on_open && best.is_none_or(|b| start < b.1) {
+            if start < best.map_or(Tick::MAX, |b| b.1) && open.holds(r) {
                 best = Some((index, start));
             }
         }
-        best.map(|(index, _)| index)
+        best
     }
 
     /// The index of the first job placed on `resource`.
