@@ -101,11 +101,11 @@
 //!
 //! | `R` | `H` | `J` | bytes |
 //! |---|---|---|---|
-//! | 10 | 2048 | 256 | 192,528 |
+//! | 10 | 2048 | 256 | 192,536 |
 //!
 //! That is the documented configuration: the paper's testbed (ten resources), one-minute
 //! slots for 34 hours ahead (a day of Bronze deadline plus the two-hour start range),
-//! and 256 jobs in flight: 164,320 bytes of calendars, 27,944 of jobs (with the table's earliest touched start) and
+//! and 256 jobs in flight: 164,320 bytes of calendars, 27,952 of jobs (with the table's earliest touched start and floor of deadlines) and
 //! 264 of resources, configuration, clock and the last look for starts (`start.rs`).
 
 pub mod event;

@@ -31,6 +31,10 @@ pub(super) struct Table<const J: usize> {
     /// The earliest planned start among the jobs pushed, or given a new start or
     /// resource, since the last [`Table::take_touched`] (`Tick::MAX`: none).
     touched: Tick,
+    /// At most the earliest of [`Table::dues`]: a look for late jobs before it finds
+    /// none without reading them. A push or an edit lowers it to the job's deadline;
+    /// a removal leaves it (the earliest can only come later).
+    due_floor: Tick,
 }
 
 impl<const J: usize> PartialEq for Table<J> {
@@ -50,6 +54,7 @@ impl<const J: usize> Table<J> {
             waits: Vec::new(),
             dues: Vec::new(),
             touched: Tick::MAX,
+            due_floor: Tick::MAX,
         }
     }
 
@@ -73,6 +78,7 @@ impl<const J: usize> Table<J> {
 
     pub(super) fn clear(&mut self) {
         self.touched = Tick::MAX;
+        self.due_floor = Tick::MAX;
         self.jobs.clear();
         self.ids.clear();
         self.places.clear();
@@ -84,6 +90,7 @@ impl<const J: usize> Table<J> {
     pub(super) fn push(&mut self, job: Job) -> Result<(), Job> {
         self.jobs.push(job)?;
         self.touched = self.touched.min(wait(&job));
+        self.due_floor = self.due_floor.min(due(&job));
         // Vectors of one capacity, pushed together: the others have room.
         let _ = (self.ids.push(job.job), self.places.push(job.resource));
         let _ = (self.waits.push(wait(&job)), self.dues.push(due(&job)));
@@ -109,6 +116,7 @@ impl<const J: usize> Table<J> {
         if (wait(&job), job.resource) != before {
             self.touched = self.touched.min(wait(&job));
         }
+        self.due_floor = self.due_floor.min(due(&job));
         if let (Some(id), Some(r)) = (self.ids.get_mut(index), self.places.get_mut(index)) {
             (*id, *r) = (job.job, job.resource);
         }
@@ -153,12 +161,16 @@ impl<const J: usize> Table<J> {
 
     /// The job whose deadline, before `t`, comes first (ties to acceptance order)
     /// among the Gold and Silver jobs not yet violated.
-    pub(super) fn first_late(&self, t: Tick) -> Option<usize> {
+    pub(super) fn first_late(&mut self, t: Tick) -> Option<usize> {
+        if self.due_floor >= t {
+            return None;
+        }
         let (index, deadline) = self
             .dues
             .iter()
             .enumerate()
             .fold((0, Tick::MAX), |best, (i, &d)| if d < best.1 { (i, d) } else { best });
+        self.due_floor = deadline;
         (deadline < t).then_some(index)
     }
 }
