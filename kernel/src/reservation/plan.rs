@@ -228,10 +228,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
             let Err((q, reason)) = self.place_from(now, a) else {
                 if a.at != first_at {
                     // Placed after entries that come after it in plan order.
-                    let new = self.waiting.len().saturating_sub(1);
-                    if let Some(u) = self.unsettled.get_mut(new) {
-                        *u = true;
-                    }
+                    self.mark_new(now, a.new_start);
                 }
                 return Ok(a.new_start);
             };
@@ -380,7 +377,7 @@ impl<const H: usize, const W: usize, const RUN: usize> Plan<H, W, RUN> {
         if last > first {
             let _ = self.calendar.release(first, last.saturating_sub(first), running.nodes);
             // Freed slots may be an earlier start for any entry waiting now.
-            self.unsettled.iter_mut().for_each(|u| *u = true);
+            self.unsettle_waiting(t);
         }
         self.running.retain(|r| r.job != job);
         Some(running)
