@@ -4,6 +4,7 @@
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
+use std::sync::mpsc;
 
 use kernel::log::Body;
 use replay::format::{FormatError, Header, LogWriter};
@@ -33,24 +34,70 @@ pub fn write<T, E: From<StageError>>(
 
 /// Runs `run` with a recorder that writes every record it is given to `writer`, as
 /// [`write()`] does (the log's path `tmp` named in its errors), leaving the writer open.
+///
+/// The records are encoded and written on a second thread, so that a run's kernel
+/// and its log share two cores: the recorder hands them over in batches of
+/// [`BATCH`], at most [`IN_FLIGHT`] batches ahead of the writer (so memory stays
+/// bounded however long the run), and the writer takes them in the order given.
 pub fn record<W: Write + Send, T, E: From<StageError>>(
     writer: &mut LogWriter<W>,
     tmp: &Path,
     run: impl FnOnce(Recorder<'_>) -> Result<T, E>,
 ) -> Result<T, E> {
-    let mut failed: Option<FormatError> = None;
-    let value = run(&mut |body: Body| {
-        if failed.is_none()
-            && let Err(e) = writer.record(body)
-        {
-            failed = Some(e);
-        }
-    })?;
+    let (value, failed) = std::thread::scope(|scope| {
+        let (full, batches) = mpsc::sync_channel::<Vec<Body>>(IN_FLIGHT);
+        let (emptied, empties) = mpsc::channel::<Vec<Body>>();
+        let encoder = std::thread::Builder::new().name("log".into()).spawn_scoped(scope, move || {
+            let mut failed: Option<FormatError> = None;
+            for mut batch in batches {
+                for body in batch.drain(..) {
+                    if failed.is_none()
+                        && let Err(e) = writer.record(body)
+                    {
+                        failed = Some(e);
+                    }
+                }
+                // The run may have finished and stopped taking them back.
+                let _ = emptied.send(batch);
+            }
+            failed
+        });
+        let Ok(encoder) = encoder else {
+            return (
+                Err(format_error(FormatError::Io(std::io::Error::other("no thread for the log")), tmp).into()),
+                None,
+            );
+        };
+        // Owned here and borrowed by the recorder whole: a receiver is `Send`, not `Sync`.
+        let mut ends = (Vec::with_capacity(BATCH), full, empties);
+        let value = run(&mut |body: Body| {
+            let (batch, full, empties) = &mut ends;
+            batch.push(body);
+            if batch.len() == BATCH {
+                let next = empties.try_recv().unwrap_or_else(|_| Vec::with_capacity(BATCH));
+                // The writer ends only once this sender is dropped, below.
+                let _ = full.send(std::mem::replace(batch, next));
+            }
+        });
+        let (batch, full, _) = ends;
+        let _ = full.send(batch);
+        drop(full);
+        let failed = encoder
+            .join()
+            .unwrap_or_else(|_| Some(FormatError::Io(std::io::Error::other("the log's thread stopped"))));
+        (value, failed)
+    });
+    let value = value?;
     match failed {
         Some(e) => Err(format_error(e, tmp).into()),
         None => Ok(value),
     }
 }
+
+/// Records handed to the log's thread at a time.
+const BATCH: usize = 4096;
+/// Batches the run may be ahead of the log's thread.
+const IN_FLIGHT: usize = 4;
 
 /// A log writer's error as an error of the staged file `tmp`.
 pub fn format_error(error: FormatError, tmp: &Path) -> StageError {

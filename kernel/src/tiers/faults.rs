@@ -28,8 +28,12 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         if let Some(count) = self.running.get_mut(r) {
             *count = 0;
         }
-        while let Some(index) = self.jobs.first_on(resource) {
+        // A lost job is re-placed on another resource (this one is gone) or removed:
+        // either way, the next job on this one comes after its index.
+        let mut from = 0;
+        while let Some(index) = self.jobs.first_on(resource, from) {
             self.lose(index, t, group, sink);
+            from = index;
         }
         self.start_due(t, sink);
         Outcome::Availability

@@ -154,9 +154,10 @@ impl<const J: usize> Table<J> {
         best
     }
 
-    /// The index of the first job placed on `resource`.
-    pub(super) fn first_on(&self, resource: u8) -> Option<usize> {
-        self.places.iter().position(|&r| r == resource)
+    /// The index of the first job placed on `resource`, from index `from` on.
+    pub(super) fn first_on(&self, resource: u8, from: usize) -> Option<usize> {
+        let at = self.places.get(from..)?.iter().position(|&r| r == resource)?;
+        Some(from.saturating_add(at))
     }
 
     /// The job whose deadline, before `t`, comes first (ties to acceptance order)
