@@ -20,7 +20,9 @@
 //! with the offered window. The kernel guarantees that it is accepted.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+
+use rustc_hash::FxHashMap;
 
 use kernel::log::Body;
 use kernel::reservation::{Config, Criterion, Decision, Event, Fixing, Outcome, Request};
@@ -166,12 +168,12 @@ struct Host<'k, 'r, 'f> {
     options: RunOptions,
     /// Planned starts of waiting reservations, by (start, job) and by job.
     planned: BTreeSet<(Tick, JobId)>,
-    planned_by_job: HashMap<JobId, Tick>,
+    planned_by_job: FxHashMap<JobId, Tick>,
     /// Finishes to report, earliest first.
     finishes: BinaryHeap<Reverse<(Tick, JobId)>>,
-    running: HashMap<JobId, Started>,
+    running: FxHashMap<JobId, Started>,
     /// Estimate and actual run time of every job submitted in the window.
-    runs: HashMap<JobId, (Tick, Tick)>,
+    runs: FxHashMap<JobId, (Tick, Tick)>,
     decisions: Vec<Decision>,
     stats: WindowStats,
 }
@@ -187,10 +189,10 @@ impl<'k, 'r, 'f> Host<'k, 'r, 'f> {
             record,
             options: *options,
             planned: BTreeSet::new(),
-            planned_by_job: HashMap::new(),
+            planned_by_job: FxHashMap::default(),
             finishes: BinaryHeap::new(),
-            running: HashMap::new(),
-            runs: HashMap::new(),
+            running: FxHashMap::default(),
+            runs: FxHashMap::default(),
             decisions: Vec::new(),
             stats: WindowStats {
                 nodes: options.nodes,

@@ -10,12 +10,13 @@
 //! last event closes the run.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 use kernel::tiers::{Config, Decision, Event, Group, Outcome, Request, Resource, Tier};
 use kernel::{JobId, Tick};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rustc_hash::FxHashMap;
 
 use super::error::TiersError;
 use super::faults::{Change, ChangePlan, Faults, Seeded, owner_factor_milli};
@@ -123,7 +124,7 @@ struct Host<'a> {
     faults: Faults,
     /// Draws the run times (stream 2 of the seed).
     rng: ChaCha8Rng,
-    live: HashMap<JobId, Live>,
+    live: FxHashMap<JobId, Live>,
     /// Jobs whose fate became final in the step being booked.
     done: Vec<JobId>,
     heap: BinaryHeap<Reverse<(Tick, Next)>>,
@@ -153,7 +154,7 @@ impl<'a> Host<'a> {
             changes_sent: 0,
             faults,
             rng,
-            live: HashMap::new(),
+            live: FxHashMap::default(),
             done: Vec::new(),
             heap: BinaryHeap::new(),
             open: 0,

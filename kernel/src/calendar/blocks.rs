@@ -294,6 +294,9 @@ impl<const H: usize> Blocks<H> {
     /// `change` to the positions `[from, to)` of `block`, whose summary is `s`, one
     /// by one; then the block's new extremes and room mask.
     fn change_part(&mut self, block: usize, s: Summary, (from, to): (usize, usize), change: Change) {
+        if self.change_binary(block, s, (from, to), change) {
+            return;
+        }
         let start = block.saturating_mul(BLOCK);
         let all = start..start.saturating_add(BLOCK).min(H);
         let full = from == all.start && to == all.end;

@@ -15,7 +15,7 @@
 //! meet, since a group past the first exists only for `H > 4,096`, where the
 //! summaries take under a tenth of the words.
 
-use super::{BLOCK, Blocks, Summary, WORDS};
+use super::{BLOCK, Blocks, Change, Summary, WORDS};
 
 /// Blocks per word of the top level.
 const GROUP: usize = 64;
@@ -131,6 +131,39 @@ impl<const H: usize> Blocks<H> {
             }
             block = group.saturating_mul(GROUP).checked_sub(1).filter(|&b| b >= first)?;
         }
+    }
+
+    /// `change` to the positions `[from, to)` of `block`, whose summary is `s`, when
+    /// every value of the block is 0 or 1 and the changed positions end equal (a
+    /// one-node calendar's every change, and a fuller one's in its full blocks):
+    /// then the room mask says everything, and the extremes follow from it without
+    /// a scan. `false` (nothing done) otherwise.
+    pub(super) fn change_binary(
+        &mut self,
+        block: usize,
+        s: Summary,
+        (from, to): (usize, usize),
+        change: Change,
+    ) -> bool {
+        let start = block.saturating_mul(BLOCK);
+        let changed = span(from.saturating_sub(start), to.saturating_sub(start).min(BLOCK));
+        let had = s.room & changed;
+        let value = match change {
+            _ if s.max > 1 => return false,
+            Change::Set(value @ 0..=1) => value,
+            Change::Add(1) if had == 0 => 1,
+            Change::Add(u32::MAX) if had == changed => 0,
+            _ => return false,
+        };
+        if let Some(slots) = self.slots.get_mut(from..to) {
+            slots.fill(value.wrapping_sub(s.add));
+        }
+        let room = if value == 1 { s.room | changed } else { s.room & !changed };
+        // The bits past `H` in the last block are not positions.
+        let valid = span(0, H.saturating_sub(start).min(BLOCK));
+        let (min, max) = (u32::from(room & valid == valid), u32::from(room & valid != 0));
+        self.rewrite(block, s, Summary { min, max, add: s.add, room });
+        true
     }
 
     /// The room mask of the positions `[from, to)` of `block`, whose addition is
