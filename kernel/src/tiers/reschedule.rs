@@ -5,7 +5,7 @@
 use heapless::Vec;
 
 use super::event::{Decision, Request};
-use super::job::{Place, Scope, admission_scopes, laxity_milli, move_scopes, set_place};
+use super::job::{Job, Place, Scope, admission_scopes, laxity_milli, move_scopes, set_place};
 use super::kernel::TiersKernel;
 use super::types::Tier;
 use crate::panic_free;
@@ -25,6 +25,8 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         let mut candidates: Vec<(u64, u64, u16), J> = Vec::new();
         let scopes = admission_scopes(self.config.policy, request.tier);
         let from = ready.max(self.now);
+        // What the new job needs on each resource, worked out once per resource.
+        let mut needs: [Option<Option<(Tick, u64)>>; R] = [None; R];
         for (index, j) in self.jobs.as_slice().iter().enumerate() {
             let group = self.resources.get(usize::from(j.resource))?.group;
             let end = j.start.saturating_add(j.estimate);
@@ -35,6 +37,13 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
                 && j.start >= from
                 && end <= deadline;
             if !eligible {
+                continue;
+            }
+            // A candidate whose slots the new job cannot take is never moved
+            // (`try_move`'s first test): left out before the ranking.
+            let need = needs.get_mut(usize::from(j.resource))?;
+            let need = *need.get_or_insert_with(|| self.new_need(j.resource, request.work));
+            if need.is_none_or(|(estimate, slots)| !fits_in(j, estimate, slots, deadline)) {
                 continue;
             }
             let lax = laxity_milli(j);
@@ -60,9 +69,8 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     ) -> Option<Place> {
         let old = *self.jobs.get(index)?;
         let resource = *self.resources.get(usize::from(old.resource))?;
-        let estimate = resource.estimate(request.work)?;
-        let (_, slots) = self.slot.span(0, estimate);
-        if slots > old.slots || old.start.checked_add(estimate)? > deadline {
+        let (estimate, slots) = self.new_need(old.resource, request.work)?;
+        if !fits_in(&old, estimate, slots, deadline) {
             return None;
         }
         let new =
@@ -88,4 +96,16 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         sink(Decision::Move { job: old.job, resource: gap.resource, start: gap.start, for_job: request.job });
         Some(new)
     }
+
+    /// A job of `work` on resource `r`: its estimate there and the slots it holds.
+    fn new_need(&self, r: u8, work: Tick) -> Option<(Tick, u64)> {
+        let estimate = self.resources.get(usize::from(r))?.estimate(work)?;
+        Some((estimate, self.slot.span(0, estimate).1))
+    }
+}
+
+/// Whether a new job of `estimate` holding `slots` slots, started at `old`'s start on
+/// its resource, fits in `old`'s slots and ends by `deadline`.
+fn fits_in(old: &Job, estimate: Tick, slots: u64, deadline: Tick) -> bool {
+    slots <= old.slots && old.start.checked_add(estimate).is_some_and(|end| end <= deadline)
 }
