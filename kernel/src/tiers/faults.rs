@@ -5,6 +5,7 @@ use super::event::{Decision, Outcome, Violation};
 use super::job::{move_scopes, set_place};
 use super::kernel::TiersKernel;
 use super::types::{Group, RejectReason, Tier};
+use crate::calendar::Slot;
 use crate::types::Tick;
 
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
@@ -75,8 +76,9 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         if let Some(a) = self.available.get_mut(r) {
             *a = true;
         }
-        // Its nodes are free again: a waiting job may start on them.
+        // Its nodes are free again: a waiting job may start on them, or move there.
         self.quiet = None;
+        self.frees.log(0, Slot::MAX);
         self.start_due(t, sink);
         Outcome::Availability
     }

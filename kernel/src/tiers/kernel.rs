@@ -4,6 +4,7 @@
 use heapless::Vec;
 
 use super::event::{Decision, Event, Outcome, Request, Violation};
+use super::frees::Frees;
 use super::job::{Job, admission_scopes};
 use super::table::Table;
 use super::types::{Config, ConfigError, RejectReason, Resource, Tier};
@@ -32,6 +33,8 @@ pub struct TiersKernel<const R: usize, const H: usize, const J: usize> {
     /// Before this instant no waiting job can start, unless a node is freed (see
     /// `start.rs`); `None`: unknown.
     pub(super) quiet: Option<Tick>,
+    /// Where room was freed lately, for rescheduling's memo (see `frees.rs`).
+    pub(super) frees: Frees,
 }
 
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
@@ -68,6 +71,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             now: 0,
             next_seq: 0,
             quiet: None,
+            frees: Frees::new(),
         })
     }
 
@@ -136,6 +140,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
                 self.now = 0;
                 self.next_seq = 0;
                 self.quiet = None;
+                self.frees = Frees::new();
                 Outcome::Reset
             }
         }

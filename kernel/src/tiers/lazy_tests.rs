@@ -1,7 +1,10 @@
-//! Lagging calendars decide as calendars moved at every event: one kernel runs as it
-//! does (each calendar brought to the present only when a use needs a later slot),
-//! its twin has every calendar brought to the present after every event; over long
-//! random runs of every policy both hand out the same decisions and stay equal.
+//! What the kernel keeps to go faster changes no decision. Lagging calendars decide as
+//! calendars moved at every event: one kernel runs as it does (each calendar brought
+//! to the present only when a use needs a later slot), its twin has every calendar
+//! brought to the present after every event. And rescheduling's memo of candidates
+//! that could not move (`frees.rs`) decides as trying them again: a twin forgets it
+//! after every event. Over long random runs both pairs hand out the same decisions
+//! and stay equal.
 
 use heapless::Vec;
 
@@ -84,5 +87,50 @@ fn lagging_calendars_decide_as_calendars_moved_at_every_event() {
         // And every kind of placement: accepted, moved or re-placed (Bronze jobs are
         // re-placed under every policy), rejected.
         assert!(kinds[0] > 1_000 && kinds[1] > 100 && kinds[2] > 1_000, "{policy:?}: {kinds:?}");
+    }
+}
+
+/// The next event at `t` of a crowded run, as a trace's: mostly submissions, whose
+/// window is three times their work from now, and few changes of the desktops.
+fn crowded(draw: &mut Draw, kernel: &TiersKernel<5, 128, 48>, t: u64, job: u32) -> Event {
+    let running: Vec<u32, 48> = kernel.jobs().iter().filter(|j| j.running).map(|j| j.job).collect();
+    match draw.below(40) {
+        0..=27 => {
+            let tier = [Tier::Gold, Tier::Silver, Tier::Bronze][draw.below(3) as usize];
+            let work = 60 + draw.below(2_400);
+            Event::Submit(Request { t, job, tier, work, ready: t, deadline: t + 3 * work })
+        }
+        28..=36 if !running.is_empty() => {
+            Event::Finish { t, job: running[draw.below(running.len() as u64) as usize] }
+        }
+        37 => Event::Leave { t, resource: 1 + draw.below(4) as u8 },
+        38 => Event::Return { t, resource: 1 + draw.below(4) as u8 },
+        _ => Event::Advance { t },
+    }
+}
+
+#[test]
+fn the_memo_of_stuck_candidates_decides_as_trying_them_again() {
+    for seed in [5, 6, 7, 8, 9] {
+        let config = Config { slot_ticks: 60, ..Config::new(Policy::QosRes) };
+        let mut memo = TiersKernel::<5, 128, 48>::new(config, &resources()).unwrap();
+        let mut plain = memo.clone();
+        let (mut draw, mut t, mut stuck) = (Draw(seed), 0, 0);
+        for job in 0..8_000 {
+            t += draw.below(120);
+            let event = crowded(&mut draw, &memo, t, job);
+            if let Event::Submit(_) = event {
+                // Candidates the memo would leave out at this submit, whatever its tail.
+                let jobs = memo.jobs.as_slice().iter().enumerate();
+                stuck += jobs.filter(|&(i, j)| memo.still_stuck(i, j, 0)).count();
+            }
+            let (mut a, mut b): (Vec<Decision, 512>, Vec<Decision, 512>) = (Vec::new(), Vec::new());
+            memo.step(event, &mut |d| a.push(d).unwrap());
+            plain.step(event, &mut |d| b.push(d).unwrap());
+            plain.jobs.forget_stuck();
+            assert_eq!(a, b, "seed {seed}, event {job}: {event:?}");
+            assert!(memo == plain, "seed {seed}, event {job}: {event:?}");
+        }
+        assert!(stuck > 1_000, "seed {seed}: {stuck} candidates left out");
     }
 }

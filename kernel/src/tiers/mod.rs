@@ -88,28 +88,30 @@
 //! |---|---|
 //! | placement of one job | one calendar search per resource (see [`crate::calendar`]: a search for one free is a few word operations per obstacle met) |
 //! | submit, placed directly | a placement (a calendar moves only when the placement needs a slot past its horizon), plus `O(J)` word reads |
-//! | submit with rescheduling | `O(J log J)` to rank candidates, then per candidate a placement and its holds and releases |
+//! | submit with rescheduling | `O(J log J)` to rank candidates (leaving out those that could not move and have had no room freed in their window since, `frees.rs`: `O(16)` each), then per candidate a placement and its holds and releases |
 //! | finish, advance | `O(J)` word reads per start or violation made (the side arrays of `table.rs`; none while a look that found nothing to start holds) |
 //! | leave | `O(J)` placements worst case (a re-placement per lost job) |
 //!
 //! # Memory
 //! The state is `size_of::<TiersKernel<R, H, J>>()` bytes and nothing else: a calendar
 //! slot costs 8 bytes (its free capacity and its share of the calendar's block words;
-//! a calendar 16,432 with the first block's words and top-level words, its base and capacity), a job 109 (its record 88, and 21 in the side arrays of `table.rs`), a
+//! a calendar 16,432 with the first block's words and top-level words, its base and capacity), a job 125 (its record 88, and 37 in the side arrays of `table.rs`), a
 //! resource 12 plus 5 for its availability and running count. Measured on x86_64 and
 //! pinned by `tests/tiers_rules.rs`:
 //!
 //! | `R` | `H` | `J` | bytes |
 //! |---|---|---|---|
-//! | 10 | 2048 | 256 | 192,536 |
+//! | 10 | 2048 | 256 | 196,904 |
 //!
 //! That is the documented configuration: the paper's testbed (ten resources), one-minute
 //! slots for 34 hours ahead (a day of Bronze deadline plus the two-hour start range),
-//! and 256 jobs in flight: 164,320 bytes of calendars, 27,952 of jobs (with the table's earliest touched start and floor of deadlines) and
-//! 264 of resources, configuration, clock and the last look for starts (`start.rs`).
+//! and 256 jobs in flight: 164,320 bytes of calendars, 32,056 of jobs (with the table's
+//! earliest touched start and floor of deadlines) and 528 of resources, configuration,
+//! clock, the last look for starts (`start.rs`) and the last freed ranges (`frees.rs`).
 
 pub mod event;
 mod faults;
+mod frees;
 mod job;
 mod kernel;
 mod placement;

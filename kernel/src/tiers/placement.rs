@@ -99,6 +99,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         if low < high {
             // Every slot of a job's run is held until released here, so this succeeds.
             let _ = calendar.release(low, high.saturating_sub(low), 1);
+            self.frees.log(low, high);
         }
     }
 

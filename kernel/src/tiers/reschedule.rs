@@ -43,7 +43,11 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             // (`try_move`'s first test): left out before the ranking.
             let need = needs.get_mut(usize::from(j.resource))?;
             let need = *need.get_or_insert_with(|| self.new_need(j.resource, request.work));
-            if need.is_none_or(|(estimate, slots)| !fits_in(j, estimate, slots, deadline)) {
+            let Some((_, slots)) = need.filter(|&(estimate, slots)| fits_in(j, estimate, slots, deadline))
+            else {
+                continue;
+            };
+            if self.still_stuck(index, j, j.slots.saturating_sub(slots)) {
                 continue;
             }
             let lax = laxity_milli(j);
@@ -86,15 +90,39 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             if tail.1 > 0 {
                 let _ = self.hold(&Place { first_slot: tail.0, slots: tail.1, ..new });
             }
+            if self.within_horizon(&old) {
+                self.jobs.set_stuck(index, self.frees.count(), tail.1);
+            }
             return None;
         };
         let _ = self.hold(&gap);
+        self.frees.log(tail.0, tail.0.saturating_add(tail.1));
         self.jobs.edit(index, |moved| {
             set_place(moved, &gap);
             moved.moves = moved.moves.saturating_add(1);
         })?;
         sink(Decision::Move { job: old.job, resource: gap.resource, start: gap.start, for_job: request.job });
         Some(new)
+    }
+
+    /// Whether job `index` (`j`) cannot move now, given back a tail of `tail` slots:
+    /// it could not with a tail as long or longer, and no room was freed in its
+    /// window since (see `frees.rs`).
+    pub(super) fn still_stuck(&self, index: usize, j: &Job, tail: u64) -> bool {
+        let Some((stamp, was)) = self.jobs.stuck(index) else { return false };
+        let low = self.slot.slot_of(j.ready.max(self.now));
+        // A run inside the window holds no slot past the deadline's (see `place`).
+        let high = self.slot.slot_of(j.deadline).saturating_add(1);
+        tail <= was && self.frees.none_in(stamp, low, high)
+    }
+
+    /// Whether `j`'s window ends inside the horizon seen from now: then every search
+    /// for it read the whole window (a calendar is brought to the present for it),
+    /// and the slots that later enter the horizon lie past it.
+    fn within_horizon(&self, j: &Job) -> bool {
+        let horizon = u64::try_from(H).unwrap_or(u64::MAX);
+        let high = self.slot.slot_of(j.deadline).saturating_add(1);
+        high <= self.slot.slot_of(self.now).saturating_add(horizon)
     }
 
     /// A job of `work` on resource `r`: its estimate there and the slots it holds.

@@ -8,7 +8,8 @@
 //! side arrays, a walk over words that the compiler vectorises, and most answers are
 //! "none" at the first look. The side arrays are a function of the jobs: every change
 //! goes through [`Table::edit`], [`Table::push`] or [`Table::remove`], which keep
-//! them so.
+//! them so. One more, beside each job, is a memo of rescheduling (when the job last
+//! could not move, see `frees.rs`), which every change of the job forgets.
 
 use heapless::Vec;
 
@@ -28,6 +29,10 @@ pub(super) struct Table<const J: usize> {
     waits: Vec<Tick, J>,
     /// The deadline of a Gold or Silver job not yet violated; `Tick::MAX` otherwise.
     dues: Vec<Tick, J>,
+    /// When a job last could not move for rescheduling: the count of freed ranges
+    /// then and the tail it was given back (see `frees.rs`); [`NOT_STUCK`] since it
+    /// was last changed.
+    stuck: Vec<(u64, u64), J>,
     /// The earliest planned start among the jobs pushed, or given a new start or
     /// resource, since the last [`Table::take_touched`] (`Tick::MAX`: none).
     touched: Tick,
@@ -53,6 +58,7 @@ impl<const J: usize> Table<J> {
             places: Vec::new(),
             waits: Vec::new(),
             dues: Vec::new(),
+            stuck: Vec::new(),
             touched: Tick::MAX,
             due_floor: Tick::MAX,
         }
@@ -84,6 +90,7 @@ impl<const J: usize> Table<J> {
         self.places.clear();
         self.waits.clear();
         self.dues.clear();
+        self.stuck.clear();
     }
 
     /// Appends `job`, or hands it back when the table is full.
@@ -93,7 +100,7 @@ impl<const J: usize> Table<J> {
         self.due_floor = self.due_floor.min(due(&job));
         // Vectors of one capacity, pushed together: the others have room.
         let _ = (self.ids.push(job.job), self.places.push(job.resource));
-        let _ = (self.waits.push(wait(&job)), self.dues.push(due(&job)));
+        let _ = (self.waits.push(wait(&job)), self.dues.push(due(&job)), self.stuck.push(NOT_STUCK));
         Ok(())
     }
 
@@ -104,6 +111,7 @@ impl<const J: usize> Table<J> {
         let _ = panic_free::remove(&mut self.places, index);
         let _ = panic_free::remove(&mut self.waits, index);
         let _ = panic_free::remove(&mut self.dues, index);
+        let _ = panic_free::remove(&mut self.stuck, index);
         Some(job)
     }
 
@@ -123,7 +131,30 @@ impl<const J: usize> Table<J> {
         if let (Some(w), Some(d)) = (self.waits.get_mut(index), self.dues.get_mut(index)) {
             (*w, *d) = (wait(&job), due(&job));
         }
+        if let Some(stuck) = self.stuck.get_mut(index) {
+            *stuck = NOT_STUCK;
+        }
         Some(out)
+    }
+
+    /// Job `index` could not move, given back a tail of `tail` slots, when the count
+    /// of freed ranges was `stamp`.
+    pub(super) fn set_stuck(&mut self, index: usize, stamp: u64, tail: u64) {
+        if let Some(stuck) = self.stuck.get_mut(index) {
+            *stuck = (stamp, tail);
+        }
+    }
+
+    /// Forgets every job's memo of rescheduling (the tests' twin that tries every
+    /// candidate again).
+    #[cfg(test)]
+    pub(super) fn forget_stuck(&mut self) {
+        self.stuck.iter_mut().for_each(|s| *s = NOT_STUCK);
+    }
+
+    /// When job `index` last could not move, unchanged since: `(stamp, tail)`.
+    pub(super) fn stuck(&self, index: usize) -> Option<(u64, u64)> {
+        self.stuck.get(index).copied().filter(|&s| s != NOT_STUCK)
     }
 
     /// Whether a job has the id `job`.
@@ -193,6 +224,9 @@ impl Resources {
         self.0.get(word).is_some_and(|w| w.wrapping_shr(bit) & 1 == 1)
     }
 }
+
+/// What [`Table::stuck`] holds for a job not known to be stuck.
+const NOT_STUCK: (u64, u64) = (u64::MAX, 0);
 
 /// What [`Table::waits`] holds for `job`.
 const fn wait(job: &Job) -> Tick {
