@@ -183,3 +183,60 @@ fn a_wide_calendar_agrees_with_a_plain_array() {
         }
     }
 }
+
+/// The search for runs of one free, which reads 128 slots at a time from the room
+/// masks where the slots read do not wrap the ring, on horizons of 2,048 slots (a
+/// whole number of blocks) and 1,000 (the last block partial): one- and two-node
+/// calendars crowded with one-node runs, the horizon moving so that runs wrap.
+fn run_one_node_case<const H: usize>(seed: u64, seen: &mut Seen) {
+    const LONG: usize = 12_000;
+    let mut rng = Rng(seed);
+    let capacity = 1 + rng.below(2) as u32;
+    let mut calendar = Calendar::<H>::new(capacity);
+    let mut model = Model::new(capacity, H, LONG);
+    for step in 0..1_500 {
+        let context = format!("seed {seed}, step {step}");
+        let first = model.base + rng.below(H as u64);
+        let longest = if rng.chance(8) { 140 } else { 70 };
+        let n = 1 + rng.below(longest);
+        match rng.below(12) {
+            0 => {
+                let base = (model.base + rng.below(H as u64 / 3)).min((LONG - H) as Slot);
+                calendar.advance_to(base);
+                model.base = model.base.max(base);
+            }
+            1..=4 => {
+                let to = first + rng.below(H as u64);
+                let got = calendar.earliest(first, to, 1, n);
+                assert_eq!(
+                    got,
+                    model.earliest(first, to, 1, n),
+                    "{context}: earliest({first}, {to}, 1, {n})"
+                );
+                note(seen, "earliest", &got);
+            }
+            5..=9 => {
+                let got = calendar.reserve(first, n.min(40), 1);
+                assert_eq!(got, model.reserve(first, n.min(40), 1), "{context}: reserve");
+            }
+            _ => {
+                let got = calendar.release(first, n.min(40), 1);
+                assert_eq!(got, model.release(first, n.min(40), 1), "{context}: release");
+            }
+        }
+    }
+    compare(&calendar, &model, &format!("seed {seed}"));
+}
+
+#[test]
+fn a_one_node_search_agrees_with_a_plain_array() {
+    let mut seen = Seen::new();
+    for seed in 0..16 {
+        run_one_node_case::<2048>(seed, &mut seen);
+        run_one_node_case::<1000>(seed, &mut seen);
+    }
+    for answer in ["ok", "no_room", "out_of_horizon"] {
+        let count = seen.get(&("earliest", answer.to_string())).copied().unwrap_or(0);
+        assert!(count >= 200, "earliest answered {answer} only {count} times: {seen:?}");
+    }
+}

@@ -24,6 +24,13 @@ impl<const H: usize> Calendar<H> {
         }
         // `a <= last` and `last + n <= end`, so every run read is inside the horizon.
         let mut a = from;
+        if nodes == 1 && n <= 64 {
+            match self.earliest_one(from, last, n) {
+                Ok(found) => return found.ok_or(CalendarError::NoRoom),
+                // The rest wraps the ring: the general walk takes it from there.
+                Err(at) => a = at,
+            }
+        }
         loop {
             let Some(short) = self.last_short(a, a.saturating_add(n), nodes) else {
                 return Ok(a);
@@ -94,6 +101,31 @@ impl<const H: usize> Calendar<H> {
         }
     }
 
+    /// [`Calendar::earliest`] of a run of `n <= 64` slots with one free, read 128
+    /// slots at a time from the room masks: `Ok` the answer (`None`: no room), or
+    /// `Err` the candidate from which the slots read would wrap the ring.
+    fn earliest_one(&self, from: Slot, last: Slot, n: u64) -> Result<Option<Slot>, Slot> {
+        let mut a = from;
+        loop {
+            let bits = Self::position(a).and_then(|p| self.free.room_window(p)).ok_or(a)?;
+            // The candidates `a ..= a + span - 1` whose runs lie in the bits read.
+            let span = last.saturating_sub(a).min(128u64.saturating_sub(n)).saturating_add(1);
+            let starts = runs(bits, n) & low_bits(span);
+            if starts != 0 {
+                return Ok(Some(a.saturating_add(u64::from(starts.trailing_zeros()))));
+            }
+            let next = a.saturating_add(span);
+            if next > last {
+                return Ok(None);
+            }
+            // A start needs room at its own slot.
+            match self.first_room(next, last.saturating_add(1), 1) {
+                Some(room) => a = room,
+                None => return Ok(None),
+            }
+        }
+    }
+
     /// The last slot in `[low, high)` with fewer than `nodes` free. The range must lie
     /// in the horizon; were it not, its last slot would count as short.
     fn last_short(&self, low: Slot, high: Slot, nodes: u32) -> Option<Slot> {
@@ -122,4 +154,25 @@ impl<const H: usize> Calendar<H> {
         let p = self.free.first_at_least(second.start, second.end, nodes)?;
         Some(low.saturating_add(after).saturating_add(u64::try_from(p).ok()?))
     }
+}
+
+/// Bit `k` set when bits `k .. k + n` of `bits` are all set (`1 <= n <= 64`).
+#[inline]
+fn runs(bits: u128, n: u64) -> u128 {
+    let (mut starts, mut have) = (bits, 1u32);
+    let n = u32::try_from(n).unwrap_or(64).min(64);
+    while have < n {
+        // Runs of `have` at `k` and at `k + step` make a run of `have + step` at `k`;
+        // `step < 64`, so the shift is exact.
+        let step = have.min(n.saturating_sub(have));
+        starts &= starts.wrapping_shr(step);
+        have = have.saturating_add(step);
+    }
+    starts
+}
+
+/// The lowest `k` bits (all of them from 128 on).
+#[inline]
+fn low_bits(k: u64) -> u128 {
+    u32::try_from(k).ok().and_then(|k| 1u128.checked_shl(k)).map_or(u128::MAX, |bit| bit.wrapping_sub(1))
 }

@@ -91,6 +91,23 @@ impl<const H: usize> Blocks<H> {
         None
     }
 
+    /// The room bits of the 128 positions from `pos` (bit `k`: position `pos + k`),
+    /// when all of them lie before `H`; `None` otherwise.
+    pub(in crate::calendar) fn room_window(&self, pos: usize) -> Option<u128> {
+        if pos.checked_add(128)? > H {
+            return None;
+        }
+        let (block, offset) = split(pos);
+        let low = u128::from(self.summary(block).room)
+            | u128::from(self.summary(block.saturating_add(1)).room) << 64;
+        if offset == 0 {
+            return Some(low);
+        }
+        // The third block holds the last `offset` positions; it lies before `H`.
+        let high = u128::from(self.summary(block.saturating_add(2)).room);
+        Some(low >> offset | high << (128usize.saturating_sub(offset)))
+    }
+
     /// The bits of `block`'s mask that lie in `[lo, hi)`.
     fn window(&self, block: usize, lo: usize, hi: usize) -> u64 {
         let start = block.saturating_mul(BLOCK);
