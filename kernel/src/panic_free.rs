@@ -34,14 +34,20 @@ pub(crate) fn remove_first<T, const N: usize>(v: &mut Vec<T, N>) -> Option<T> {
 
 /// `v.remove(index)`: shifts `v[index + 1..]` one place forward. `None` for an index
 /// past the end.
-pub(crate) fn remove<T, const N: usize>(v: &mut Vec<T, N>, index: usize) -> Option<T> {
-    // The value goes to the end in one move of the rest (a `memmove`), then is popped;
-    // the tail is not empty, so the rotation's bound holds.
-    match v.get_mut(index..) {
-        Some(tail) if !tail.is_empty() => tail.rotate_left(1),
-        _ => return None,
+pub(crate) fn remove<T: Copy, const N: usize>(v: &mut Vec<T, N>, index: usize) -> Option<T> {
+    // The rest moves one place forward over the value, and the last (now doubled) is
+    // popped: a rotation did the same through a buffer, for any `T`, several times
+    // slower on the short tails of the kernels' tables.
+    let tail = v.get_mut(index..)?;
+    let value = *tail.first()?;
+    let cells = core::cell::Cell::from_mut(tail).as_slice_of_cells();
+    for pair in cells.windows(2) {
+        if let [to, from] = pair {
+            to.set(from.get());
+        }
     }
-    v.pop()
+    v.pop()?;
+    Some(value)
 }
 
 /// Slices up to this long are sorted by insertion.
