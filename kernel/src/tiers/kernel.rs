@@ -6,6 +6,7 @@ use heapless::Vec;
 use super::event::{Decision, Event, Outcome, Request, Violation};
 use super::frees::Frees;
 use super::job::{Job, admission_scopes};
+use super::known::Known;
 use super::table::Table;
 use super::types::{Config, ConfigError, RejectReason, Resource, Tier};
 use crate::calendar::{Calendar, Slot, SlotLength};
@@ -35,6 +36,8 @@ pub struct TiersKernel<const R: usize, const H: usize, const J: usize> {
     pub(super) quiet: Option<Tick>,
     /// Where room was freed lately, for rescheduling's memo (see `frees.rs`).
     pub(super) frees: Frees,
+    /// What the searches of each calendar have shown (see `known.rs`).
+    pub(super) known: Known<R>,
 }
 
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
@@ -72,6 +75,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             next_seq: 0,
             quiet: None,
             frees: Frees::new(),
+            known: Known::new(),
         })
     }
 
@@ -141,6 +145,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
                 self.next_seq = 0;
                 self.quiet = None;
                 self.frees = Frees::new();
+                self.known.clear();
                 Outcome::Reset
             }
         }

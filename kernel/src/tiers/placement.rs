@@ -73,7 +73,17 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             return None;
         }
         self.reach(index, last.saturating_add(need.slots));
-        let slot = self.calendars.get(index)?.earliest(first, last, 1, need.slots).ok()?;
+        let calendar = self.calendars.get(index)?;
+        let n = need.slots;
+        // Starts whose run would end in a stretch known to hold none are not tried
+        // (see `known.rs`); what this search shows is learnt.
+        let from = self.known.skip(index, first, n);
+        let found = if from > last { None } else { calendar.earliest(from, last, 1, n).ok() };
+        let (low, end) = (first.max(calendar.base()), calendar.end());
+        let high =
+            found.map_or(last.saturating_add(n).min(end), |slot| slot.saturating_add(n).saturating_sub(1));
+        self.known.learn(index, low, n, high);
+        let slot = found?;
         Some(Place {
             resource: u8::try_from(index).ok()?,
             start: self.slot.start_of(slot)?,
@@ -100,6 +110,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             // Every slot of a job's run is held until released here, so this succeeds.
             let _ = calendar.release(low, high.saturating_sub(low), 1);
             self.frees.log(low, high);
+            self.known.forget(usize::from(job.resource));
         }
     }
 
@@ -108,6 +119,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     pub(super) fn give_back(&mut self, r: u8, (first, n): (Slot, u64)) {
         if let Some(calendar) = self.calendars.get_mut(usize::from(r)).filter(|_| n > 0) {
             let _ = calendar.release(first, n, 1);
+            self.known.forget(usize::from(r));
         }
     }
 }
