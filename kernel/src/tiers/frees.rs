@@ -44,7 +44,7 @@ impl Frees {
     /// Room was freed in the slots `[low, high)` of some resource.
     pub(super) fn log(&mut self, low: Slot, high: Slot) {
         if low < high {
-            let at = usize::try_from(self.count % KEPT as u64).unwrap_or(0);
+            let at = slot_of(self.count);
             if let Some(range) = self.ranges.get_mut(at) {
                 *range = (low, high);
             }
@@ -60,8 +60,13 @@ impl Frees {
             return false;
         }
         (stamp..self.count).all(|k| {
-            let at = usize::try_from(k % KEPT as u64).unwrap_or(0);
+            let at = slot_of(k);
             self.ranges.get(at).is_some_and(|&(a, b)| b <= low || a >= high)
         })
     }
+}
+
+/// Where the range numbered `k` is kept.
+fn slot_of(k: u64) -> usize {
+    usize::try_from(k.checked_rem(KEPT as u64).unwrap_or(0)).unwrap_or(0)
 }
