@@ -183,7 +183,15 @@ impl<'a> Host<'a> {
             if pending { self.changes.peek(until).map(|c| (c.t, Next::Change(c))) } else { None };
         let next_finish = self.heap.peek().map(|r| r.0);
         let next_wake = wake.map(|t| (t, Next::Wake));
-        [next_finish, next_change, next_submit, next_wake].into_iter().flatten().min()
+        // One candidate of each kind, in the order ties go: a later one wins only by an
+        // earlier time (the order of `(Tick, Next)`, without comparing whole events).
+        let mut best: Option<(Tick, Next)> = None;
+        for candidate in [next_finish, next_change, next_submit, next_wake].into_iter().flatten() {
+            if best.is_none_or(|(t, _)| candidate.0 < t) {
+                best = Some(candidate);
+            }
+        }
+        best
     }
 
     /// The kernel event of `next` at `t`, or `None` for a stale finish (dropped).
