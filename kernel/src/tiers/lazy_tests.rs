@@ -34,22 +34,43 @@ fn resources() -> [Resource; 5] {
     ]
 }
 
-/// The next event at `t`: submissions mostly, finishes of running jobs, desktops
-/// leaving and returning, advances.
-fn event(draw: &mut Draw, kernel: &TiersKernel<5, 128, 48>, t: u64, job: u32) -> Event {
+/// How a run's events are drawn: of every `out_of` draws, `submits` submissions and
+/// `finishes` finishes of running jobs, then one leave and one return of a desktop,
+/// the rest advances. A trace-like submission's window is three times its work
+/// from now (as `host-sim tiers` maps a trace); the others' open up to an hour later.
+struct Mix {
+    out_of: u64,
+    submits: u64,
+    finishes: u64,
+    trace_like: bool,
+}
+
+/// Submissions mostly, many changes of the desktops.
+const PLAIN: Mix = Mix { out_of: 10, submits: 5, finishes: 2, trace_like: false };
+/// A crowded run, as a trace's: more submissions, fewer changes of the desktops.
+const CROWDED: Mix = Mix { out_of: 40, submits: 28, finishes: 9, trace_like: true };
+
+/// The next event at `t`, drawn by `mix`.
+fn event(draw: &mut Draw, kernel: &TiersKernel<5, 128, 48>, t: u64, job: u32, mix: &Mix) -> Event {
     let running: Vec<u32, 48> = kernel.jobs().iter().filter(|j| j.running).map(|j| j.job).collect();
-    match draw.below(10) {
-        0..=4 => {
-            let tier = [Tier::Gold, Tier::Silver, Tier::Bronze][draw.below(3) as usize];
-            let ready = t + draw.below(3_600);
-            let deadline = ready + 60 + draw.below(12_000);
-            Event::Submit(Request { t, job, tier, work: 60 + draw.below(3_000), ready, deadline })
+    let k = draw.below(mix.out_of);
+    let changes = mix.submits + mix.finishes;
+    if k < mix.submits {
+        let tier = [Tier::Gold, Tier::Silver, Tier::Bronze][draw.below(3) as usize];
+        if mix.trace_like {
+            let work = 60 + draw.below(2_400);
+            return Event::Submit(Request { t, job, tier, work, ready: t, deadline: t + 3 * work });
         }
-        5 | 6 if !running.is_empty() => {
+        let ready = t + draw.below(3_600);
+        let deadline = ready + 60 + draw.below(12_000);
+        return Event::Submit(Request { t, job, tier, work: 60 + draw.below(3_000), ready, deadline });
+    }
+    match k {
+        _ if k < changes && !running.is_empty() => {
             Event::Finish { t, job: running[draw.below(running.len() as u64) as usize] }
         }
-        7 => Event::Leave { t, resource: 1 + draw.below(4) as u8 },
-        8 => Event::Return { t, resource: 1 + draw.below(4) as u8 },
+        _ if k == changes => Event::Leave { t, resource: 1 + draw.below(4) as u8 },
+        _ if k == changes + 1 => Event::Return { t, resource: 1 + draw.below(4) as u8 },
         _ => Event::Advance { t },
     }
 }
@@ -65,7 +86,7 @@ fn lagging_calendars_decide_as_calendars_moved_at_every_event() {
         let mut kinds = [0usize; 3];
         for job in 0..8_000 {
             t += draw.below(240);
-            let event = event(&mut draw, &lazy, t, job);
+            let event = event(&mut draw, &lazy, t, job, &PLAIN);
             let (mut a, mut b): (Vec<Decision, 512>, Vec<Decision, 512>) = (Vec::new(), Vec::new());
             lazy.step(event, &mut |d| a.push(d).unwrap());
             moved.step(event, &mut |d| b.push(d).unwrap());
@@ -91,25 +112,6 @@ fn lagging_calendars_decide_as_calendars_moved_at_every_event() {
     }
 }
 
-/// The next event at `t` of a crowded run, as a trace's: mostly submissions, whose
-/// window is three times their work from now, and few changes of the desktops.
-fn crowded(draw: &mut Draw, kernel: &TiersKernel<5, 128, 48>, t: u64, job: u32) -> Event {
-    let running: Vec<u32, 48> = kernel.jobs().iter().filter(|j| j.running).map(|j| j.job).collect();
-    match draw.below(40) {
-        0..=27 => {
-            let tier = [Tier::Gold, Tier::Silver, Tier::Bronze][draw.below(3) as usize];
-            let work = 60 + draw.below(2_400);
-            Event::Submit(Request { t, job, tier, work, ready: t, deadline: t + 3 * work })
-        }
-        28..=36 if !running.is_empty() => {
-            Event::Finish { t, job: running[draw.below(running.len() as u64) as usize] }
-        }
-        37 => Event::Leave { t, resource: 1 + draw.below(4) as u8 },
-        38 => Event::Return { t, resource: 1 + draw.below(4) as u8 },
-        _ => Event::Advance { t },
-    }
-}
-
 #[test]
 fn the_memo_of_stuck_candidates_decides_as_trying_them_again() {
     for seed in [5, 6, 7, 8, 9] {
@@ -119,7 +121,7 @@ fn the_memo_of_stuck_candidates_decides_as_trying_them_again() {
         let (mut draw, mut t, mut stuck) = (Draw(seed), 0, 0);
         for job in 0..8_000 {
             t += draw.below(120);
-            let event = crowded(&mut draw, &memo, t, job);
+            let event = event(&mut draw, &memo, t, job, &CROWDED);
             if let Event::Submit(_) = event {
                 // Candidates the memo would leave out at this submit, whatever its tail.
                 let jobs = memo.jobs.as_slice().iter().enumerate();
