@@ -56,10 +56,15 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     /// What `work` due by `deadline` needs on `resource`; `None` when it cannot end
     /// by then.
     fn need(&self, resource: &Resource, work: Tick, deadline: Tick) -> Option<Need> {
-        let estimate = resource.estimate(work)?;
+        let (estimate, slots) = self.run_on(resource, work)?;
         let latest = deadline.checked_sub(estimate)?;
-        let (_, slots) = self.slot.span(0, estimate);
         Some(Need { estimate, last: self.slot.slot_of(latest), slots })
+    }
+
+    /// A job of `work` on `resource`: its estimate there and the slots it holds.
+    pub(super) fn run_on(&self, resource: &Resource, work: Tick) -> Option<(Tick, u64)> {
+        let estimate = resource.estimate(work)?;
+        Some((estimate, self.slot.span(0, estimate).1))
     }
 
     /// The earliest placement on resource `index` from slot `first` of a job that

@@ -28,7 +28,8 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         // What the new job needs on each resource, worked out once per resource.
         let mut needs: [Option<Option<(Tick, u64)>>; R] = [None; R];
         for (index, j) in self.jobs.as_slice().iter().enumerate() {
-            let group = self.resources.get(usize::from(j.resource))?.group;
+            let resource = self.resources.get(usize::from(j.resource))?;
+            let group = resource.group;
             let end = j.start.saturating_add(j.estimate);
             let eligible = !j.running
                 && j.tier != Tier::Gold
@@ -42,7 +43,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
             // A candidate whose slots the new job cannot take is never moved
             // (`try_move`'s first test): left out before the ranking.
             let need = needs.get_mut(usize::from(j.resource))?;
-            let need = *need.get_or_insert_with(|| self.new_need(j.resource, request.work));
+            let need = *need.get_or_insert_with(|| self.run_on(resource, request.work));
             let Some((_, slots)) = need.filter(|&(estimate, slots)| fits_in(j, estimate, slots, deadline))
             else {
                 continue;
@@ -73,7 +74,7 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     ) -> Option<Place> {
         let old = *self.jobs.get(index)?;
         let resource = *self.resources.get(usize::from(old.resource))?;
-        let (estimate, slots) = self.new_need(old.resource, request.work)?;
+        let (estimate, slots) = self.run_on(&resource, request.work)?;
         if !fits_in(&old, estimate, slots, deadline) {
             return None;
         }
@@ -123,12 +124,6 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         let horizon = u64::try_from(H).unwrap_or(u64::MAX);
         let high = self.slot.slot_of(j.deadline).saturating_add(1);
         high <= self.slot.slot_of(self.now).saturating_add(horizon)
-    }
-
-    /// A job of `work` on resource `r`: its estimate there and the slots it holds.
-    fn new_need(&self, r: u8, work: Tick) -> Option<(Tick, u64)> {
-        let estimate = self.resources.get(usize::from(r))?.estimate(work)?;
-        Some((estimate, self.slot.span(0, estimate).1))
     }
 }
 
