@@ -36,7 +36,7 @@ fn submit(t: u64, job: u32, tier: Tier, work: u64, ready: u64, deadline: u64) ->
 
 #[test]
 fn documented_size() {
-    assert_eq!(size_of::<TiersKernel<10, 2048, 256>>(), 197_224);
+    assert_eq!(size_of::<TiersKernel<10, 2048, 256>>(), 197_336);
     assert_eq!(size_of::<kernel::tiers::Job>(), 88);
 }
 

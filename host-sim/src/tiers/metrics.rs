@@ -11,7 +11,7 @@
 //! - `bronze_wait_s`: first start minus submission of the Bronze jobs that started;
 //!   quartiles by nearest rank (`q1` is the value at rank `ceil(n / 4)`).
 
-use std::collections::BTreeMap;
+use rustc_hash::FxHashMap;
 
 use serde::Serialize;
 
@@ -60,22 +60,25 @@ fn pct(part: u64, whole: u64) -> f64 {
 
 /// Nearest-rank quartiles of `values`.
 pub fn spread(values: Vec<Tick>) -> Spread {
-    let mut counts = BTreeMap::new();
+    let mut counts = FxHashMap::default();
     values.into_iter().for_each(|v| *counts.entry(v).or_insert(0) += 1);
     spread_counted(&counts)
 }
 
 /// Nearest-rank quartiles of the values counted in `counts` (value to how many).
-fn spread_counted(counts: &BTreeMap<Tick, u64>) -> Spread {
-    let n: u64 = counts.values().sum();
-    let (Some((&min, _)), Some((&max, _))) = (counts.first_key_value(), counts.last_key_value()) else {
+fn spread_counted(counts: &FxHashMap<Tick, u64>) -> Spread {
+    // Sorted once at the end: the counting is on the run's main thread, per SLA.
+    let mut counts: Vec<(Tick, u64)> = counts.iter().map(|(&v, &n)| (v, n)).collect();
+    counts.sort_unstable();
+    let n: u64 = counts.iter().map(|&(_, n)| n).sum();
+    let (Some(&(min, _)), Some(&(max, _))) = (counts.first(), counts.last()) else {
         return Spread::default();
     };
     // The values at ranks ceil(n / 4), ceil(n / 2) and ceil(3n / 4), in one walk.
     let ranks = [1, 2, 3].map(|num: u64| (n * num).div_ceil(4).max(1));
     let mut found = [max; 3];
     let (mut seen, mut next) = (0u64, 0usize);
-    for (&value, &count) in counts {
+    for (value, count) in counts {
         seen += count;
         while ranks.get(next).is_some_and(|&rank| rank <= seen) {
             found[next] = value;
@@ -110,7 +113,7 @@ pub struct Tally {
     moved: [u64; 3],
     replaced: u64,
     bronze_lost: u64,
-    waits: BTreeMap<Tick, u64>,
+    waits: FxHashMap<Tick, u64>,
 }
 
 impl Tally {

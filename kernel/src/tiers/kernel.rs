@@ -28,7 +28,7 @@ pub struct TiersKernel<const R: usize, const H: usize, const J: usize> {
     /// Jobs running on each resource (at most its nodes, by construction).
     pub(super) running: [u32; R],
     /// In acceptance order.
-    pub(super) jobs: Table<J>,
+    pub(super) jobs: Table<R, J>,
     pub(super) now: Tick,
     pub(super) next_seq: u64,
     /// Before this instant no waiting job can start, unless a node is freed (see
@@ -117,6 +117,13 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
 
     /// Handles one event, hands every decision to `sink` in order, and summarises.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        let outcome = self.decide(event, sink);
+        // The host asks [`Self::poll_at`] after every step: its answer is kept.
+        self.jobs.keep_wait_after(self.now);
+        outcome
+    }
+
+    fn decide<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
         if event.time().is_some_and(|t| t < self.now) {
             if let Event::Submit(request) = event {
                 sink(Decision::Reject { job: request.job, reason: RejectReason::TimeWentBackwards });

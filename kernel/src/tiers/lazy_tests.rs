@@ -4,8 +4,9 @@
 //! brought to the present after every event. And rescheduling's memo of candidates
 //! that could not move (`frees.rs`), with placement's of stretches without room
 //! (`known.rs`), decides as trying them again: a twin forgets both after every
-//! event. Over long random runs both pairs hand out the same decisions and stay
-//! equal.
+//! event. So do the answers kept about the waiting jobs' planned starts
+//! (`waits.rs`), against a twin that reads every job for each. Over long random runs
+//! every pair hands out the same decisions and stays equal.
 
 use heapless::Vec;
 
@@ -136,5 +137,30 @@ fn the_memo_of_stuck_candidates_decides_as_trying_them_again() {
             assert!(memo == plain, "seed {seed}, event {job}: {event:?}");
         }
         assert!(stuck > 1_000, "seed {seed}: {stuck} candidates left out");
+    }
+}
+
+#[test]
+fn the_kept_answers_about_planned_starts_decide_as_reading_every_job() {
+    for (mix, seed) in [(&PLAIN, 10), (&CROWDED, 11), (&CROWDED, 12)] {
+        let config = Config { slot_ticks: 60, ..Config::new(Policy::QosRes) };
+        let mut kept = TiersKernel::<5, 128, 48>::new(config, &resources()).unwrap();
+        let mut read = kept.clone();
+        read.jobs.keep_nothing();
+        let (mut draw, mut t, mut starts, mut wakes) = (Draw(seed), 0, 0, 0);
+        for job in 0..8_000 {
+            t += draw.below(120);
+            let event = event(&mut draw, &kept, t, job, mix);
+            let (mut a, mut b): (Vec<Decision, 512>, Vec<Decision, 512>) = (Vec::new(), Vec::new());
+            kept.step(event, &mut |d| a.push(d).unwrap());
+            read.step(event, &mut |d| b.push(d).unwrap());
+            assert_eq!(a, b, "seed {seed}, event {job}: {event:?}");
+            assert!(kept == read, "seed {seed}, event {job}: {event:?}");
+            assert_eq!(kept.poll_at(), read.poll_at(), "seed {seed}, event {job}: {event:?}");
+            starts += a.iter().filter(|d| matches!(d, Decision::Start { .. })).count();
+            wakes += usize::from(kept.poll_at().is_some());
+        }
+        // The runs test something: many starts, and a planned start ahead most of the time.
+        assert!(starts > 1_000 && wakes > 4_000, "seed {seed}: {starts} starts, {wakes} wakes");
     }
 }

@@ -89,26 +89,27 @@
 //! | placement of one job | one calendar search per resource (see [`crate::calendar`]: a search for one free is a few word operations per obstacle met), from past the stretch an earlier search of it showed to have no room for the job (`known.rs`) |
 //! | submit, placed directly | a placement (a calendar moves only when the placement needs a slot past its horizon), plus `O(J)` word reads |
 //! | submit with rescheduling | `O(J log J)` to rank candidates (leaving out those that could not move and have had no room freed in their window since, `frees.rs`: `O(16)` each), then per candidate a placement and its holds and releases |
-//! | finish, advance | `O(J)` word reads per start or violation made (the side arrays of `table.rs`; none while a look that found nothing to start holds) |
+//! | finish, advance | `O(J)` word reads per start or violation made (the side arrays of `table.rs`; none while a look that found nothing to start holds), `O(R)` to find the next start from each resource's earliest planned start (`waits.rs`) |
 //! | leave | `O(J)` placements worst case (a re-placement per lost job) |
 //!
 //! # Memory
 //! The state is `size_of::<TiersKernel<R, H, J>>()` bytes and nothing else: a calendar
 //! slot costs 8 bytes (its free capacity and its share of the calendar's block words;
 //! a calendar 16,432 with the first block's words and top-level words, its base and capacity), a job 125 (its record 88, and 37 in the side arrays of `table.rs`), a
-//! resource 12 plus 37 for its availability, running count and what its calendar's
-//! searches have shown (`known.rs`). Measured on x86_64 and
+//! resource 12 plus 45 for its availability, running count, what its calendar's
+//! searches have shown (`known.rs`) and its earliest planned start (`waits.rs`).
+//! Measured on x86_64 and
 //! pinned by `tests/tiers_rules.rs`:
 //!
 //! | `R` | `H` | `J` | bytes |
 //! |---|---|---|---|
-//! | 10 | 2048 | 256 | 197,224 |
+//! | 10 | 2048 | 256 | 197,336 |
 //!
 //! That is the documented configuration: the paper's testbed (ten resources), one-minute
 //! slots for 34 hours ahead (a day of Bronze deadline plus the two-hour start range),
-//! and 256 jobs in flight: 164,320 bytes of calendars, 32,056 of jobs (with the table's
-//! earliest touched start and floor of deadlines) and 848 of resources (with what
-//! their searches have shown), configuration, clock, the last look for starts
+//! and 256 jobs in flight: 164,320 bytes of calendars, 32,088 of jobs (with the table's
+//! earliest touched start, floor of deadlines and next planned start) and 928 of
+//! resources (with what their searches have shown), configuration, clock, the last look for starts
 //! (`start.rs`) and the last freed ranges (`frees.rs`).
 
 pub mod event;
@@ -122,6 +123,7 @@ mod reschedule;
 mod start;
 mod table;
 pub mod types;
+mod waits;
 
 pub use event::{Decision, Event, Outcome, Request, Violation};
 pub use job::{Job, laxity_milli};

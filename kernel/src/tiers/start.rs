@@ -12,7 +12,7 @@
 
 use super::event::Decision;
 use super::kernel::TiersKernel;
-use super::table::Resources;
+use super::waits::Resources;
 use crate::types::Tick;
 
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
@@ -30,15 +30,15 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         loop {
             // Acceptance order is `seq` order, so the first of the earliest starts on
             // an open resource wins.
-            let index = match self.jobs.first_waiting_on(&self.open()) {
-                Some((index, start)) if start <= t => index,
-                first => {
-                    // The look saw every job, those touched since the last one too.
-                    let _ = self.jobs.take_touched();
-                    self.quiet = Some(first.map_or(Tick::MAX, |(_, start)| start));
-                    return;
-                }
-            };
+            let open = self.open();
+            let start = self.jobs.earliest_waiting_on(&open);
+            if start > t || start == Tick::MAX {
+                // The look saw every job, those touched since the last one too.
+                let _ = self.jobs.take_touched();
+                self.quiet = Some(start);
+                return;
+            }
+            let Some(index) = self.jobs.first_waiting_at(&open, start) else { return };
             let now = self.now;
             let Some((job, at, r)) = self.jobs.edit(index, |j| {
                 j.running = true;

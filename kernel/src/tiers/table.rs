@@ -14,13 +14,14 @@
 use heapless::Vec;
 
 use super::job::Job;
+use super::waits::{Resources, Waits};
 use crate::panic_free;
 use crate::types::{JobId, Tick};
 
 /// The jobs and their side arrays, index for index, and the earliest planned start
 /// among the jobs changed since a look (see `start.rs`). Equality compares the jobs (the side arrays are a function of them).
 #[derive(Clone, Debug)]
-pub(super) struct Table<const J: usize> {
+pub(super) struct Table<const R: usize, const J: usize> {
     jobs: Vec<Job, J>,
     ids: Vec<JobId, J>,
     /// The resource each job is placed on.
@@ -40,17 +41,19 @@ pub(super) struct Table<const J: usize> {
     /// none without reading them. A push or an edit lowers it to the job's deadline;
     /// a removal leaves it (the earliest can only come later).
     due_floor: Tick,
+    /// Answers about the planned starts, kept between events (see `waits.rs`).
+    waits_kept: Waits<R>,
 }
 
-impl<const J: usize> PartialEq for Table<J> {
+impl<const R: usize, const J: usize> PartialEq for Table<R, J> {
     fn eq(&self, other: &Self) -> bool {
         self.jobs == other.jobs
     }
 }
 
-impl<const J: usize> Eq for Table<J> {}
+impl<const R: usize, const J: usize> Eq for Table<R, J> {}
 
-impl<const J: usize> Table<J> {
+impl<const R: usize, const J: usize> Table<R, J> {
     pub(super) const fn new() -> Self {
         Self {
             jobs: Vec::new(),
@@ -61,6 +64,7 @@ impl<const J: usize> Table<J> {
             stuck: Vec::new(),
             touched: Tick::MAX,
             due_floor: Tick::MAX,
+            waits_kept: Waits::new(),
         }
     }
 
@@ -85,6 +89,7 @@ impl<const J: usize> Table<J> {
     pub(super) fn clear(&mut self) {
         self.touched = Tick::MAX;
         self.due_floor = Tick::MAX;
+        self.waits_kept.forget();
         self.jobs.clear();
         self.ids.clear();
         self.places.clear();
@@ -96,6 +101,7 @@ impl<const J: usize> Table<J> {
     /// Appends `job`, or hands it back when the table is full.
     pub(super) fn push(&mut self, job: Job) -> Result<(), Job> {
         self.jobs.push(job)?;
+        self.waits_kept.change((Tick::MAX, job.resource), (wait(&job), job.resource));
         self.touched = self.touched.min(wait(&job));
         self.due_floor = self.due_floor.min(due(&job));
         // Vectors of one capacity, pushed together: the others have room.
@@ -107,6 +113,7 @@ impl<const J: usize> Table<J> {
     /// Removes job `index`, keeping the order of the others.
     pub(super) fn remove(&mut self, index: usize) -> Option<Job> {
         let job = panic_free::remove(&mut self.jobs, index)?;
+        self.waits_kept.change((wait(&job), job.resource), (Tick::MAX, job.resource));
         let _ = panic_free::remove(&mut self.ids, index);
         let _ = panic_free::remove(&mut self.places, index);
         let _ = panic_free::remove(&mut self.waits, index);
@@ -124,6 +131,7 @@ impl<const J: usize> Table<J> {
         if (wait(&job), job.resource) != before {
             self.touched = self.touched.min(wait(&job));
         }
+        self.waits_kept.change(before, (wait(&job), job.resource));
         self.due_floor = self.due_floor.min(due(&job));
         if let (Some(id), Some(r)) = (self.ids.get_mut(index), self.places.get_mut(index)) {
             (*id, *r) = (job.job, job.resource);
@@ -152,6 +160,14 @@ impl<const J: usize> Table<J> {
         self.stuck.iter_mut().for_each(|s| *s = NOT_STUCK);
     }
 
+    /// Keeps no answer about the planned starts from now on, reading every job for
+    /// each (the tests' twin).
+    #[cfg(test)]
+    pub(super) fn keep_nothing(&mut self) {
+        self.waits_kept.forget();
+        self.waits_kept.forgetful = true;
+    }
+
     /// When job `index` last could not move, unchanged since: `(stamp, tail)`.
     pub(super) fn stuck(&self, index: usize) -> Option<(u64, u64)> {
         self.stuck.get(index).copied().filter(|&s| s != NOT_STUCK)
@@ -169,20 +185,25 @@ impl<const J: usize> Table<J> {
 
     /// The earliest planned start after `now` of a waiting job, if any.
     pub(super) fn next_wait_after(&self, now: Tick) -> Option<Tick> {
-        let after = self.waits.iter().map(|&t| if t > now { t } else { Tick::MAX });
-        after.min().filter(|&t| t < Tick::MAX)
+        Some(self.waits_kept.next_after(now, &self.waits)).filter(|&t| t < Tick::MAX)
     }
 
-    /// The waiting job with the earliest planned start (ties to acceptance order)
-    /// among those on a resource of `open`: `(index, start)`.
-    pub(super) fn first_waiting_on(&self, open: &Resources) -> Option<(usize, Tick)> {
-        let mut best: Option<(usize, Tick)> = None;
-        for (index, (&start, &r)) in self.waits.iter().zip(self.places.iter()).enumerate() {
-            if start < best.map_or(Tick::MAX, |b| b.1) && open.holds(r) {
-                best = Some((index, start));
-            }
-        }
-        best
+    /// Makes [`Table::next_wait_after`] for `now` (and on, until a change) an answer
+    /// kept, not a read of every job.
+    pub(super) fn keep_wait_after(&mut self, now: Tick) {
+        self.waits_kept.keep_after(now, &self.waits);
+    }
+
+    /// The earliest planned start among the waiting jobs on a resource of `open`
+    /// (`Tick::MAX`: none).
+    pub(super) fn earliest_waiting_on(&mut self, open: &Resources) -> Tick {
+        self.waits_kept.earliest_on(open, &self.waits, &self.places)
+    }
+
+    /// The first job, in acceptance order, waiting to start at `start` on a resource
+    /// of `open`.
+    pub(super) fn first_waiting_at(&self, open: &Resources, start: Tick) -> Option<usize> {
+        self.waits.iter().zip(&self.places).position(|(&s, &r)| s == start && open.holds(r))
     }
 
     /// The index of the first job placed on `resource`, from index `from` on.
@@ -204,24 +225,6 @@ impl<const J: usize> Table<J> {
             .fold((0, Tick::MAX), |best, (i, &d)| if d < best.1 { (i, d) } else { best });
         self.due_floor = deadline;
         (deadline < t).then_some(index)
-    }
-}
-
-/// A set of resources, a bit each (resources are numbered by a `u8`).
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Resources([u64; 4]);
-
-impl Resources {
-    pub(super) fn insert(&mut self, r: u8) {
-        let (word, bit) = (usize::from(r / 64), u32::from(r % 64));
-        if let Some(w) = self.0.get_mut(word) {
-            *w |= 1u64.wrapping_shl(bit);
-        }
-    }
-
-    pub(super) fn holds(&self, r: u8) -> bool {
-        let (word, bit) = (usize::from(r / 64), u32::from(r % 64));
-        self.0.get(word).is_some_and(|w| w.wrapping_shr(bit) & 1 == 1)
     }
 }
 
