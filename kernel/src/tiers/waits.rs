@@ -102,8 +102,8 @@ impl<const R: usize> Waits<R> {
             }
             firsts
         });
-        let on_open = (0..=u8::MAX).zip(firsts.iter()).filter(|&(r, _)| open.holds(r));
-        let earliest = on_open.map(|(_, &first)| first).min().unwrap_or(Tick::MAX);
+        let on_open = open.iter().filter_map(|r| firsts.get(usize::from(r)));
+        let earliest = on_open.copied().min().unwrap_or(Tick::MAX);
         #[cfg(test)]
         if self.forgetful {
             self.firsts = None;
@@ -127,5 +127,17 @@ impl Resources {
     pub(super) fn holds(&self, r: u8) -> bool {
         let (word, bit) = (usize::from(r / 64), u32::from(r % 64));
         self.0.get(word).is_some_and(|w| w.wrapping_shr(bit) & 1 == 1)
+    }
+
+    /// The resources of the set, in increasing order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        (0u8..).zip(self.0.iter()).flat_map(|(word, &bits)| {
+            let mut left = bits;
+            core::iter::from_fn(move || {
+                let bit = u8::try_from(left.trailing_zeros()).ok().filter(|&b| b < 64)?;
+                left &= left.wrapping_sub(1);
+                Some(word.saturating_mul(64).saturating_add(bit))
+            })
+        })
     }
 }
