@@ -26,11 +26,18 @@ struct Stretch {
 #[derive(Clone, Debug)]
 pub(super) struct Known<const R: usize> {
     stretches: [Option<Stretch>; R],
+    /// Learns nothing, so that every search reads its whole range (the tests' twin).
+    #[cfg(test)]
+    pub(super) off: bool,
 }
 
 impl<const R: usize> Known<R> {
     pub(super) const fn new() -> Self {
-        Self { stretches: [None; R] }
+        Self {
+            stretches: [None; R],
+            #[cfg(test)]
+            off: false,
+        }
     }
 
     /// Room was freed on resource `r`: what was known of it may no longer hold.
@@ -58,6 +65,10 @@ impl<const R: usize> Known<R> {
     /// [`Known::skip`] gave, showed that no such run lies in `[first, high)`: the
     /// record grows when that joins the known stretch, else it is replaced.
     pub(super) fn learn(&mut self, r: usize, first: Slot, n: u64, high: Slot) {
+        #[cfg(test)]
+        if self.off {
+            return;
+        }
         let Some(known) = self.stretches.get_mut(r) else { return };
         let stretch = match *known {
             // A run of `n` in the union that starts before `first` ends inside the
