@@ -13,11 +13,15 @@
 //!   rules and violations;
 //! - `sla`: [`SlaAudit`](crate::model::sla::SlaAudit): capacity, windows, first fit,
 //!   the order and every reason.
+//!
+//! [`audit`] is one loop over the records: counted, and held to the promises with the
+//! logged decisions taken as made. [`verify`] runs that loop on a second thread,
+//! which hands every record to the caller's thread to be re-made (`verify/split.rs`).
 
 use std::io::Read;
 
 use kernel::Tick;
-use kernel::log::Body;
+use kernel::log::{Body, Record};
 
 use crate::contract::{LogModel, body_label};
 use crate::engine::EngineError;
@@ -31,7 +35,10 @@ use crate::model::tiers::{TiersCounts, TiersViolation};
 mod reservation;
 mod service_level;
 mod sla;
+mod split;
 mod tiers;
+
+use split::verify_model;
 
 pub use reservation::ReservationCounts;
 pub use service_level::ServiceLevelCounts;
@@ -96,7 +103,7 @@ impl Tally {
 /// the audit that holds them to their promises, and what it counts.
 pub trait Verified: LogModel {
     /// The part of the log header that configures this model.
-    type Header: Clone;
+    type Header: Clone + Sync;
     type Engine;
     type Audit;
     /// The model's own counts while the log is read.
@@ -172,11 +179,12 @@ pub enum VerifyError {
     Sla { seq: u64, error: SlaViolation },
 }
 
-/// Verifies a whole log; see the module documentation.
-pub fn verify<R: Read>(reader: LogReader<R>) -> Result<Report, VerifyError> {
+/// Verifies a whole log; see the module documentation. The log is read and audited
+/// on a second thread while this one re-makes the decisions (`verify/split.rs`).
+pub fn verify<R: Read + Send>(reader: LogReader<R>) -> Result<Report, VerifyError> {
     reader.header().check()?;
     let model = reader.header().model.clone();
-    crate::with_model!(model, verify_model(reader, true))
+    crate::with_model!(model, verify_model(reader))
 }
 
 /// The second half of [`verify`] alone: the log's records held to their promises by
@@ -186,44 +194,114 @@ pub fn verify<R: Read>(reader: LogReader<R>) -> Result<Report, VerifyError> {
 pub fn audit<R: Read>(reader: LogReader<R>) -> Result<Report, VerifyError> {
     reader.header().check()?;
     let model = reader.header().model.clone();
-    crate::with_model!(model, verify_model(reader, false))
+    crate::with_model!(model, audit_only(reader))
 }
 
-/// Verifies a log of the model `M`: every record re-made (unless `rebuild` is false:
-/// then the logged decisions are taken as they are), then audited.
-fn verify_model<M: Verified>(mut reader: LogReader<impl Read>, rebuild: bool) -> Result<Report, VerifyError> {
-    let header = M::header(reader.header())
+/// [`audit`] of a log of the model `M`.
+fn audit_only<M: Verified>(reader: LogReader<impl Read>) -> Result<Report, VerifyError> {
+    let header = model_header::<M>(reader.header())?;
+    let mut forward = |_| Ok::<(), std::convert::Infallible>(());
+    match audit_model::<M, _>(reader, &header, &mut forward) {
+        Ok(report) => Ok(report),
+        Err(Ended::Error(met)) => Err(met.1),
+        Err(Ended::Stopped(never)) => match never {},
+    }
+}
+
+/// An error and where it was met.
+pub(super) type Met = Box<(At, VerifyError)>;
+
+/// Why [`audit_model`] ended early: an error, or its taker of records stopped (saying
+/// `S`).
+pub(super) enum Ended<S> {
+    Error(Met),
+    Stopped(S),
+}
+
+/// The model `M`'s part of `header`, or the error that it is another model's.
+fn model_header<M: Verified>(header: &Header) -> Result<M::Header, HeaderError> {
+    M::header(header)
         .cloned()
-        .ok_or_else(|| HeaderError { field: "model".into(), problem: format!("is not {}", M::NAME) })?;
-    let mut engine = if rebuild { Some(M::engine(&header)?) } else { None };
-    let mut audit = M::audit(&header);
+        .ok_or_else(|| HeaderError { field: "model".into(), problem: format!("is not {}", M::NAME) })
+}
+
+/// Where in the loop over a log an error is met: the record's place (the count of
+/// records before it; at the end, all of them), then the step of its handling, in
+/// the order the steps come.
+pub(super) type At = (u64, Step);
+
+/// The steps of handling one record, in order; an error of an earlier step, or of an
+/// earlier record, is met first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Step {
+    /// The record cannot be read.
+    Read,
+    /// An event (or the end): the kernel decided more for the event before it than
+    /// the log holds.
+    Close,
+    /// An event (or the end): the event before it breaks a promise.
+    Check,
+    /// A decision: not the kernel's.
+    Match,
+    /// Neither an event nor a decision of the model.
+    Model,
+    /// The end: the audit's last word.
+    Finish,
+}
+
+/// The log of the model `M` (configured by `header`) counted and, event by event with
+/// its logged decisions, held to the promises: every record handed to `forward` once
+/// handled (a record whose handling failed too), until `forward` fails (its taker
+/// has stopped).
+pub(super) fn audit_model<M: Verified, S>(
+    mut reader: LogReader<impl Read>,
+    header: &M::Header,
+    forward: &mut dyn FnMut(Record) -> Result<(), S>,
+) -> Result<Report, Ended<S>> {
+    let mut audit = M::audit(header);
     let mut tally = Tally::default();
     let mut counts = M::Counts::default();
-    let mut matcher = Matcher::<M::Event, M::Decision>::new(M::wrap_decision, !rebuild);
-    while let Some(record) = reader.next_record()? {
+    let mut matcher = Matcher::<M::Event, M::Decision>::new(M::wrap_decision, true);
+    loop {
+        let record = match reader.next_record() {
+            Ok(Some(record)) => record,
+            Ok(None) => break,
+            Err(error) => return Err(Ended::Error(Box::new(((tally.records, Step::Read), error.into())))),
+        };
         tally.records += 1;
-        if let Some(event) = M::event(&record.body) {
-            matcher.close(record.seq, Some(record.body))?;
-            check::<M>(&mut audit, matcher.last(), record.seq)?;
-            tally.events += 1;
-            matcher.open(event, M::time(&event), |e, out| {
-                if let Some(engine) = engine.as_mut() {
-                    M::step(engine, e, out);
-                }
-            });
-        } else if let Some(logged) = M::decision(&record.body) {
-            tally.decisions += 1;
-            matcher.decision(record.seq, logged, record.body)?;
-            M::count(&mut tally, &mut counts, &logged);
-        } else {
-            let found = body_label(&record.body);
-            return Err(VerifyError::WrongModel { seq: record.seq, found, header: M::LABEL });
-        }
+        let handled = audit_record::<M>(&mut audit, &mut matcher, (&mut tally, &mut counts), &record);
+        forward(record).map_err(Ended::Stopped)?;
+        handled.map_err(Ended::Error)?;
     }
-    matcher.close(tally.records, None)?;
-    check::<M>(&mut audit, matcher.last(), tally.records)?;
-    let counts = M::finish(audit, counts, tally.records)?;
+    let end = tally.records;
+    let at = |step| move |error| Ended::Error(Box::new(((end, step), error)));
+    check::<M>(&mut audit, matcher.last(), end).map_err(at(Step::Check))?;
+    let counts = M::finish(audit, counts, end).map_err(at(Step::Finish))?;
     Ok(tally.report(counts))
+}
+
+/// One record of [`audit_model`]'s loop.
+fn audit_record<M: Verified>(
+    audit: &mut M::Audit,
+    matcher: &mut Matcher<M::Event, M::Decision>,
+    (tally, counts): (&mut Tally, &mut M::Counts),
+    record: &Record,
+) -> Result<(), Met> {
+    let seq = record.seq;
+    if let Some(event) = M::event(&record.body) {
+        // The logged decisions are taken as made: the closing of the last event holds.
+        check::<M>(audit, matcher.last(), seq).map_err(|error| Box::new(((seq, Step::Check), error)))?;
+        tally.events += 1;
+        matcher.open(event, M::time(&event), |_, _| {});
+    } else if let Some(logged) = M::decision(&record.body) {
+        tally.decisions += 1;
+        matcher.decision(seq, logged, record.body).map_err(|error| Box::new(((seq, Step::Match), error)))?;
+        M::count(tally, counts, &logged);
+    } else {
+        let found = body_label(&record.body);
+        return Err(Box::new(((seq, Step::Model), VerifyError::WrongModel { seq, found, header: M::LABEL })));
+    }
+    Ok(())
 }
 
 /// Holds the decisions of the last event, once they matched the log, to the promises.

@@ -186,3 +186,58 @@ fn a_header_out_of_range_is_refused_by_field() {
     good.set("skip-bad-lines", "false");
     assert!(verify_bytes(&log_of(&good, &bodies)).is_ok());
 }
+
+/// A run long enough that its log is read on one thread and re-made on the other in
+/// many batches: 12,000 submits on two machines, most of them rejected.
+fn long_run() -> (Header, Vec<Body>) {
+    let header = Header::new(2, 16, Policy::FirstFit, vec![Level::whole(1, 20)]).with_input("unit", 2);
+    let mut engine = Engine::from_header(&header).unwrap();
+    let submits = (0..12_000u64).map(|i| Event::Submit { t: i, job: i as u32, p: 1 + i % 7, level: 0 });
+    let mut bodies = Vec::new();
+    for event in submits.chain([Event::Advance { t: Tick::MAX }]) {
+        let mut decisions = Vec::new();
+        engine.step(event, &mut decisions);
+        bodies.push(Body::Event(event));
+        bodies.extend(decisions.into_iter().map(Body::Decision));
+    }
+    (header, bodies)
+}
+
+#[test]
+fn the_first_error_of_a_long_log_is_reported_whichever_side_meets_it() {
+    let (header, mut bodies) = long_run();
+    assert_eq!(verify_bytes(&log_of(&header, &bodies)).unwrap().records, bodies.len() as u64);
+    // An acceptance moved to the other machine, four fifths in: the re-making side's
+    // divergence comes before the audit's complaint about the schedule it makes.
+    let at = (bodies.len() * 4 / 5..bodies.len())
+        .find(|&i| matches!(bodies[i], Body::Decision(Decision::Accept { .. })))
+        .unwrap();
+    if let Body::Decision(Decision::Accept { machine, .. }) = &mut bodies[at] {
+        *machine = 1 - *machine;
+    }
+    let diverged = |error: &VerifyError| matches!(error, VerifyError::Diverged(d) if d.seq == at as u64);
+    let log = log_of(&header, &bodies);
+    let audited = replay::verify::audit(LogReader::new(&log[..]).unwrap()).unwrap_err();
+    assert!(matches!(audited, VerifyError::Promise { seq, .. } if seq > at as u64), "{audited}");
+    let error = verify_bytes(&log).unwrap_err();
+    assert!(diverged(&error), "{error}");
+    // A damaged byte past the divergence: still the divergence.
+    let mut late = log.clone();
+    let len = late.len();
+    late[len - 64] ^= 0xff;
+    let error = verify_bytes(&late).unwrap_err();
+    assert!(diverged(&error), "{error}");
+    // A damaged byte a third of the way in: the damaged frame, met first.
+    let mut early = log;
+    early[len / 3] ^= 0xff;
+    let error = verify_bytes(&early).unwrap_err();
+    assert!(matches!(error, VerifyError::Format(_)), "{error}");
+    // The last decision missing: the kernel decided more than the log holds, at its end.
+    let (_, honest) = long_run();
+    let last = honest.len() - 1;
+    let error = verify_bytes(&log_of(&header, &honest[..last])).unwrap_err();
+    assert!(
+        matches!(&error, VerifyError::Diverged(d) if d.logged.is_none() && d.seq == last as u64),
+        "{error}"
+    );
+}
