@@ -108,6 +108,10 @@ pub trait Verified: LogModel {
     type Audit;
     /// The model's own counts while the log is read.
     type Counts: Default;
+    /// Whether [`verify`] re-makes the decisions on a thread apart from the reading
+    /// and the audit: worth it when the kernel's work outweighs handing the records
+    /// over (`verify/split.rs`).
+    const SPLIT: bool;
 
     /// The model's part of a log header (`None`: the header is for another model).
     fn header(header: &Header) -> Option<&Self::Header>;
@@ -200,8 +204,8 @@ pub fn audit<R: Read>(reader: LogReader<R>) -> Result<Report, VerifyError> {
 /// [`audit`] of a log of the model `M`.
 fn audit_only<M: Verified>(reader: LogReader<impl Read>) -> Result<Report, VerifyError> {
     let header = model_header::<M>(reader.header())?;
-    let mut forward = |_| Ok::<(), std::convert::Infallible>(());
-    match audit_model::<M, _>(reader, &header, &mut forward) {
+    let forward = |_| Ok::<(), std::convert::Infallible>(());
+    match audit_model::<M, _>(reader, &header, forward) {
         Ok(report) => Ok(report),
         Err(Ended::Error(met)) => Err(met.1),
         Err(Ended::Stopped(never)) => match never {},
@@ -251,12 +255,11 @@ pub(super) enum Step {
 
 /// The log of the model `M` (configured by `header`) counted and, event by event with
 /// its logged decisions, held to the promises: every record handed to `forward` once
-/// handled (a record whose handling failed too), until `forward` fails (its taker
-/// has stopped).
+/// read, before it is handled, until `forward` fails (its taker has stopped).
 pub(super) fn audit_model<M: Verified, S>(
     mut reader: LogReader<impl Read>,
     header: &M::Header,
-    forward: &mut dyn FnMut(Record) -> Result<(), S>,
+    mut forward: impl FnMut(Record) -> Result<(), S>,
 ) -> Result<Report, Ended<S>> {
     let mut audit = M::audit(header);
     let mut tally = Tally::default();
@@ -269,9 +272,11 @@ pub(super) fn audit_model<M: Verified, S>(
             Err(error) => return Err(Ended::Error(Box::new(((tally.records, Step::Read), error.into())))),
         };
         tally.records += 1;
-        let handled = audit_record::<M>(&mut audit, &mut matcher, (&mut tally, &mut counts), &record);
+        // Handed on first: a taker that re-makes the record on this thread meets its
+        // errors of this record before the audit's, as a single loop would.
         forward(record).map_err(Ended::Stopped)?;
-        handled.map_err(Ended::Error)?;
+        audit_record::<M>(&mut audit, &mut matcher, (&mut tally, &mut counts), &record)
+            .map_err(Ended::Error)?;
     }
     let end = tally.records;
     let at = |step| move |error| Ended::Error(Box::new(((end, step), error)));
@@ -305,7 +310,7 @@ fn audit_record<M: Verified>(
 }
 
 /// Holds the decisions of the last event, once they matched the log, to the promises.
-fn check<M: Verified>(
+pub(super) fn check<M: Verified>(
     audit: &mut M::Audit,
     last: Option<(&M::Event, &[M::Decision])>,
     seq: u64,

@@ -53,6 +53,8 @@ impl Verified for Reservation {
     type Engine = ReservationEngine;
     type Audit = ReservationAudit;
     type Counts = ReservationCounts;
+    /// The kernel's work outweighs the reading and the audit.
+    const SPLIT: bool = true;
 
     fn header(header: &Header) -> Option<&ReservationHeader> {
         header.reservation()

@@ -1,0 +1,96 @@
+//! `verify` of a tiers log, whose decisions are re-made on one thread while the log is
+//! read and audited on another, in many batches: the error reported is the one a
+//! single loop meets first, whichever side meets it.
+
+use kernel::log::Body;
+use kernel::tiers::{Config, Decision, Event, Group, Policy, Request, Resource, Tier};
+use replay::engine::tiers::{TiersEngine, header};
+use replay::format::{Header, LogReader, LogWriter, Model};
+use replay::verify::{VerifyError, audit, verify};
+
+fn resources() -> Vec<Resource> {
+    let desktop = Resource { group: Group::Low, nodes: 1, speed_milli: 1000 };
+    vec![Resource { group: Group::High, nodes: 2, speed_milli: 1000 }, desktop, desktop]
+}
+
+/// A seeded run of Silver and Bronze submits, with finishes of running jobs at
+/// random (Gold, whose promise the audit holds to the finish times, is left out).
+fn long_run() -> (Header, Vec<Body>) {
+    let config = Config { slot_ticks: 60, ..Config::new(Policy::QosRes) };
+    let mut header_ =
+        Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new()).with_input("unit", 4);
+    header_.model = Model::Tiers(header(config, &resources()));
+    let mut engine = TiersEngine::new(config, &resources()).unwrap();
+    let (mut bodies, mut running, mut draw) = (Vec::new(), Vec::new(), 7u64);
+    for job in 0..6_000u32 {
+        draw = draw.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let t = u64::from(job) * 90;
+        let event = match (draw >> 40) % 4 {
+            0 if !running.is_empty() => Event::Finish { t, job: running.remove(0) },
+            _ => {
+                let (tier, work) = ([Tier::Silver, Tier::Bronze][job as usize % 2], 60 + (draw >> 50));
+                Event::Submit(Request { t, job, tier, work, ready: t, deadline: t + 3 * work })
+            }
+        };
+        let mut decisions = Vec::new();
+        engine.step(event, &mut decisions);
+        running.extend(decisions.iter().filter_map(|d| match d {
+            Decision::Start { job, .. } => Some(*job),
+            _ => None,
+        }));
+        bodies.push(Body::TiersEvent(event));
+        bodies.extend(decisions.into_iter().map(Body::TiersDecision));
+    }
+    (header_, bodies)
+}
+
+fn log_of(header: &Header, bodies: &[Body]) -> Vec<u8> {
+    let mut writer = LogWriter::new(Vec::new(), header).unwrap();
+    bodies.iter().for_each(|b| writer.record(*b).unwrap());
+    writer.finish().unwrap()
+}
+
+fn verify_bytes(bytes: &[u8]) -> Result<replay::verify::Report, VerifyError> {
+    verify(LogReader::new(bytes).unwrap())
+}
+
+#[test]
+fn the_first_error_of_a_long_tiers_log_is_reported_whichever_side_meets_it() {
+    let (header, mut bodies) = long_run();
+    assert!(bodies.len() > 12_000, "{} records", bodies.len());
+    let report = verify_bytes(&log_of(&header, &bodies)).unwrap();
+    assert_eq!(report.records, bodies.len() as u64);
+    assert_eq!(report, audit(LogReader::new(&log_of(&header, &bodies)[..]).unwrap()).unwrap());
+    // An acceptance moved to a start an hour later, four fifths in: the re-making
+    // side's divergence comes before the audit's complaint about it.
+    let at = (bodies.len() * 4 / 5..bodies.len())
+        .find(|&i| matches!(bodies[i], Body::TiersDecision(Decision::Accept { .. })))
+        .unwrap();
+    if let Body::TiersDecision(Decision::Accept { start, .. }) = &mut bodies[at] {
+        *start += 3_600;
+    }
+    let diverged = |error: &VerifyError| matches!(error, VerifyError::Diverged(d) if d.seq == at as u64);
+    let log = log_of(&header, &bodies);
+    let audited = audit(LogReader::new(&log[..]).unwrap()).unwrap_err();
+    assert!(matches!(audited, VerifyError::Tiers { seq, .. } if seq > at as u64), "{audited}");
+    let error = verify_bytes(&log).unwrap_err();
+    assert!(diverged(&error), "{error}");
+    // A damaged byte past the divergence: still the divergence.
+    let (mut late, len) = (log.clone(), log.len());
+    late[len - 64] ^= 0xff;
+    let error = verify_bytes(&late).unwrap_err();
+    assert!(diverged(&error), "{error}");
+    // A damaged byte a third of the way in: the damaged frame, met first.
+    let mut early = log;
+    early[len / 3] ^= 0xff;
+    let error = verify_bytes(&early).unwrap_err();
+    assert!(matches!(error, VerifyError::Format(_)), "{error}");
+    // The last decision missing: the kernel decided more than the log holds, at its end.
+    let (_, honest) = long_run();
+    let last = honest.len() - 1;
+    let error = verify_bytes(&log_of(&header, &honest[..last])).unwrap_err();
+    assert!(
+        matches!(&error, VerifyError::Diverged(d) if d.logged.is_none() && d.seq == last as u64),
+        "{error}"
+    );
+}
