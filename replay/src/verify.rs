@@ -16,7 +16,9 @@
 //!
 //! [`audit`] is one loop over the records: counted, and held to the promises with the
 //! logged decisions taken as made. [`verify`] runs that loop on a second thread,
-//! which hands every record to the caller's thread to be re-made (`verify/split.rs`).
+//! which hands every record to the caller's thread to be re-made, for the models
+//! whose kernel's work outweighs the hand-over ([`Verified::SPLIT`]); the others
+//! re-make and audit in one loop (`verify/split.rs`).
 
 use std::io::Read;
 
