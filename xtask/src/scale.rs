@@ -58,6 +58,9 @@ fn measure(dir: &Path, jobs: u32, runs: &[Run]) -> Result<Vec<Row>> {
     let name: &'static str = Box::leak(format!("scale-{jobs}").into_boxed_str());
     eprintln!("==> scale: {jobs} jobs");
     let trace = corpus::write(dir, &Shape::scale(name, jobs))?;
+    // The per-job table of the last length measured: a run replacing it would be
+    // timed removing it (620 MB at ten million jobs).
+    let _ = std::fs::remove_file(dir.join(JOBS_TABLE));
     runs.iter()
         .map(|&(label, subcommand, options)| {
             corpus::one(dir, ("--trace", &trace), label, subcommand, options)
@@ -65,11 +68,14 @@ fn measure(dir: &Path, jobs: u32, runs: &[Run]) -> Result<Vec<Row>> {
         .collect()
 }
 
+/// Where `single+jobs` writes its per-job table, in the benchmark's folder.
+const JOBS_TABLE: &str = "jobs.csv";
+
 /// `runs`, then the first of them again writing its per-job table into `dir`.
 fn with_jobs_out(dir: &Path, runs: &[Run]) -> Vec<Run> {
     let mut all = runs.to_vec();
     if let Some(&(_, subcommand, options)) = runs.first() {
-        let table: &'static str = Box::leak(dir.join("jobs.csv").display().to_string().into_boxed_str());
+        let table: &'static str = Box::leak(dir.join(JOBS_TABLE).display().to_string().into_boxed_str());
         let options: &'static [&'static str] =
             Box::leak([options, &["--jobs-out", table]].concat().into_boxed_slice());
         all.push(("single+jobs", subcommand, options));
