@@ -14,7 +14,8 @@ fn resources() -> Vec<Resource> {
 }
 
 /// A seeded run of Silver and Bronze submits, with finishes of running jobs at
-/// random (Gold, whose promise the audit holds to the finish times, is left out).
+/// random (Gold, whose promise the audit holds to the finish times, is left out),
+/// closed by an advance past every deadline.
 fn long_run() -> (Header, Vec<Body>) {
     let config = Config { slot_ticks: 60, ..Config::new(Policy::QosRes) };
     let mut header_ =
@@ -22,10 +23,12 @@ fn long_run() -> (Header, Vec<Body>) {
     header_.model = Model::Tiers(header(config, &resources()));
     let mut engine = TiersEngine::new(config, &resources()).unwrap();
     let (mut bodies, mut running, mut draw) = (Vec::new(), Vec::new(), 7u64);
-    for job in 0..6_000u32 {
+    for job in 0..=6_000u32 {
         draw = draw.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         let t = u64::from(job) * 90;
         let event = match (draw >> 40) % 4 {
+            // A day on, the jobs still running are late.
+            _ if job == 6_000 => Event::Advance { t: t + 86_400 },
             0 if !running.is_empty() => Event::Finish { t, job: running.remove(0) },
             _ => {
                 let (tier, work) = ([Tier::Silver, Tier::Bronze][job as usize % 2], 60 + (draw >> 50));
@@ -85,10 +88,15 @@ fn the_first_error_of_a_long_tiers_log_is_reported_whichever_side_meets_it() {
     early[len / 3] ^= 0xff;
     let error = verify_bytes(&early).unwrap_err();
     assert!(matches!(error, VerifyError::Format(_)), "{error}");
-    // The last decision missing: the kernel decided more than the log holds, at its end.
+    // The last decision, a job's lateness, missing: the kernel decided more than the
+    // log holds, at its end, before the audit's last word (a late job never violated).
     let (_, honest) = long_run();
     let last = honest.len() - 1;
-    let error = verify_bytes(&log_of(&header, &honest[..last])).unwrap_err();
+    assert!(matches!(honest[last], Body::TiersDecision(Decision::Violate { .. })), "{:?}", honest[last]);
+    let cut = log_of(&header, &honest[..last]);
+    let audited = audit(LogReader::new(&cut[..]).unwrap()).unwrap_err();
+    assert!(matches!(audited, VerifyError::Tiers { seq, .. } if seq == last as u64), "{audited}");
+    let error = verify_bytes(&cut).unwrap_err();
     assert!(
         matches!(&error, VerifyError::Diverged(d) if d.logged.is_none() && d.seq == last as u64),
         "{error}"
