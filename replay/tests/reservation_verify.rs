@@ -10,7 +10,10 @@ use replay::engine::reservation::{self, ReservationEngine};
 use replay::format::{Header, LogReader, LogWriter, Model};
 use replay::model::reservation::{ReservationAudit, ReservationViolation};
 use replay::verify::ModelCounts;
-use replay::verify::{VerifyError, verify};
+use replay::verify::VerifyError;
+
+mod common;
+use common::{log_of, verify_bytes};
 
 fn request(
     t: Tick,
@@ -49,16 +52,6 @@ fn honest_run() -> (Header, Vec<Body>) {
         bodies.extend(decisions.into_iter().map(Body::ReservationDecision));
     }
     (header, bodies)
-}
-
-fn log_of(header: &Header, bodies: &[Body]) -> Vec<u8> {
-    let mut writer = LogWriter::new(Vec::new(), header).unwrap();
-    bodies.iter().for_each(|b| writer.record(*b).unwrap());
-    writer.finish().unwrap()
-}
-
-fn verify_bytes(bytes: &[u8]) -> Result<replay::verify::Report, VerifyError> {
-    verify(LogReader::new(bytes).unwrap())
 }
 
 #[test]

@@ -5,8 +5,11 @@ use kernel::Tick;
 use kernel::log::Body;
 use kernel::service_level::{Decision, Event, Level, Policy};
 use replay::engine::service_level::Engine;
-use replay::format::{Header, LogReader, LogWriter, Model};
+use replay::format::{Header, LogReader, Model};
 use replay::verify::{VerifyError, verify};
+
+mod common;
+use common::{log_of, verify_bytes};
 
 /// The records of a short two-machine run, as the kernel makes them.
 fn honest_run() -> (Header, Vec<Body>) {
@@ -26,16 +29,6 @@ fn honest_run() -> (Header, Vec<Body>) {
         bodies.extend(decisions.into_iter().map(Body::Decision));
     }
     (header, bodies)
-}
-
-fn log_of(header: &Header, bodies: &[Body]) -> Vec<u8> {
-    let mut writer = LogWriter::new(Vec::new(), header).unwrap();
-    bodies.iter().for_each(|b| writer.record(*b).unwrap());
-    writer.finish().unwrap()
-}
-
-fn verify_bytes(bytes: &[u8]) -> Result<replay::verify::Report, VerifyError> {
-    verify(LogReader::new(bytes).unwrap())
 }
 
 #[test]

@@ -5,8 +5,11 @@
 use kernel::log::Body;
 use kernel::tiers::{Config, Decision, Event, Group, Policy, Request, Resource, Tier};
 use replay::engine::tiers::{TiersEngine, header};
-use replay::format::{Header, LogReader, LogWriter, Model};
-use replay::verify::{VerifyError, audit, verify};
+use replay::format::{Header, LogReader, Model};
+use replay::verify::{VerifyError, audit};
+
+mod common;
+use common::{log_of, verify_bytes};
 
 fn resources() -> Vec<Resource> {
     let desktop = Resource { group: Group::Low, nodes: 1, speed_milli: 1000 };
@@ -45,16 +48,6 @@ fn long_run() -> (Header, Vec<Body>) {
         bodies.extend(decisions.into_iter().map(Body::TiersDecision));
     }
     (header_, bodies)
-}
-
-fn log_of(header: &Header, bodies: &[Body]) -> Vec<u8> {
-    let mut writer = LogWriter::new(Vec::new(), header).unwrap();
-    bodies.iter().for_each(|b| writer.record(*b).unwrap());
-    writer.finish().unwrap()
-}
-
-fn verify_bytes(bytes: &[u8]) -> Result<replay::verify::Report, VerifyError> {
-    verify(LogReader::new(bytes).unwrap())
 }
 
 #[test]
