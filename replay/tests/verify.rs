@@ -21,6 +21,11 @@ fn honest_run() -> (Header, Vec<Body>) {
         Event::Submit { t: 3, job: 3, p: 1, level: 0 },
         Event::Advance { t: Tick::MAX },
     ];
+    (header, records(&mut engine, events))
+}
+
+/// The records of `events` and the decisions `engine` makes for them.
+fn records(engine: &mut Engine, events: impl IntoIterator<Item = Event>) -> Vec<Body> {
     let mut bodies = Vec::new();
     for event in events {
         let mut decisions = Vec::new();
@@ -28,7 +33,7 @@ fn honest_run() -> (Header, Vec<Body>) {
         bodies.push(Body::Event(event));
         bodies.extend(decisions.into_iter().map(Body::Decision));
     }
-    (header, bodies)
+    bodies
 }
 
 #[test]
@@ -186,14 +191,7 @@ fn long_run() -> (Header, Vec<Body>) {
     let header = Header::new(2, 16, Policy::FirstFit, vec![Level::whole(1, 20)]).with_input("unit", 2);
     let mut engine = Engine::from_header(&header).unwrap();
     let submits = (0..12_000u64).map(|i| Event::Submit { t: i, job: i as u32, p: 1 + i % 7, level: 0 });
-    let mut bodies = Vec::new();
-    for event in submits.chain([Event::Advance { t: Tick::MAX }]) {
-        let mut decisions = Vec::new();
-        engine.step(event, &mut decisions);
-        bodies.push(Body::Event(event));
-        bodies.extend(decisions.into_iter().map(Body::Decision));
-    }
-    (header, bodies)
+    (header, records(&mut engine, submits.chain([Event::Advance { t: Tick::MAX }])))
 }
 
 #[test]
@@ -208,29 +206,11 @@ fn the_first_error_of_a_long_log_is_reported_whichever_side_meets_it() {
     if let Body::Decision(Decision::Accept { machine, .. }) = &mut bodies[at] {
         *machine = 1 - *machine;
     }
-    let diverged = |error: &VerifyError| matches!(error, VerifyError::Diverged(d) if d.seq == at as u64);
     let log = log_of(&header, &bodies);
     let audited = replay::verify::audit(LogReader::new(&log[..]).unwrap()).unwrap_err();
     assert!(matches!(audited, VerifyError::Promise { seq, .. } if seq > at as u64), "{audited}");
-    let error = verify_bytes(&log).unwrap_err();
-    assert!(diverged(&error), "{error}");
-    // A damaged byte past the divergence: still the divergence.
-    let mut late = log.clone();
-    let len = late.len();
-    late[len - 64] ^= 0xff;
-    let error = verify_bytes(&late).unwrap_err();
-    assert!(diverged(&error), "{error}");
-    // A damaged byte a third of the way in: the damaged frame, met first.
-    let mut early = log;
-    early[len / 3] ^= 0xff;
-    let error = verify_bytes(&early).unwrap_err();
-    assert!(matches!(error, VerifyError::Format(_)), "{error}");
-    // The last decision missing: the kernel decided more than the log holds, at its end.
+    common::damage_after_and_before(&log, at);
     let (_, honest) = long_run();
     let last = honest.len() - 1;
-    let error = verify_bytes(&log_of(&header, &honest[..last])).unwrap_err();
-    assert!(
-        matches!(&error, VerifyError::Diverged(d) if d.logged.is_none() && d.seq == last as u64),
-        "{error}"
-    );
+    common::diverges_at_its_end(&log_of(&header, &honest[..last]), last);
 }

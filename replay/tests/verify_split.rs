@@ -65,22 +65,10 @@ fn the_first_error_of_a_long_tiers_log_is_reported_whichever_side_meets_it() {
     if let Body::TiersDecision(Decision::Accept { start, .. }) = &mut bodies[at] {
         *start += 3_600;
     }
-    let diverged = |error: &VerifyError| matches!(error, VerifyError::Diverged(d) if d.seq == at as u64);
     let log = log_of(&header, &bodies);
     let audited = audit(LogReader::new(&log[..]).unwrap()).unwrap_err();
     assert!(matches!(audited, VerifyError::Tiers { seq, .. } if seq > at as u64), "{audited}");
-    let error = verify_bytes(&log).unwrap_err();
-    assert!(diverged(&error), "{error}");
-    // A damaged byte past the divergence: still the divergence.
-    let (mut late, len) = (log.clone(), log.len());
-    late[len - 64] ^= 0xff;
-    let error = verify_bytes(&late).unwrap_err();
-    assert!(diverged(&error), "{error}");
-    // A damaged byte a third of the way in: the damaged frame, met first.
-    let mut early = log;
-    early[len / 3] ^= 0xff;
-    let error = verify_bytes(&early).unwrap_err();
-    assert!(matches!(error, VerifyError::Format(_)), "{error}");
+    common::damage_after_and_before(&log, at);
     // The last decision, a job's lateness, missing: the kernel decided more than the
     // log holds, at its end, before the audit's last word (a late job never violated).
     let (_, honest) = long_run();
@@ -89,9 +77,5 @@ fn the_first_error_of_a_long_tiers_log_is_reported_whichever_side_meets_it() {
     let cut = log_of(&header, &honest[..last]);
     let audited = audit(LogReader::new(&cut[..]).unwrap()).unwrap_err();
     assert!(matches!(audited, VerifyError::Tiers { seq, .. } if seq == last as u64), "{audited}");
-    let error = verify_bytes(&cut).unwrap_err();
-    assert!(
-        matches!(&error, VerifyError::Diverged(d) if d.logged.is_none() && d.seq == last as u64),
-        "{error}"
-    );
+    common::diverges_at_its_end(&cut, last);
 }
