@@ -334,10 +334,7 @@ pub fn run(
     host.read()?;
     let (mut events, mut decisions, mut last_t) = (0u64, 0u64, 0);
     let mut out = Vec::new();
-    // The kernel's next planned start changes only with a step: a stale finish,
-    // dropped without one, keeps it.
-    let mut wake = kernel.poll_at();
-    while let Some((t, next)) = host.next(wake) {
+    while let Some((t, next)) = host.next(kernel.poll_at()) {
         let Some(event) = host.event(t, next)? else { continue };
         out.clear();
         let outcome = kernel.step(event, &mut |d| out.push(d));
@@ -354,7 +351,6 @@ pub fn run(
             host.apply(*d);
         }
         host.settle();
-        wake = kernel.poll_at();
     }
     let close = Event::Advance { t: last_t + 1 };
     out.clear();

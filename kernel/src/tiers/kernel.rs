@@ -111,19 +111,14 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
 
     /// The next instant at which a waiting job is due to start, if any: the host sends
     /// an [`Event::Advance`] then (or an earlier event), so that starts are on time.
-    pub fn poll_at(&self) -> Option<Tick> {
+    /// It takes `&mut self` to keep its answer: a host asks after every step, and the
+    /// answer changes only when a change takes the earliest start away (`waits.rs`).
+    pub fn poll_at(&mut self) -> Option<Tick> {
         self.jobs.next_wait_after(self.now)
     }
 
     /// Handles one event, hands every decision to `sink` in order, and summarises.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        let outcome = self.decide(event, sink);
-        // The host asks [`Self::poll_at`] after every step: its answer is kept.
-        self.jobs.keep_wait_after(self.now);
-        outcome
-    }
-
-    fn decide<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
         if event.time().is_some_and(|t| t < self.now) {
             if let Event::Submit(request) = event {
                 sink(Decision::Reject { job: request.job, reason: RejectReason::TimeWentBackwards });

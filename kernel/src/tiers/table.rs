@@ -183,15 +183,10 @@ impl<const R: usize, const J: usize> Table<R, J> {
         self.ids.iter().position(|&id| id == job)
     }
 
-    /// The earliest planned start after `now` of a waiting job, if any.
-    pub(super) fn next_wait_after(&self, now: Tick) -> Option<Tick> {
+    /// The earliest planned start after `now` of a waiting job, if any (kept until a
+    /// change takes it away, see `waits.rs`).
+    pub(super) fn next_wait_after(&mut self, now: Tick) -> Option<Tick> {
         Some(self.waits_kept.next_after(now, &self.waits)).filter(|&t| t < Tick::MAX)
-    }
-
-    /// Makes [`Table::next_wait_after`] for `now` (and on, until a change) an answer
-    /// kept, not a read of every job.
-    pub(super) fn keep_wait_after(&mut self, now: Tick) {
-        self.waits_kept.keep_after(now, &self.waits);
     }
 
     /// The earliest planned start among the waiting jobs on a resource of `open`

@@ -72,22 +72,21 @@ impl<const R: usize> Waits<R> {
     }
 
     /// The earliest of `waits` after `now` (`Tick::MAX`: none): the kept answer while
-    /// it holds, a read of every wait otherwise.
-    pub(super) fn next_after(&self, now: Tick, waits: &[Tick]) -> Tick {
-        match self.after {
-            Some((asked, next)) if asked <= now && (now < next || next == Tick::MAX) => next,
-            _ => waits.iter().map(|&t| if t > now { t } else { Tick::MAX }).min().unwrap_or(Tick::MAX),
+    /// it holds, else a read of every wait, kept for the next time.
+    pub(super) fn next_after(&mut self, now: Tick, waits: &[Tick]) -> Tick {
+        if let Some((asked, next)) = self.after
+            && asked <= now
+            && (now < next || next == Tick::MAX)
+        {
+            return next;
         }
-    }
-
-    /// Keeps [`Waits::next_after`] for `now`, so that asking it again (at `now` or
-    /// until a change) reads nothing.
-    pub(super) fn keep_after(&mut self, now: Tick, waits: &[Tick]) {
-        self.after = Some((now, self.next_after(now, waits)));
+        let next = waits.iter().map(|&t| if t > now { t } else { Tick::MAX }).min().unwrap_or(Tick::MAX);
+        self.after = Some((now, next));
         #[cfg(test)]
         if self.forgetful {
             self.after = None;
         }
+        next
     }
 
     /// The earliest of `waits` whose job is on a resource of `open` (`Tick::MAX`:
