@@ -185,8 +185,9 @@ pub enum VerifyError {
     Sla { seq: u64, error: SlaViolation },
 }
 
-/// Verifies a whole log; see the module documentation. The log is read and audited
-/// on a second thread while this one re-makes the decisions (`verify/split.rs`).
+/// Verifies a whole log; see the module documentation. For most models the log is
+/// read and audited on a second thread while this one re-makes the decisions
+/// (`verify/split.rs`).
 pub fn verify<R: Read + Send>(reader: LogReader<R>) -> Result<Report, VerifyError> {
     reader.header().check()?;
     let model = reader.header().model.clone();
@@ -200,14 +201,19 @@ pub fn verify<R: Read + Send>(reader: LogReader<R>) -> Result<Report, VerifyErro
 pub fn audit<R: Read>(reader: LogReader<R>) -> Result<Report, VerifyError> {
     reader.header().check()?;
     let model = reader.header().model.clone();
-    crate::with_model!(model, audit_only(reader))
+    crate::with_model!(model, one_loop(reader, false))
 }
 
-/// [`audit`] of a log of the model `M`.
-fn audit_only<M: Verified>(reader: LogReader<impl Read>) -> Result<Report, VerifyError> {
+/// A log of the model `M` in one loop on this thread: counted and audited, and with
+/// `rebuild` every decision re-made first.
+pub(super) fn one_loop<M: Verified>(
+    reader: LogReader<impl Read>,
+    rebuild: bool,
+) -> Result<Report, VerifyError> {
     let header = model_header::<M>(reader.header())?;
+    let mut engine = if rebuild { Some(M::engine(&header)?) } else { None };
     let forward = |_| Ok::<(), std::convert::Infallible>(());
-    match audit_model::<M, _>(reader, &header, forward) {
+    match audit_model::<M, _>(reader, &header, engine.as_mut(), forward) {
         Ok(report) => Ok(report),
         Err(Ended::Error(met)) => Err(met.1),
         Err(Ended::Stopped(never)) => match never {},
@@ -225,7 +231,7 @@ pub(super) enum Ended<S> {
 }
 
 /// The model `M`'s part of `header`, or the error that it is another model's.
-fn model_header<M: Verified>(header: &Header) -> Result<M::Header, HeaderError> {
+pub(super) fn model_header<M: Verified>(header: &Header) -> Result<M::Header, HeaderError> {
     M::header(header)
         .cloned()
         .ok_or_else(|| HeaderError { field: "model".into(), problem: format!("is not {}", M::NAME) })
@@ -255,18 +261,20 @@ pub(super) enum Step {
     Finish,
 }
 
-/// The log of the model `M` (configured by `header`) counted and, event by event with
-/// its logged decisions, held to the promises: every record handed to `forward` once
-/// read, before it is handled, until `forward` fails (its taker has stopped).
+/// The log of the model `M` (configured by `header`) counted and, event by event,
+/// held to the promises: with an `engine`, every decision re-made and matched first;
+/// without, the logged decisions taken as made. Every record is handed to `forward`
+/// once read, before it is handled, until `forward` fails (its taker has stopped).
 pub(super) fn audit_model<M: Verified, S>(
     mut reader: LogReader<impl Read>,
     header: &M::Header,
+    mut engine: Option<&mut M::Engine>,
     mut forward: impl FnMut(Record) -> Result<(), S>,
 ) -> Result<Report, Ended<S>> {
     let mut audit = M::audit(header);
     let mut tally = Tally::default();
     let mut counts = M::Counts::default();
-    let mut matcher = Matcher::<M::Event, M::Decision>::new(M::wrap_decision, true);
+    let mut matcher = Matcher::<M::Event, M::Decision>::new(M::wrap_decision, engine.is_none());
     loop {
         let record = match reader.next_record() {
             Ok(Some(record)) => record,
@@ -274,14 +282,16 @@ pub(super) fn audit_model<M: Verified, S>(
             Err(error) => return Err(Ended::Error(Box::new(((tally.records, Step::Read), error.into())))),
         };
         tally.records += 1;
-        // Handed on first: a taker that re-makes the record on this thread meets its
-        // errors of this record before the audit's, as a single loop would.
+        // Handed on first, so that a taker sees every record up to the one this loop
+        // fails at (`verify/split.rs`).
         forward(record).map_err(Ended::Stopped)?;
-        audit_record::<M>(&mut audit, &mut matcher, (&mut tally, &mut counts), &record)
+        let engine = engine.as_deref_mut();
+        audit_record::<M>(&mut audit, &mut matcher, engine, (&mut tally, &mut counts), &record)
             .map_err(Ended::Error)?;
     }
     let end = tally.records;
     let at = |step| move |error| Ended::Error(Box::new(((end, step), error)));
+    matcher.close(end, None).map_err(at(Step::Close))?;
     check::<M>(&mut audit, matcher.last(), end).map_err(at(Step::Check))?;
     let counts = M::finish(audit, counts, end).map_err(at(Step::Finish))?;
     Ok(tally.report(counts))
@@ -291,18 +301,24 @@ pub(super) fn audit_model<M: Verified, S>(
 fn audit_record<M: Verified>(
     audit: &mut M::Audit,
     matcher: &mut Matcher<M::Event, M::Decision>,
+    engine: Option<&mut M::Engine>,
     (tally, counts): (&mut Tally, &mut M::Counts),
     record: &Record,
 ) -> Result<(), Met> {
     let seq = record.seq;
+    let at = |step| move |error| Box::new(((seq, step), error));
     if let Some(event) = M::event(&record.body) {
-        // The logged decisions are taken as made: the closing of the last event holds.
-        check::<M>(audit, matcher.last(), seq).map_err(|error| Box::new(((seq, Step::Check), error)))?;
+        matcher.close(seq, Some(record.body)).map_err(at(Step::Close))?;
+        check::<M>(audit, matcher.last(), seq).map_err(at(Step::Check))?;
         tally.events += 1;
-        matcher.open(event, M::time(&event), |_, _| {});
+        matcher.open(event, M::time(&event), |e, out| {
+            if let Some(engine) = engine {
+                M::step(engine, e, out);
+            }
+        });
     } else if let Some(logged) = M::decision(&record.body) {
         tally.decisions += 1;
-        matcher.decision(seq, logged, record.body).map_err(|error| Box::new(((seq, Step::Match), error)))?;
+        matcher.decision(seq, logged, record.body).map_err(at(Step::Match))?;
         M::count(tally, counts, &logged);
     } else {
         let found = body_label(&record.body);
@@ -312,7 +328,7 @@ fn audit_record<M: Verified>(
 }
 
 /// Holds the decisions of the last event, once they matched the log, to the promises.
-pub(super) fn check<M: Verified>(
+fn check<M: Verified>(
     audit: &mut M::Audit,
     last: Option<(&M::Event, &[M::Decision])>,
     seq: u64,

@@ -3,7 +3,8 @@
 //! [`super::audit`] reads the log, counts it and holds it to the promises with the
 //! logged decisions taken as made, handing every record on in batches as it is read;
 //! on the caller's, a [`Remaker`] rebuilds the kernel's decisions and matches them
-//! against the logged ones. Other models verify in one loop on the caller's thread.
+//! against the logged ones. Other models verify in that same loop on the caller's
+//! thread, re-making each record before its audit ([`super::one_loop`]).
 //!
 //! Each side stops at its first error, and the one reported is the one that a single
 //! loop doing both would meet first: the earlier record, and within one record the
@@ -18,10 +19,8 @@ use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 
 use kernel::log::Record;
 
-use super::{
-    At, Ended, Matcher, Report, Step, Tally, Verified, VerifyError, audit_model, check, model_header,
-};
-use crate::contract::{LogModel, body_label};
+use super::{At, Ended, Matcher, Report, Step, Verified, VerifyError, audit_model, model_header, one_loop};
+use crate::contract::LogModel;
 use crate::format::{FormatError, LogReader};
 
 /// Records handed over at a time.
@@ -32,7 +31,7 @@ const IN_FLIGHT: usize = 4;
 /// Verifies a log of the model `M`: every record re-made and audited.
 pub(super) fn verify_model<M: Verified>(reader: LogReader<impl Read + Send>) -> Result<Report, VerifyError> {
     if !M::SPLIT {
-        return one_loop::<M>(reader);
+        return one_loop::<M>(reader, true);
     }
     let header = model_header::<M>(reader.header())?;
     let mut remaker = Remaker::<M>::new(M::engine(&header)?);
@@ -50,7 +49,7 @@ pub(super) fn verify_model<M: Verified>(reader: LogReader<impl Read + Send>) -> 
                 let next = empties.try_recv().unwrap_or_else(|_| Vec::with_capacity(BATCH));
                 full.send(std::mem::replace(&mut batch, next)).map_err(drop)
             };
-            let read = audit_model::<M, ()>(reader, header, forward);
+            let read = audit_model::<M, ()>(reader, header, None, forward);
             // The re-making side may have stopped and gone.
             let _ = full.send(batch);
             read
@@ -64,38 +63,6 @@ pub(super) fn verify_model<M: Verified>(reader: LogReader<impl Read + Send>) -> 
         let read = reading.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         remaker.first_error(read)
     })
-}
-
-/// [`verify_model`] in one loop on this thread, for a model whose kernel decides faster
-/// than records are handed over: each record re-made, and each event's decisions,
-/// once matched, audited (one matcher serves both, which two sides cannot share).
-fn one_loop<M: Verified>(mut reader: LogReader<impl Read>) -> Result<Report, VerifyError> {
-    let header = model_header::<M>(reader.header())?;
-    let mut engine = M::engine(&header)?;
-    let mut audit = M::audit(&header);
-    let mut tally = Tally::default();
-    let mut counts = M::Counts::default();
-    let mut matcher = Matcher::<M::Event, M::Decision>::new(M::wrap_decision, false);
-    while let Some(record) = reader.next_record()? {
-        tally.records += 1;
-        if let Some(event) = M::event(&record.body) {
-            matcher.close(record.seq, Some(record.body))?;
-            check::<M>(&mut audit, matcher.last(), record.seq)?;
-            tally.events += 1;
-            matcher.open(event, M::time(&event), |e, out| M::step(&mut engine, e, out));
-        } else if let Some(logged) = M::decision(&record.body) {
-            tally.decisions += 1;
-            matcher.decision(record.seq, logged, record.body)?;
-            M::count(&mut tally, &mut counts, &logged);
-        } else {
-            let found = body_label(&record.body);
-            return Err(VerifyError::WrongModel { seq: record.seq, found, header: M::LABEL });
-        }
-    }
-    matcher.close(tally.records, None)?;
-    check::<M>(&mut audit, matcher.last(), tally.records)?;
-    let counts = M::finish(audit, counts, tally.records)?;
-    Ok(tally.report(counts))
 }
 
 /// Every record handed over in `batches`, to `remaker`, until its first error; each
