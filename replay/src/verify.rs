@@ -212,8 +212,7 @@ pub(super) fn one_loop<M: Verified>(
 ) -> Result<Report, VerifyError> {
     let header = model_header::<M>(reader.header())?;
     let mut engine = if rebuild { Some(M::engine(&header)?) } else { None };
-    let forward = |_| Ok::<(), std::convert::Infallible>(());
-    match audit_model::<M, _>(reader, &header, engine.as_mut(), forward) {
+    match audit_model::<M, std::convert::Infallible>(reader, &header, engine.as_mut(), |_| Ok(())) {
         Ok(report) => Ok(report),
         Err(Ended::Error(met)) => Err(met.1),
         Err(Ended::Stopped(never)) => match never {},
@@ -223,8 +222,7 @@ pub(super) fn one_loop<M: Verified>(
 /// An error and where it was met.
 pub(super) type Met = Box<(At, VerifyError)>;
 
-/// Why [`audit_model`] ended early: an error, or its taker of records stopped (saying
-/// `S`).
+/// Why [`audit_model`] ended early: an error, or its taker stopped (saying `S`).
 pub(super) enum Ended<S> {
     Error(Met),
     Stopped(S),
