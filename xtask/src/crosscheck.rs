@@ -10,7 +10,7 @@
 use std::fs;
 use std::process::{Command, Stdio};
 
-use crate::cmd::{Result, cargo, host_sim_bin, replay_bin, run, shared_traces, target_dir};
+use crate::cmd::{Result, host_sim_bin, replay_bin, run, shared_traces, target_dir};
 
 const MACHINES: [&str; 3] = ["1", "4", "16"];
 /// Every policy, by the name `host-sim --policy` takes.
@@ -29,7 +29,7 @@ pub fn crosscheck(policies: &str, level_sets: &str) -> Result {
     let policies = pick("--policy", policies, &POLICIES.map(|p| (p, p)))?;
     let level_sets = pick("--level-sets", level_sets, &LEVEL_SETS)?;
     let Some(traces) = shared_traces("crosscheck")? else { return Ok(()) };
-    run("build release tools", cargo().args(["build", "--release", "-p", "host-sim", "-p", "replay"]))?;
+    crate::toolchain::build_release_tools("build release tools")?;
     let out = target_dir().join("xtask/crosscheck");
     fs::create_dir_all(&out).map_err(|e| format!("crosscheck: cannot create {}: {e}", out.display()))?;
     let (log, jsonl) = (out.join("run.log"), out.join("run.jsonl"));

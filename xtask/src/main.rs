@@ -20,6 +20,7 @@ mod cmd;
 mod corpus;
 mod crosscheck;
 mod crosshost;
+mod docs;
 mod embedded;
 mod fuzz_plant;
 mod panic_check;
@@ -111,6 +112,22 @@ enum Command {
         #[arg(long)]
         shared: bool,
     },
+    /// Every command shown in README.md, ARCHITECTURE.md and docs/ run, and the output
+    /// shown compared (console blocks, by trycmd); every sh line checked (see xtask/src/docs.rs).
+    Docs {
+        /// Write what the commands printed into the Markdown instead of comparing, for review.
+        #[arg(long)]
+        bless: bool,
+        /// Only these Markdown files (default: all of them).
+        #[arg(value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+    },
+    /// One Markdown file's console blocks, run by `docs` from the file's scratch folder.
+    #[command(hide = true)]
+    DocsCase {
+        #[arg(value_name = "FILE")]
+        file: std::path::PathBuf,
+    },
     /// Every performance figure, side by side with AccaSim; see docs/performance.md.
     Bench {
         /// End with one line holding every figure as a JSON object.
@@ -137,7 +154,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // The bench report must end with its JSON line: no closing line after it.
-    let closing_line = !matches!(cli.command, Command::Bench { scale: false, .. });
+    let closing_line = !matches!(cli.command, Command::Bench { scale: false, .. } | Command::DocsCase { .. });
     let result = match cli.command {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
         Command::Tidy { repeats } => tidy::tidy(repeats),
@@ -151,6 +168,8 @@ fn main() -> ExitCode {
             build_release().and_then(|()| scale::scale(&scale_jobs, scale_memory, steps::TRACE_RUNS))
         }
         Command::Bench { json, runs, .. } => bench::bench(json, runs),
+        Command::Docs { bless, files } => docs::docs(bless, &files),
+        Command::DocsCase { file } => docs::docs_case(&file),
     };
     match result {
         Ok(()) => {
@@ -168,8 +187,5 @@ fn main() -> ExitCode {
 
 /// The release `host-sim` and `replay` the scale benchmark runs.
 fn build_release() -> cmd::Result {
-    cmd::run(
-        "build release tools",
-        cmd::cargo().args(["build", "--release", "-p", "host-sim", "-p", "replay"]),
-    )
+    toolchain::build_release_tools("build release tools")
 }

@@ -22,17 +22,21 @@ pub fn verify(fuzz_seconds: u32) -> Result {
     )?;
     println!("==> tidy: file and function lengths, models x layers, import cycles");
     crate::tidy::tidy(false)?;
-    run("clippy", cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    // With the `optimum` feature (HiGHS) when its build tools are here (always in CI),
+    // so its code is linted and its tests run; without them, said once and skipped.
+    let optimum = crate::toolchain::optimum_features()?;
+    let clippy = ["clippy", "--workspace", "--all-targets"];
+    run("clippy", cargo().args(clippy).args(&optimum).args(["--", "-D", "warnings"]))?;
     // Insta must compare, never write: a changed snapshot fails until it is reviewed.
-    run(
-        "test",
-        cargo().args(["test", "--workspace"]).env("INSTA_UPDATE", "no").env("INSTA_FORCE_PASS", "0"),
-    )?;
+    let mut test = cargo();
+    test.args(["test", "--workspace"]).args(&optimum);
+    run("test", test.env("INSTA_UPDATE", "no").env("INSTA_FORCE_PASS", "0"))?;
     embedded()?;
     crate::panic_check::panic_check(false)?;
     qemu()?;
-    run("build release tools", cargo().args(["build", "--release", "-p", "host-sim", "-p", "replay"]))?;
+    crate::toolchain::build_release_tools("build release tools")?;
     committed_logs()?;
+    crate::docs::docs(false, &[])?;
     crosshost()?;
     fuzz(fuzz_seconds, false)?;
     traces()?;

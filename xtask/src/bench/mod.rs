@@ -20,17 +20,14 @@ mod traces;
 
 use serde_json::{Map, Value};
 
-use crate::cmd::{Result, cargo, run};
+use crate::cmd::{Result, cargo};
 use context::{Context, progress};
 use report::Report;
 
 pub fn bench(json: bool, runs: u32) -> Result {
     let runs = runs.max(1);
     let ctx = Context::new()?;
-    run(
-        "bench: build release tools",
-        cargo().args(["build", "--release", "-p", "host-sim", "-p", "replay"]),
-    )?;
+    crate::toolchain::build_release_tools("bench: build release tools")?;
     let mut report = Report { kernel: kernel_figures()?, ..Report::default() };
     let side = side_by_side::run(&ctx, runs, &mut report.notes)?;
     report.traces = traces::every_trace(&ctx)?;

@@ -143,7 +143,7 @@ pub fn crosshost(tamper: bool) -> Result {
 
 /// Builds host-sim for this host (release) and for s390x; returns both binaries.
 fn build(dir: &Path) -> Result<(PathBuf, PathBuf)> {
-    run("crosshost: host-sim (this host)", cargo().args(["build", "--release", "-p", "host-sim"]))?;
+    crate::toolchain::build_release_tools("crosshost: host-sim (this host)")?;
     ensure_rust_target("crosshost: add s390x target", TARGET)?;
     let build_dir = dir.join("build");
     let mut cross = cargo();
