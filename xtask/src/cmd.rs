@@ -57,6 +57,20 @@ pub(crate) fn render(cmd: &Command) -> String {
     format!("{} {}", cmd.get_program().to_string_lossy(), args.join(" "))
 }
 
+/// A step this machine lacks the tools for: one line naming what is missing, what was
+/// therefore not checked and the single command that installs it. With `CI=true` it is
+/// an error instead: a CI run skips nothing.
+pub(crate) fn skipped(step: &str, missing: &str, lost: &str, install: &str) -> Result {
+    let line = format!(
+        "{step}: SKIPPED, {missing} not found, so {lost} (install: `{install}`; .ci/run installs it)"
+    );
+    if in_ci() {
+        return Err(format!("{line}, and CI=true skips nothing"));
+    }
+    println!("==> {line}");
+    Ok(())
+}
+
 pub(crate) fn in_ci() -> bool {
     env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }

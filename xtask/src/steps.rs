@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::cmd::{
-    Result, cargo, host_sim_bin, in_ci, nightly_cargo, replay_bin, root, run, shared_traces, target_dir,
+    Result, cargo, host_sim_bin, nightly_cargo, replay_bin, root, run, shared_traces, skipped, target_dir,
     works,
 };
 use crate::toolchain::{EMBEDDED_TARGET, ensure_target};
@@ -53,15 +53,16 @@ fn embedded() -> Result {
     run("kernel for thumbv7em with defmt", cargo().args(kernel).args(["--features", "defmt"]))
 }
 
-/// The firmware under QEMU (`cargo xtask embedded`), when `qemu-system-arm` is here.
+/// The firmware under QEMU (`cargo xtask embedded`), when `qemu-system-arm` is here;
+/// when `CI=true` it must be.
 fn qemu() -> Result {
     if !crate::embedded::qemu_present() {
-        println!(
-            "==> embedded (QEMU): SKIPPED, {} is not installed, so the firmware's decisions were NOT \
-             compared with the host's (Debian: `apt-get install qemu-system-arm`; .ci/run installs it)",
-            crate::embedded::QEMU
+        return skipped(
+            "embedded (QEMU)",
+            crate::embedded::QEMU,
+            "the firmware's decisions were NOT compared with the host's",
+            "apt-get install qemu-system-arm",
         );
-        return Ok(());
     }
     crate::embedded::embedded(false)
 }
@@ -70,14 +71,13 @@ fn qemu() -> Result {
 /// crosshost`), when its tools are here; when `CI=true` they must be.
 fn crosshost() -> Result {
     let missing = crate::crosshost::missing_tools();
-    if !missing.is_empty() && !in_ci() {
-        println!(
-            "==> crosshost: SKIPPED, {} not found, so no model's outputs were compared with a \
-             big-endian host's (Debian: `apt-get install {}`; .ci/run installs them; required when CI=true)",
-            missing.join(", "),
-            crate::crosshost::PACKAGES
+    if !missing.is_empty() {
+        return skipped(
+            "crosshost",
+            &missing.join(", "),
+            "no model's outputs were compared with a big-endian host's",
+            &format!("apt-get install {}", crate::crosshost::PACKAGES),
         );
-        return Ok(());
     }
     crate::crosshost::crosshost(false)
 }
@@ -102,11 +102,12 @@ pub fn fuzz(seconds: u32, plant: bool) -> Result {
     let has_nightly = works(Command::new("rustup").args(["run", "nightly", "rustc", "--version"]));
     let has_cargo_fuzz = works(nightly_cargo().args(["fuzz", "--version"]));
     if !has_nightly || !has_cargo_fuzz {
-        let missing = if has_nightly { "cargo-fuzz" } else { "a nightly toolchain" };
-        println!(
-            "==> fuzz: SKIPPED, {missing} is not installed (`cargo install cargo-fuzz`, `rustup toolchain install nightly`)"
-        );
-        return Ok(());
+        let (missing, install) = if has_nightly {
+            ("cargo-fuzz", "cargo +nightly install cargo-fuzz --locked")
+        } else {
+            ("a nightly toolchain", "rustup toolchain install nightly")
+        };
+        return skipped("fuzz", missing, "no fuzz target ran and the planted-bound control did not", install);
     }
     if plant {
         return crate::fuzz_plant::planted_bound(true);

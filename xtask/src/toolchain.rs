@@ -61,17 +61,12 @@ fn decide_optimum() -> Result<bool> {
     if missing.is_empty() {
         return Ok(true);
     }
-    let what = format!(
-        "{} not found (Debian: `apt-get install {OPTIMUM_PACKAGES}`; .ci/run installs them)",
-        missing.join(", ")
-    );
-    if crate::cmd::in_ci() {
-        return Err(format!("optimum (HiGHS): {what}, and CI=true requires the feature's build and tests"));
-    }
-    println!(
-        "==> optimum (HiGHS): SKIPPED, {what}, so `host-sim optimum`, `cv-sweep`, their tests and \
-         docs/competitive-factor.md's commands were NOT built or run"
-    );
+    crate::cmd::skipped(
+        "optimum (HiGHS)",
+        &missing.join(", "),
+        "`host-sim optimum`, `cv-sweep`, their tests and docs/competitive-factor.md's commands were NOT built or run",
+        &format!("apt-get install {OPTIMUM_PACKAGES}"),
+    )?;
     Ok(false)
 }
 

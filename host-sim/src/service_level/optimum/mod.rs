@@ -48,7 +48,7 @@ pub enum OptimumError {
     #[error("the greedy run: {0}")]
     Run(#[from] SimError),
     #[error(
-        "this host-sim was built without the `optimum` feature: the MIP solver (HiGHS) is not compiled in; rebuild with `--features optimum`"
+        "this host-sim was built without the `optimum` feature (the HiGHS MIP solver); build one that has it with `cargo build --release -p host-sim --features optimum` (needs cmake, a C++ compiler and libclang)"
     )]
     NoSolver,
     #[cfg(feature = "optimum")]
