@@ -10,6 +10,7 @@
 //!   [`registry::LAYERS`], and is named in every shared file of
 //!   [`registry::MENTIONS`] (the xtask's trace runs and cross-host runs, the
 //!   panic-free probe, the determinism test).
+//! - **Map documents**: README.md and ARCHITECTURE.md within [`DOC_BYTES_MAX`].
 //! - **Cycles**: no two files of a crate import each other, directly or round a loop
 //!   (see [`cycles`]).
 //!
@@ -59,6 +60,7 @@ pub fn tidy(show_repeats: bool) -> Result {
             findings.push(Finding { path, line: 0, function: String::new(), message });
         }
     }
+    findings.extend(doc_sizes(&root));
     let text_of = |path: &str| sources.iter().find(|s| s.path == path).map(|s| s.text.as_str());
     findings.extend(registry::unmentioned(registry::MODELS, registry::MENTIONS, text_of));
     counts.crates = cycles::check(&sources, &tests, &mut findings);
@@ -95,6 +97,23 @@ fn sizes(path: &str, text: &str, findings: &mut Vec<Finding>) -> usize {
         findings.push(Finding { path: path.to_owned(), line: f.line, function: f.name.clone(), message });
     }
     functions.len()
+}
+
+/// The map documents and their most bytes: the README is a newcomer's first ten
+/// minutes and ARCHITECTURE.md the map, so the details live in the guides under
+/// `docs/` and in each crate's `//!` pages.
+pub(crate) const DOC_BYTES_MAX: &[(&str, u64)] = &[("README.md", 15 * 1024), ("ARCHITECTURE.md", 25 * 1024)];
+
+fn doc_sizes(root: &std::path::Path) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for &(path, most) in DOC_BYTES_MAX {
+        let bytes = std::fs::metadata(root.join(path)).map_or(0, |m| m.len());
+        if bytes > most {
+            let message = format!("{bytes} bytes, over the {most}-byte limit for this map document");
+            findings.push(Finding { path: path.to_owned(), line: 0, function: String::new(), message });
+        }
+    }
+    findings
 }
 
 /// Why `text` is too long for a non-test file, if it is.

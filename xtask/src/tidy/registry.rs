@@ -26,6 +26,7 @@ pub(super) const LAYERS: &[&str] = &[
     "replay/src/diff/{m}.rs",
     "snapshots/src/{m}.rs",
     "fuzz/fuzz_targets/{m}.rs",
+    "docs/models/{m}.md",
 ];
 
 /// A layer that is a line in a shared file: `(layer, file, needle, what to add)`. The
