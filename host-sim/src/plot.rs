@@ -14,6 +14,23 @@
 //!
 //! The charts and their helpers live here; `line` draws a [`LineChart`], `legend`
 //! places its legend, and `bar` draws a [`BarChart`].
+//!
+//! # The figures
+//! `service_level::sweep::figures` (the thesis grid, and `policies`: the machine
+//! policies side by side), `service_level::criteria::figures` (Figures 44-49),
+//! `reservation::figures` (the paper's Figures 2-7, from the tables
+//! `reservation::sweep::tables::write_figures` returns), `tiers::figures` (Figures
+//! 8-13), `sla::figures` (Figures 3, 4, 7, 8, 9; weight axes that hold `±inf` are
+//! categories labelled through `LineChart::x_ticks`) and `compare`'s four charts build
+//! their charts from their rows. Intervals come from each sweep's own spread: the
+//! service-level rows' windows and population `sd`, the reservation tables' `_sd`
+//! columns with their windows, the tiers cells' per-seed runs, the SLA points'
+//! per-set runs.
+//!
+//! The tests render every figure with `resvg` and count the series colours painted;
+//! `tests::check_figure` and `check_text` also check that no text leaves the figure
+//! and no legend nests parentheses, `error_bars` counts the intervals drawn and
+//! `check_fitted` the y range.
 
 use std::path::{Path, PathBuf};
 

@@ -17,6 +17,18 @@
 //! - [`figures`]: the paper's Figures 8-13 as SVG, from the sweep's cells.
 //! - [`cli`]: the `tiers` and `tiers-sweep` subcommands.
 //! - `error`: [`TiersError`], which every module of the side returns.
+//!
+//! # Memory
+//! A run holds memory that does not grow with its trace. A [`Scenario`]'s requests
+//! are [`Requests::Listed`] or, for a trace, [`Requests::Trace`], each job mapped as
+//! it comes (the same draws in the same order as [`testbed::trace_workload`]); its
+//! seeded availability changes are drawn as the run goes ([`faults::Seeded`], whose
+//! merge is held to the sorted list by `the_lazy_merge_is_the_sorted_list`), up to an
+//! end the run learns once its last request is read ([`faults::trace_until`]).
+//! [`run::run`] is the one loop for both: it reads one request ahead, follows only
+//! the jobs still in play, and hands each SLA's fate on once final, which
+//! [`metrics::Tally`] adds up as it comes; `run_tests.rs` holds the lazy feeds to the
+//! lists they replace.
 
 pub mod availability;
 pub mod cli;
