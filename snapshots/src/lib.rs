@@ -3,6 +3,26 @@
 //! `tests/` hold those renderings, so any change of behaviour shows up as a diff to
 //! review.
 //!
+//! # The files and their tests
+//! - `scenarios/*.scn`, each run through its model's engine (`replay::engine`): the
+//!   service-level cases by name, `policy_*.scn` (the same events under each
+//!   machine-choice policy), `resv_*.scn` (each criterion, fixing and request kind,
+//!   offers), `tiers_*.scn`, and `sla_*.scn` (each of the seven terms under `min` and
+//!   `max`, weighted pairs and three terms, `w = +inf, -inf, 0`, ties, a `Δt` of three
+//!   slots, whole-set, one-at-a-time and interval batches, the random order, and a case
+//!   per reject reason but `batch_full`, which needs 4,097 submits at the engine's
+//!   `B`). A listing numbers each record and describes it as `replay export` does
+//!   (`replay::export::describe`).
+//! - `tests/scenarios.rs`: an insta snapshot of each scenario's listing and summary,
+//!   and of a seeded synthetic run.
+//! - `logs/*.log`: the logs of those runs. `tests/committed_logs.rs` requires each to
+//!   be re-made byte for byte and to verify, and `cargo xtask verify` runs `replay
+//!   verify` on each; re-record them on purpose with
+//!   `RECORD_LOGS=1 cargo test -p snapshots --test committed_logs`.
+//! - `tests/gantt.rs`: every committed log's Gantt chart (text inside the figure, the
+//!   legend naming the outcomes drawn, the tiers row groups and tiers, axes in hours
+//!   or days), and one chart's SVG as a snapshot.
+//!
 //! # Scenario format
 //! One directive per line; `#` starts a comment; blank lines are ignored.
 //!
@@ -85,7 +105,8 @@
 //! ```
 //!
 //! It has no drain: a request is decided at a plan. Its listing is followed by the
-//! configuration and the counts of its decisions.
+//! configuration, the counts of its decisions and every job set's six incomes (Rigid
+//! and ASAP under SLA, CPU and Fair pricing, as host-sim prices them).
 
 use std::fmt::Write as _;
 
