@@ -7,6 +7,34 @@
 //! in the same order, on every machine. Capacities are const generics; when one is
 //! full, the request is rejected with a reason.
 //!
+//! # Rules of the house
+//! What every module keeps, and what keeps it so:
+//! - No panic path: clippy denies `unwrap`, `expect`, `panic!`, `unreachable!`,
+//!   indexing and unchecked arithmetic outside tests (the attribute below); every
+//!   arithmetic on time is checked or saturating; `panic_free` restates the asserting
+//!   `heapless` and slice operations; `cargo xtask panic-check` proves at link time
+//!   that no panic is reachable from any model's `step`, the record encoding or the
+//!   stream's writer and decoder.
+//! - No allocation, no `std`: `#![no_std]`, and `cargo xtask verify` builds the crate
+//!   for `thumbv7em-none-eabihf`. The dependencies are `heapless`, `serde`, `postcard`
+//!   and, behind the `defmt` feature, `defmt`; nothing else.
+//! - Limits are types: every capacity is a const generic, checked at compile time
+//!   (`const { assert!(..) }`); the state is `size_of` the kernel and nothing else,
+//!   given for documented configurations in each model's module documentation and
+//!   pinned by the tests in `kernel/tests/`.
+//! - Ties are ordered on purpose: no hash maps, no floats in decisions (ratios are
+//!   compared by cross-multiplying in integers), every order explicit (admission
+//!   order, resource index, submit index); identifiers in the log are fixed-width
+//!   integers (`JobId` is `u32`), never `usize`.
+//! - Every type that goes into or comes out of a kernel is a plain `Copy` value with
+//!   `serde` derives (and `defmt::Format` behind the feature), and every enum of the
+//!   log only ever gets variants at its end.
+//!
+//! The knowledge of files, traces, windows, metrics and the log file's format is the
+//! host's: `host-sim` feeds the kernels, `replay` writes and re-verifies their logs
+//! (and holds the plain references the property tests compare with, through this
+//! crate's dev-dependency on it).
+//!
 //! # The models
 //! | module | the paper | its state machine |
 //! |---|---|---|

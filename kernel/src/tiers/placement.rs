@@ -1,6 +1,7 @@
 //! Placement in the calendars: the earliest slot-aligned start of a job inside its
 //! window over the available resources of a scope (ties to the lowest index), and
-//! holding and giving back a job's slots.
+//! holding and giving back a job's slots. Each resource is searched only for a start
+//! before the best found so far on the resources before it (ties go to the lower index).
 
 use super::job::{Job, Place, Scope, Scopes};
 use super::kernel::TiersKernel;

@@ -1,6 +1,10 @@
 //! When cuts, fixes and starts fall due. The kernel keeps the earliest instant at
 //! which any can (`ReservationKernel::due`), exactly, so that the common event, before
 //! it, costs one comparison instead of a scan of the waiting queue and the running set.
+//! The instant is a function of the plan, found again by a scan only after an instant
+//! is run, after an admission that re-planned, and after the finish of the job that
+//! held it; the test `the_kept_due_instant_is_the_scanned_one` checks the kept instant
+//! against the scan after every event.
 
 use super::{Decision, Fixing, Plan, Reservation, ReservationKernel};
 use crate::types::Tick;
