@@ -1,19 +1,34 @@
-//! `cargo xtask verify`: every check CI runs, in the order a failure is cheapest to see.
-//! `cargo xtask bench`: every performance figure, measured side by side (see `bench`).
-//! `cargo xtask crosscheck`: every decision against an independent implementation.
-//! `cargo xtask embedded`: the kernels on a Cortex-M4F under QEMU, byte for byte
-//! against the host (see `embedded`).
-//! `cargo xtask crosshost`: every model's logs and JSON metrics byte for byte on this
-//! host and on s390x (big-endian) under `qemu-s390x` (see `crosshost`).
-//! `cargo xtask tidy`: the size and shape rules (see `tidy`), also a step of `verify`.
-//! `cargo xtask fuzz`: every fuzz target for a while, then the planted-bound control
-//! (see `fuzz_plant`), also a step of `verify`.
+//! Project automation: `cargo xtask SUBCOMMAND` (the alias is in
+//! `.cargo/config.toml`). `cargo xtask verify` runs everything CI runs, in the order
+//! a failure is cheapest to see; each other subcommand is one of its steps on its
+//! own, or a measurement:
+//!
+//! - `verify`: fmt (the workspace, `fuzz/`, `embedded/`), `tidy`, clippy and the
+//!   tests (with the `optimum` feature when its build tools are here; insta compares
+//!   and never writes), the kernel built for `thumbv7em-none-eabihf` with and without
+//!   defmt, `panic-check`, `embedded`, the committed logs re-verified, `docs`,
+//!   `crosshost`, `fuzz`, every model on every shared trace (each log re-verified and
+//!   re-made by `host-sim whatif`), `corpus`, and the shipped scenarios (`steps`).
+//! - `tidy`: the size and shape rules, and every model in every layer (`tidy`).
+//! - `docs`: every command the Markdown shows, run and its output compared (`docs`).
+//! - `fuzz`: every fuzz target for a while, then the planted-bound control
+//!   (`fuzz_plant`).
+//! - `panic-check`: no panic can be linked into the kernel (`panic_check`).
+//! - `embedded`: the kernels on a Cortex-M4F under QEMU, byte for byte against the
+//!   host (`embedded`).
+//! - `crosshost`: every model's logs and JSON metrics byte for byte on this host and
+//!   on s390x (big-endian) under `qemu-s390x` (`crosshost`).
+//! - `corpus`: every model on generated trace shapes, each log verified (`corpus`).
+//! - `crosscheck`: every service-level decision against `tools/crosscheck.py`, an
+//!   independent implementation (`crosscheck`).
+//! - `bench`: every performance figure of `docs/performance.md`, measured side by
+//!   side (`bench`; `--scale`: `scale`).
 //!
 //! Each step prints a `==>` line; the first failure stops the run with a non-zero
 //! exit and names the step. Steps that need tools this machine may lack (the embedded
 //! target, cargo-fuzz, nightly, the shared traces, QEMU, the s390x cross linker)
 //! install or skip with a visible notice, except that the traces and the cross-host
-//! check's tools are required when `CI=true`.
+//! check's tools are required when `CI=true`. `docs/testing.md` is the guide.
 
 mod bench;
 mod cmd;
