@@ -39,6 +39,7 @@ mod docs;
 mod embedded;
 mod fuzz_plant;
 mod panic_check;
+mod policy_table;
 mod scale;
 mod steps;
 mod tidy;
@@ -143,6 +144,9 @@ enum Command {
         #[arg(value_name = "FILE")]
         file: std::path::PathBuf,
     },
+    /// Which policy wins which metric on the shared traces: the five policies' sweeps
+    /// tallied into the docs' Markdown table (see xtask/src/policy_table.rs).
+    PolicyTable(policy_table::Args),
     /// Every performance figure, side by side with AccaSim; see docs/performance.md.
     Bench {
         /// End with one line holding every figure as a JSON object.
@@ -184,6 +188,7 @@ fn main() -> ExitCode {
         }
         Command::Bench { json, runs, .. } => bench::bench(json, runs),
         Command::Docs { bless, files } => docs::docs(bless, &files),
+        Command::PolicyTable(args) => policy_table::policy_table(&args),
         Command::DocsCase { file } => docs::docs_case(&file),
     };
     match result {
