@@ -23,6 +23,8 @@
 //!   independent implementation (`crosscheck`).
 //! - `bench`: every performance figure of `docs/performance.md`, measured side by
 //!   side (`bench`; `--scale`: `scale`).
+//! - `policy-table`: which machine-choice policy wins which metric on the shared
+//!   traces, the docs' table made from the sweeps (`policy_table`).
 //!
 //! Each step prints a `==>` line; the first failure stops the run with a non-zero
 //! exit and names the step. Steps that need tools this machine may lack (the embedded
