@@ -59,6 +59,8 @@
 //!   and standard output written without a panic on a closed pipe.
 //! - [`record_log`]: every model's decision log, staged and written one way, its
 //!   records encoded and written on a second thread.
+//! - [`record_stream`]: a run's records as a device's record stream (`--stream-out`),
+//!   for `replay import` and `replay verify`.
 //! - [`one_pass`]: a run over traces read once (`run`, `reserve` and `tiers`).
 //! - [`whatif`]: `host-sim whatif LOG`, written once for every model.
 //! - [`compare`]: every model on one trace, one table of shared measures and four
@@ -115,6 +117,7 @@ pub mod path_error;
 pub mod plot;
 pub mod progress;
 pub mod record_log;
+pub mod record_stream;
 pub mod reservation;
 pub mod service_level;
 pub mod sla;

@@ -42,9 +42,10 @@ fn traces(source: &TraceArgs) -> Vec<Named<'_>> {
     source.trace.iter().map(|p| ("--trace", p.as_path())).collect()
 }
 
-/// `run`'s files: its traces; its log and per-job CSV.
+/// `run`'s files: its traces; its log, per-job CSV and record stream.
 fn run_files(args: &host_sim::service_level::cli::RunArgs) -> (Vec<Named<'_>>, Vec<Named<'_>>) {
     let mut outputs = log(args.output.log.as_deref());
     outputs.extend(args.jobs_out.as_deref().map(|p| ("--jobs-out", p)));
+    outputs.extend(args.stream_out.as_deref().map(|p| ("--stream-out", p)));
     (traces(&args.input.source), outputs)
 }

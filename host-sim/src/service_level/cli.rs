@@ -14,6 +14,7 @@ use crate::path_error::PathError;
 use crate::progress;
 use crate::service_level::levels::{self, LevelError};
 use crate::service_level::once::Run;
+use crate::service_level::record::Files;
 use crate::service_level::report::{self, RunSummary};
 use crate::service_level::sim::RunConfig;
 use crate::service_level::sweep::{self, Mode, SweepConfig, SweepDocument};
@@ -90,6 +91,11 @@ pub struct RunArgs {
     /// start, completion, interruptions (times in ticks from the window's start).
     #[arg(long, value_name = "FILE.csv")]
     pub jobs_out: Option<PathBuf>,
+    /// Write the records as a controller that embeds the kernel would send them: a
+    /// device record stream (docs/stream-format.md) for `replay import` and `replay
+    /// verify`, through FILE.tmp renamed once whole. Its records are the --log's.
+    #[arg(long, value_name = "FILE", conflicts_with = "seeds")]
+    pub stream_out: Option<PathBuf>,
     /// Run the configuration once per seed, in parallel, and report each metric's
     /// mean, sample standard deviation and Student-t 95% confidence interval across
     /// seeds beside the across-window spread: `A..B` (both included, `1..30` is 30
@@ -196,7 +202,11 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     if let Some(seeds) = &args.seeds {
         return replicate(args, &config, seeds);
     }
-    let files = (args.output.log.as_deref(), args.jobs_out.as_deref());
+    let files = Files {
+        log: args.output.log.as_deref(),
+        jobs_out: args.jobs_out.as_deref(),
+        stream_out: args.stream_out.as_deref(),
+    };
     // `--windows` without a duration is refused after the trace's errors: two passes.
     let end =
         args.input.windows.map(|count| windows_length(config.window_ticks).map(|l| l.saturating_mul(count)));
@@ -204,6 +214,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         Run { source: &args.input.source, windows: args.input.windows, log: args.output.log.as_deref() };
     if let Ok(end) = end.transpose()
         && args.jobs_out.is_none()
+        && args.stream_out.is_none()
         && let Some(done) = crate::service_level::once::run(once, &config, end)
     {
         let (workload, report) = done?;

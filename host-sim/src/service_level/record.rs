@@ -1,13 +1,14 @@
-//! A run's outputs besides the metrics: the decision log (`--log`) and the per-job
-//! table (`--jobs-out`), both streamed from the run loop as it goes and both written
-//! through [`replay::staged`] (to `PATH.tmp`, renamed once whole), so a failed run
-//! leaves neither behind.
+//! A run's outputs besides the metrics: the decision log (`--log`), the per-job
+//! table (`--jobs-out`) and the device record stream (`--stream-out`), all streamed
+//! from the run loop as it goes and all written through [`replay::staged`] (to
+//! `PATH.tmp`, renamed once whole), so a failed run leaves none of them behind.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use indicatif::ProgressBar;
+use kernel::log::Body;
 use kernel::service_level::{Decision, Event};
 use replay::format::{FormatError, LogWriter};
 use replay::jobs::{CSV_HEADER, JobTable};
@@ -16,10 +17,11 @@ use replay::staged;
 use crate::error::CliError;
 use crate::one_pass::Caught;
 use crate::path_error::PathError;
+use crate::record_stream::{self, StreamOut};
 use crate::service_level::sim::SimError;
 use crate::service_level::sim::{self, Recorder, RunConfig, RunReport};
 use crate::swf::SwfError;
-use crate::workload::{Job, Workload};
+use crate::workload::{HOST_VERSION, Job, Workload};
 
 /// Writes each job's row (see [`replay::jobs`]) as soon as it is final.
 #[derive(Debug)]
@@ -63,6 +65,17 @@ impl<W: Write> Recorder for JobsCsv<W> {
     }
 }
 
+/// The stream gets what the log gets, as the records the log writes.
+impl<W: Write> Recorder for StreamOut<W> {
+    fn event(&mut self, event: &Event) -> Result<(), FormatError> {
+        self.record(Body::Event(*event))
+    }
+
+    fn decision(&mut self, decision: &Decision) -> Result<(), FormatError> {
+        self.record(Body::Decision(*decision))
+    }
+}
+
 /// Hands everything to two recorders, the first first.
 struct Both<'a>(&'a mut dyn Recorder, &'a mut dyn Recorder);
 
@@ -78,35 +91,64 @@ impl Recorder for Both<'_> {
     }
 }
 
+/// The files a run writes besides its summary; each is optional.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Files<'a> {
+    /// `--log`.
+    pub log: Option<&'a Path>,
+    /// `--jobs-out`.
+    pub jobs_out: Option<&'a Path>,
+    /// `--stream-out`.
+    pub stream_out: Option<&'a Path>,
+}
+
 /// Runs `jobs` (release-ordered, unique numbers; `workload` is their provenance, its
-/// own jobs unused) under `config`, writing the decision log to `log` and the
-/// per-job table to `jobs_out` when given. A job that fails to come (a trace's line
-/// out of order) stops the run with that error, and neither file is left behind.
+/// own jobs unused) under `config`, writing the decision log, the per-job table and
+/// the record stream where `files` names them. A job that fails to come (a trace's
+/// line out of order) stops the run with that error, and no file is left behind.
 pub fn run(
     config: &RunConfig,
     workload: &Workload,
     jobs: &mut dyn Iterator<Item = Result<Job, SwfError>>,
-    files: (Option<&Path>, Option<&Path>),
+    files: Files<'_>,
     progress: &ProgressBar,
 ) -> Result<RunReport, CliError> {
-    let (log, jobs_out) = files;
     let mut caught = Caught { jobs, failed: None };
     let source = Source { workload, jobs: &mut caught, progress };
-    match jobs_out {
-        None => run_logged(config, source, log, None),
-        Some(path) => staged::write(path, |file: File, _| {
-            let out = BufWriter::new(file);
-            let csv_error = |source| CliError::Io(PathError { path: path.display().to_string(), source });
-            let mut table = JobsCsv::new(config, out).map_err(csv_error)?;
-            let result = run_logged(config, source, log, Some(&mut table));
-            if let Some(error) = table.take_error() {
-                return Err(csv_error(error));
-            }
-            let report = result?;
-            table.into_inner().flush().map_err(csv_error)?;
-            Ok(report)
-        }),
-    }
+    let Some(path) = files.stream_out else {
+        return run_tabled(config, source, files, None);
+    };
+    let setup = record_stream::setup(&config.log_header(workload), HOST_VERSION).ok_or_else(|| {
+        CliError::Usage("--stream-out: more service levels than a stream's setup holds".into())
+    })?;
+    record_stream::write(path, &setup, |stream| run_tabled(config, source, files, Some(stream)))
+}
+
+/// [`run`] with the stream, if any, open: the per-job table opened around the log.
+fn run_tabled(
+    config: &RunConfig,
+    source: Source<'_, '_>,
+    files: Files<'_>,
+    stream: Option<&mut dyn Recorder>,
+) -> Result<RunReport, CliError> {
+    let Some(path) = files.jobs_out else {
+        return run_logged(config, source, files.log, stream);
+    };
+    staged::write(path, |file: File, _| {
+        let out = BufWriter::new(file);
+        let csv_error = |source| CliError::Io(PathError { path: path.display().to_string(), source });
+        let mut table = JobsCsv::new(config, out).map_err(csv_error)?;
+        let result = match stream {
+            Some(stream) => run_logged(config, source, files.log, Some(&mut Both(&mut table, stream))),
+            None => run_logged(config, source, files.log, Some(&mut table)),
+        };
+        if let Some(error) = table.take_error() {
+            return Err(csv_error(error));
+        }
+        let report = result?;
+        table.into_inner().flush().map_err(csv_error)?;
+        Ok(report)
+    })
 }
 
 /// What a run takes its jobs from.

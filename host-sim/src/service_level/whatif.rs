@@ -37,7 +37,7 @@ impl Whatif for crate::model::ServiceLevel {
         let progress = crate::progress::bar(workload.jobs.len() as u64, "jobs");
         super::sim::check_jobs(&workload.jobs)?;
         let mut jobs = workload.jobs.iter().copied().map(Ok);
-        let files = (output.log.as_deref(), None);
+        let files = super::record::Files { log: output.log.as_deref(), ..Default::default() };
         let result = super::record::run(&config, &workload, &mut jobs, files, &progress);
         progress.finish_and_clear();
         print_summary(&workload, &config, &result?, output)
