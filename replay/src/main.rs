@@ -24,12 +24,18 @@ enum Command {
     /// Rebuild the kernel from the header, feed it the logged events and compare every
     /// decision; then check deadlines and work without the kernel. LOG may also be a
     /// device's record stream (docs/stream-format.md), read as `import` reads it.
-    Verify { log: PathBuf },
+    Verify {
+        /// The decision log to verify, or a device's record stream.
+        #[arg(value_name = "LOG")]
+        log: PathBuf,
+    },
     /// Make a device's record stream (docs/stream-format.md) into a decision log. Every
     /// damaged or missing stretch is reported by its byte offset; a stream with any
     /// such loss is not imported (exit 1), since a log cannot hold a hole.
     #[command(after_help = "Example: replay import service-level.stream --out service-level.log")]
     Import {
+        /// The device's record stream to read (never written to).
+        #[arg(value_name = "STREAM")]
         stream: PathBuf,
         /// The log to write (through LOG.tmp, renamed once whole; never the stream itself).
         #[arg(long, value_name = "LOG")]
@@ -41,15 +47,23 @@ enum Command {
     /// the same rows as `host-sim run --jobs-out`).
     #[command(after_help = "Example: replay export out/kth.log --format csv --out out/kth-jobs.csv")]
     Export {
+        /// The decision log to export.
+        #[arg(value_name = "LOG")]
         log: PathBuf,
-        #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+        /// `jsonl` (one JSON object per line, the header first) or `csv` (one row per
+        /// job, service-level logs only).
+        #[arg(long, value_name = "NAME", value_enum, default_value_t = Format::Jsonl)]
         format: Format,
-        /// Write here instead of standard output.
-        #[arg(long)]
+        /// Write here (through FILE.tmp, renamed once whole); without it, standard output.
+        #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
     /// Print the header and every record readably.
-    Show { log: PathBuf },
+    Show {
+        /// The decision log to print.
+        #[arg(value_name = "LOG")]
+        log: PathBuf,
+    },
     /// Compare two logs of the same input content (a policy change, a kernel change):
     /// the header lines that differ, the first record where they diverge, every job
     /// whose fate changed and how, and both logs' counts side by side. Exit status 0
@@ -71,9 +85,9 @@ struct DiffArgs {
     b: PathBuf,
     /// `table` (readable), `csv` (one row per changed job) or `json` (everything, one
     /// object).
-    #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
+    #[arg(long, value_name = "NAME", value_enum, default_value_t = DiffFormat::Table)]
     format: DiffFormat,
-    /// Write here instead of standard output.
+    /// Write here (through FILE.tmp, renamed once whole); without it, standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// List at most N changed jobs in the table (all by default); the table says how
@@ -97,16 +111,18 @@ struct GanttArgs {
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     /// Start of the drawn range, in ticks (seconds for SWF traces).
-    #[arg(long, value_name = "T", default_value_t = 0)]
+    #[arg(long, value_name = "TICKS", default_value_t = 0)]
     from: u64,
-    /// End of the drawn range; default the end of the window. Reading stops past it.
-    #[arg(long, value_name = "T")]
+    /// End of the drawn range, in ticks; default the window's last event. Reading
+    /// stops past it.
+    #[arg(long, value_name = "TICKS")]
     to: Option<u64>,
-    /// Rows to draw, `A..B` (B excluded): machines, or a reservation pool's nodes.
+    /// Rows to draw, `A..B` (B excluded): machines, or a reservation pool's nodes;
+    /// without it, every row.
     #[arg(long, value_name = "A..B", value_parser = parse_rows)]
     machines: Option<std::ops::Range<u32>>,
     /// The window to draw (0 is the first): time restarts at each window's reset.
-    #[arg(long, value_name = "I", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0)]
     window: u64,
 }
 
