@@ -70,15 +70,18 @@ const METRICS: [(&str, &str, Better); 6] = [
 ];
 
 pub fn policy_table(args: &Args) -> Result {
-    let named = if args.sweeps.is_empty() { run_sweeps(&args.traces)? } else { Some(existing(&args.sweeps)) };
-    let Some(named) = named else { return Ok(()) };
-    let mut sweeps = Vec::new();
-    for (label, csv) in named {
-        let text =
-            std::fs::read_to_string(&csv).map_err(|e| format!("{}: cannot read: {e}", csv.display()))?;
-        sweeps.push((label, parse(&csv.display().to_string(), &text)?));
-    }
-    let table = render(&sweeps);
+    let named = if args.sweeps.is_empty() {
+        let Some(paths) = traces(&args.traces)? else { return Ok(()) };
+        // The sweep needs no solver: host-sim with its default features, as the docs build it.
+        cmd::run(
+            "policy-table: build host-sim",
+            cmd::cargo().args(["build", "--release", "-p", "host-sim"]),
+        )?;
+        run_sweeps(&paths)?
+    } else {
+        existing(&args.sweeps)
+    };
+    let table = read_and_render(named)?;
     print!("{table}");
     if let Some(out) = &args.out {
         std::fs::write(out, &table).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
@@ -89,30 +92,57 @@ pub fn policy_table(args: &Args) -> Result {
     }
 }
 
-/// Runs each trace's sweep; `None` when the shared traces are absent (outside CI).
-fn run_sweeps(traces: &[String]) -> Result<Option<Vec<(String, PathBuf)>>> {
-    let paths = if traces.is_empty() {
-        match cmd::shared_traces("policy-table")? {
-            Some(paths) => paths,
-            None => return Ok(None),
-        }
-    } else {
-        traces.iter().map(|t| trace_path(t)).collect::<Result<Vec<_>>>()?
-    };
-    crate::toolchain::build_release_tools("policy-table: build host-sim")?;
+/// A step for `verify`, after its release build: the smallest trace's row (NASA's, a
+/// sweep of about 10 s on 2 cores) computed and checked against the row `shown` holds.
+#[allow(dead_code)] // Until `verify` runs it: the lead wires the step in (steps.rs).
+pub(crate) fn verify_step(shown: &Path) -> Result {
+    let Some(shared) = cmd::shared_traces("policy-table")? else { return Ok(()) };
+    let paths: Vec<PathBuf> = shared.into_iter().filter(|p| trace_label(p) == VERIFY_TRACE).collect();
+    if paths.is_empty() {
+        return Err(format!("policy-table: {VERIFY_TRACE} is not among the shared traces"));
+    }
+    let table = read_and_render(run_sweeps(&paths)?)?;
+    check(shown, &table)
+}
+
+/// The trace `verify_step` sweeps.
+const VERIFY_TRACE: &str = "NASA-iPSC-1993-3.1-cln";
+
+/// The traces asked for, or every shared trace; `None` when the shared traces are absent
+/// (outside CI: `shared_traces` says so).
+fn traces(asked: &[String]) -> Result<Option<Vec<PathBuf>>> {
+    if asked.is_empty() {
+        return cmd::shared_traces("policy-table");
+    }
+    asked.iter().map(|t| trace_path(t)).collect::<Result<Vec<_>>>().map(Some)
+}
+
+/// Runs each trace's sweep with the release host-sim, into target/xtask/policy-table/.
+fn run_sweeps(paths: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
     let mut named = Vec::new();
     for path in paths {
-        let label = trace_label(&path);
+        let label = trace_label(path);
         let out = cmd::target_dir().join("xtask/policy-table").join(&label);
         let mut sweep = Command::new(cmd::host_sim_bin());
-        sweep.current_dir(cmd::root()).arg("sweep").arg("--trace").arg(&path);
+        sweep.current_dir(cmd::root()).arg("sweep").arg("--trace").arg(path);
         sweep
             .args(["--policy", POLICIES, "--machine-counts", MACHINE_COUNTS, "--no-plots", "--out"])
             .arg(&out);
         cmd::run(&format!("policy-table: sweep {label}"), &mut sweep)?;
         named.push((label, out.join("sweep.csv")));
     }
-    Ok(Some(named))
+    Ok(named)
+}
+
+/// Reads each named `sweep.csv` and renders the table.
+fn read_and_render(named: Vec<(String, PathBuf)>) -> Result<String> {
+    let mut sweeps = Vec::new();
+    for (label, csv) in named {
+        let text =
+            std::fs::read_to_string(&csv).map_err(|e| format!("{}: cannot read: {e}", csv.display()))?;
+        sweeps.push((label, parse(&csv.display().to_string(), &text)?));
+    }
+    Ok(render(&sweeps))
 }
 
 /// A trace given by name (looked up in ../shared/traces) or by path.
