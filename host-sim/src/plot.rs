@@ -275,7 +275,9 @@ pub fn short_number(x: f64) -> String {
 #[derive(Clone, Copy, Debug, Default, clap::Args)]
 pub struct PlotArgs {
     /// Write the figures as SVG beside the CSV (the default).
-    #[arg(long, overrides_with = "no_plots")]
+    // On by default, so that `config --defaults` prints `plots = true`: figures are
+    // written unless `--no-plots` comes last ([`PlotArgs::enabled`]).
+    #[arg(long, overrides_with = "no_plots", default_value_t = true)]
     pub plots: bool,
     /// Write no SVG figures.
     #[arg(long, overrides_with = "plots")]

@@ -32,6 +32,9 @@ pub fn defaults(cli: &Command, name: &str) -> Result<String, ConfigError> {
         let defaults: Vec<String> =
             arg.get_default_values().iter().map(|v| v.to_string_lossy().into_owned()).collect();
         match (arg.get_action(), defaults.as_slice()) {
+            // A flag's default is clap's (`false` unless the option says otherwise,
+            // as `--plots` does): what a run without it does.
+            (ArgAction::SetTrue, [one]) if one == "true" => out.push_str(&format!("{long} = true\n")),
             (ArgAction::SetTrue, _) => out.push_str(&format!("{long} = false\n")),
             (_, [one]) => out.push_str(&format!("{long} = {}\n", literal(one))),
             _ => {

@@ -54,3 +54,35 @@ fn every_path_option_of_every_subcommand_is_relative_to_the_scenario() {
         assert!(paths.iter().any(|p| p == known), "{known} not among {paths:?}");
     }
 }
+
+/// `config --defaults --command NAME`, read back as a scenario, gives what `NAME`
+/// alone gives, for every subcommand: each printed default is the real one (the
+/// arguments a run cannot do without, which the file leaves commented, are given to
+/// both).
+#[test]
+fn every_printed_default_reads_back_as_the_real_defaults() {
+    use clap::Parser;
+    let cli = crate::Cli::command();
+    let dir = std::env::temp_dir().join(format!("host-sim-config-defaults-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("defaults.toml");
+    for sub in cli.get_subcommands().filter(|s| s.get_name() != "config") {
+        let name = sub.get_name();
+        let mut required: Vec<String> = Vec::new();
+        for arg in sub.get_arguments().filter(|a| a.is_required_set()) {
+            required.extend(arg.get_long().map(|long| format!("--{long}")));
+            required.push("given".to_owned());
+        }
+        std::fs::write(&file, config::defaults(&cli, name).unwrap()).unwrap();
+        let mut args = vec!["host-sim".into(), "--config".into(), file.clone().into_os_string()];
+        args.extend(required.iter().map(Into::into));
+        let read_back = config::expand(args, &cli).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let parsed = |args: Vec<std::ffi::OsString>| match crate::Cli::try_parse_from(args) {
+            Ok(cli) => format!("{cli:?}"),
+            Err(e) => panic!("{name}: {e}"),
+        };
+        let alone = ["host-sim", name].into_iter().map(str::to_owned).chain(required.iter().cloned());
+        assert_eq!(parsed(read_back.args), parsed(alone.map(Into::into).collect()), "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
