@@ -39,9 +39,9 @@ use crate::workload::{Job, Workload};
 pub struct TraceArgs {
     /// SWF trace, plain or gzipped. Give it several times to merge traces on their
     /// relative submit times (each starts at 0; ties by trace order, then line; jobs
-    /// renumbered 1, 2, ...). Without it, the subcommand's built-in workload (run: the
-    /// synthetic one; tiers: the paper's; sla: the generated sets); reserve and compare
-    /// need a trace.
+    /// renumbered 1, 2, ...). Without it, the subcommand's built-in workload (run, sweep
+    /// and optimum: the synthetic one; tiers: the paper's; sla: the generated sets);
+    /// reserve, reserve-sweep and compare need a trace.
     #[arg(long, value_name = "FILE")]
     pub trace: Vec<PathBuf>,
     /// Count malformed trace lines instead of stopping at the first.
@@ -54,7 +54,8 @@ pub struct TraceArgs {
     /// Exit 0 when the input has no usable job (otherwise that is an error).
     #[arg(long)]
     pub allow_empty: bool,
-    /// Only the first N jobs of the trace, in submit order (at least 1).
+    /// Only the first N jobs of the trace, in submit order (at least 1); without it,
+    /// every job.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 }

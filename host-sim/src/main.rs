@@ -41,7 +41,7 @@ struct Cli {
 enum Command {
     /// Simulate one configuration and print its metrics (the default). Each job is one
     /// unit of work on one machine: its processor count is not used (the thesis'
-    /// model); `reserve` and `tiers` use it.
+    /// model); `reserve` and `sla` use it, `tiers` does not.
     #[command(allow_negative_numbers = true, after_help = EXAMPLE_RUN)]
     Run(cli::RunArgs),
     /// Run the thesis' grid of configurations in parallel and write CSV and JSON.
@@ -71,6 +71,11 @@ enum Command {
     Config(ConfigArgs),
     /// Gold, Silver and Bronze SLAs over reliable and volunteer resources (Tomás et al.):
     /// one policy and tier mix.
+    ///
+    /// With --trace, each job is one SLA of one node, its tier drawn by the mix: a job's
+    /// processor count is not used (the paper's jobs are single-node and its SLA has no
+    /// node count), so a job of any width runs as one single-node job of the same run
+    /// time, and the run says on standard error how many jobs were wider.
     #[command(allow_negative_numbers = true, after_help = EXAMPLE_TIERS)]
     Tiers(host_sim::tiers::cli::TiersArgs),
     /// Gold, Silver and Bronze: 3 policies x 4 mixes x seeds, CSV and JSON for Figures
@@ -118,7 +123,7 @@ struct ConfigArgs {
     #[arg(long)]
     defaults: bool,
     /// The subcommand whose options the file holds.
-    #[arg(long, value_name = "SUBCOMMAND", default_value = "run")]
+    #[arg(long, value_name = "NAME", default_value = "run")]
     command: String,
 }
 

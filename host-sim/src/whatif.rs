@@ -44,49 +44,65 @@ pub struct WhatifArgs {
 #[derive(Clone, Debug, Default, Args)]
 pub struct Changes {
     /// The policy: service level's machine choice (first-fit, best-fit, worst-fit,
-    /// least-loaded, round-robin); tiers' (no-qos, qos, qos-res).
-    #[arg(long, value_name = "POLICY")]
+    /// least-loaded, round-robin); tiers' (no-qos, qos, qos-res). Default: the log's.
+    #[arg(long, value_name = "NAME")]
     pub policy: Option<String>,
-    /// Service level: machines, 1 to 64.
-    #[arg(long, value_name = "M")]
+    /// Service level: machines, 1 to 64. Default: the log's.
+    #[arg(long, value_name = "N")]
     pub machines: Option<u16>,
     /// Service level: one level with this slack factor (its price by default).
-    #[arg(long, value_name = "SF", conflicts_with = "levels")]
+    /// Without it, the log's levels.
+    #[arg(long, value_name = "NUMBER", conflicts_with = "levels")]
     pub slack: Option<String>,
-    /// Service level: several levels' slack factors, e.g. 1,2,3,4,5.
-    #[arg(long, value_name = "SF,SF,...")]
+    /// Service level: several levels' slack factors, comma-separated, e.g. 1,2,3,4,5.
+    /// Default: the log's levels.
+    #[arg(long, value_name = "LIST")]
     pub levels: Option<String>,
-    /// Service level: prices per tick, one per level (with neither --slack nor
-    /// --levels: new prices for the recorded levels).
-    #[arg(long, value_name = "U,U,...")]
+    /// Service level: prices per tick, one per level, comma-separated (with neither
+    /// --slack nor --levels: new prices for the recorded levels). Default: the log's.
+    #[arg(long, value_name = "LIST")]
     pub prices: Option<String>,
-    /// Service level: jobs each machine's queue can hold (16, 64, 256 or 1024).
-    #[arg(long, value_name = "Q")]
+    #[arg(
+        long,
+        value_name = "N",
+        help = concat!(
+            "Service level: jobs each machine's queue can hold: ",
+            crate::service_level::cli::queue_capacities!(),
+            ". Default: the log's"
+        )
+    )]
     pub queue_capacity: Option<u32>,
     /// Service level: the level draw's seed (each job's level is drawn again).
+    /// Default: the log's.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Service level: cost per tick of the benefit metric G (a metric, not a decision).
-    #[arg(long, value_name = "COST")]
+    /// Service level: cost per tick of the benefit metric G (a metric, not a
+    /// decision). Default: the log's.
+    #[arg(long, value_name = "NUMBER")]
     pub alpha: Option<String>,
-    /// Reservation: the waiting queue's order (fifo, edf, lff, bjf, shuffle).
+    /// Reservation: the waiting queue's order (fifo, edf, lff, bjf, shuffle). Default:
+    /// the log's.
     #[arg(long, value_name = "NAME")]
     pub criterion: Option<String>,
-    /// Reservation and SLA: the pool's nodes.
-    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Reservation and SLA: the pool's nodes. Default: the log's.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub nodes: Option<u32>,
-    /// Reservation: fix waiting reservations at this share of their window (0, 0.25,
-    /// 0.5, 0.75).
-    #[arg(long, value_name = "SHARE")]
+    #[arg(
+        long,
+        value_name = "SHARE",
+        help = concat!("Reservation: ", crate::reservation::cli::fix_at_help!(), "; default: the log's")
+    )]
     pub fix_at: Option<String>,
-    /// Reservation: the offer user's bound on phi, or `off`.
-    #[arg(long, value_name = "PHI_MAX|off")]
+    /// Reservation: the offer user's bound on phi (a number with up to three
+    /// decimals), or `off`. Default: the log's.
+    #[arg(long, value_name = "NUMBER|off")]
     pub offers: Option<String>,
-    /// Tiers: the laxity threshold of Algorithm 1.
-    #[arg(long, value_name = "L")]
+    /// Tiers: the laxity threshold of Algorithm 1 (up to three decimals). Default: the
+    /// log's.
+    #[arg(long, value_name = "NUMBER")]
     pub laxity: Option<String>,
     /// SLA: the priority heuristic, e.g. `min(TF - 0.8*tD)` (its random order is
-    /// seeded with the log's seed).
+    /// seeded with the log's seed). Default: the log's.
     #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     pub heuristic: Option<String>,
 }

@@ -27,7 +27,7 @@ fn numbers_say_why_they_are_refused_and_name_the_option() {
         &["sla-sweep", "--step", "0", "--out", "unused"],
         &["--step: \"0\" is zero: give at least one second"],
     );
-    refused(&["tiers", "--up-mean", "0"], &["'--up-mean <S>'", "0 is not in 1.."]);
+    refused(&["tiers", "--up-mean", "0"], &["'--up-mean <SECONDS>'", "0 is not in 1.."]);
     refused(&["tiers", "--laxity", "nan"], &["--laxity: \"nan\" is not a number"]);
 }
 

@@ -69,7 +69,7 @@ fn unknown_keys_and_bad_values_name_the_line() {
         ),
         (
             "jobs = 10\nmachines = 99\n",
-            ":2: key `machines`: invalid value '99' for '--machines <M>': 99 is not in 1..=64",
+            ":2: key `machines`: invalid value '99' for '--machines <N>': 99 is not in 1..=64",
         ),
         ("json = \"yes\"\n", ":1: key `json`: is a flag: give true or false"),
         ("[run]\nmachines = 2\n", ":1: key `run`: is a table; give the option a value"),

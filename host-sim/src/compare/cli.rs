@@ -21,7 +21,7 @@ pub struct CompareArgs {
     pub source: TraceArgs,
     #[arg(
         long,
-        value_name = "M",
+        value_name = "N",
         value_parser = clap::value_parser!(u32).range(1..),
         help = concat!(
             "Processors of the machine for the models with a pool (reservations, SLA), each node one processor (",

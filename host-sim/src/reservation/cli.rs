@@ -21,6 +21,18 @@ use crate::units::{parse_decimal, parse_milli};
 use crate::window::{DurationError, parse_duration};
 use crate::workload::Workload;
 
+/// What `--fix-at` does, as `reserve --help` and `whatif --help` both say it (the
+/// kernel's `Fixing`: fixed at `a + floor(share * (s - a))` for a job accepted at `a`
+/// with start `s`).
+macro_rules! fix_at_help {
+    () => {
+        "Fix each accepted reservation, never to be moved again, once this share of its \
+         waiting time has passed (from its acceptance to the start it was given then): \
+         0, 0.25, 0.5 or 0.75"
+    };
+}
+pub(crate) use fix_at_help;
+
 /// Options shared by `reserve` and `reserve-sweep`.
 #[derive(Debug, Args)]
 pub struct ReserveInput {
@@ -37,7 +49,7 @@ pub struct ReserveInput {
     pub window: String,
     #[arg(
         long,
-        value_name = "M",
+        value_name = "N",
         value_parser = clap::value_parser!(u32).range(1..),
         help = concat!(
             "Nodes of the pool, each one processor, at most 131072 (",
@@ -63,26 +75,29 @@ pub struct ReserveArgs {
     /// Load factor, any number above 0 with up to three decimals: submit times are
     /// divided by it, so 1.25 offers 25% more jobs per second (the paper's 1.0, 1.25,
     /// 1.5).
-    #[arg(long, value_name = "F", default_value = "1.0")]
+    #[arg(long, value_name = "NUMBER", default_value = "1.0")]
     pub load: String,
     /// Flexible windows for half of the jobs (a fair coin per job): none, or short,
     /// medium or long, which widen the job's window past its run time Te by a
     /// Poisson-drawn share of Te with mean 25%, 50% or 100%.
-    #[arg(long, value_name = "SIZE", default_value = "none")]
+    #[arg(long, value_name = "NAME", default_value = "none")]
     pub flex: String,
-    /// Fix waiting reservations after this share of their waiting time: 0, 0.25, 0.5,
-    /// 0.75 (default: never before they start; a fixed reservation is never moved).
-    #[arg(long, value_name = "SHARE")]
+    #[arg(
+        long,
+        value_name = "SHARE",
+        help = concat!(fix_at_help!(), "; without it, a reservation may be moved until it starts")
+    )]
     pub fix_at: Option<String>,
     /// Turn alternative offers on: a rejected request gets offers of later windows, and
     /// the user takes the first whose phi = shift / Te (how far it moves the window, as
-    /// a share of the run time) is <= PHI_MAX, a number >= 0 with up to three decimals.
-    #[arg(long, value_name = "PHI_MAX")]
+    /// a share of the run time) is at most this, a number >= 0 with up to three
+    /// decimals. Without it, no offers.
+    #[arg(long, value_name = "NUMBER")]
     pub offers: Option<String>,
     /// Run-time model: accurate (jobs run exactly their estimate Te) or poisson80 (they
     /// run Te * f / 100 with f ~ Poisson(80): about 20% shorter on average; the few
     /// with f > 100 are cut at the end of their reservation).
-    #[arg(long, value_name = "MODEL", default_value = "accurate")]
+    #[arg(long, value_name = "NAME", default_value = "accurate")]
     pub estimates: String,
     #[command(flatten)]
     pub output: RunOutputArgs,

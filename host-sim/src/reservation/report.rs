@@ -126,8 +126,9 @@ impl<'a> Summary<'a> {
     }
 }
 
+/// Writes the summary as one JSON object on one line, and a newline.
 pub fn write_json(summary: &Summary<'_>, mut out: impl Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut out, summary).map_err(io::Error::other)?;
+    serde_json::to_writer(&mut out, summary).map_err(io::Error::other)?;
     writeln!(out)
 }
 

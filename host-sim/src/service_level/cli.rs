@@ -22,6 +22,15 @@ use crate::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
 use crate::window::parse_window;
 use crate::workload::Workload;
 
+/// The queue capacities that are compiled in ([`QUEUE_CAPACITIES`]), as every
+/// `--queue-capacity` help names them (`tests/help.rs` holds the two alike).
+macro_rules! queue_capacities {
+    () => {
+        "16, 32, 64, 256 or 1024"
+    };
+}
+pub(crate) use queue_capacities;
+
 /// Where the jobs come from, and what every run shares.
 #[derive(Clone, Debug, Args)]
 pub struct InputArgs {
@@ -34,15 +43,15 @@ pub struct InputArgs {
     /// Seeds the level draw and the synthetic workload.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-    /// Jobs each machine's queue can hold: 16, 32, 64, 256 or 1024 (the compiled sizes). A
-    /// job that only a full queue could take is rejected as queue_full.
-    #[arg(long, value_name = "Q", default_value_t = DEFAULT_QUEUE_CAPACITY)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_QUEUE_CAPACITY, help = concat!(
+        "Jobs each machine's queue can hold: ", queue_capacities!(), " (the compiled sizes). A job \
+         that only a full queue could take is rejected as queue_full"))]
     pub queue_capacity: u32,
     /// Cost per tick of the benefit metric G (up to three decimals).
-    #[arg(long, value_name = "COST", default_value = "1")]
+    #[arg(long, value_name = "NUMBER", default_value = "1")]
     pub alpha: String,
     /// Keep only the jobs of the first N windows of `--window` length (the thesis ran
-    /// 30 one-week windows).
+    /// 30 one-week windows); without it, every window.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub windows: Option<u64>,
 }
@@ -52,18 +61,20 @@ pub struct InputArgs {
 #[derive(Clone, Debug, Args)]
 pub struct ConfigArgs {
     /// Machines, 1 to 64.
-    #[arg(long, value_name = "M", default_value_t = 1,
+    #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_MACHINES)))]
     pub machines: u16,
     /// One service level with this slack factor (default 2; e.g. 1.5).
-    #[arg(long, value_name = "SF", conflicts_with = "levels")]
+    #[arg(long, value_name = "NUMBER", conflicts_with = "levels")]
     pub slack: Option<String>,
-    /// Several service levels, e.g. 1,2,3,4,5 (at most 32); each job's level is drawn
-    /// uniformly.
-    #[arg(long, value_name = "SF,SF,...")]
+    /// Several service levels, their slack factors comma-separated, e.g. 1,2,3,4,5 (at
+    /// most 32); each job's level is drawn uniformly. Without it, the one level of
+    /// --slack.
+    #[arg(long, value_name = "LIST")]
     pub levels: Option<String>,
-    /// Prices per tick, one per level (default: max(1, ceil(21 - sf))).
-    #[arg(long, value_name = "U,U,...")]
+    /// Prices per tick, whole numbers, one per level, comma-separated (default:
+    /// max(1, ceil(21 - sf))).
+    #[arg(long, value_name = "LIST")]
     pub prices: Option<String>,
     /// Cut the input into windows of this length, each simulated from an empty system:
     /// a whole number with a unit s, m, h, d or w (`7d`); a bare number is seconds
@@ -73,8 +84,8 @@ pub struct ConfigArgs {
     /// Which feasible machine takes a job: first-fit (the thesis' rule), best-fit (least
     /// slack left after admission), worst-fit (most slack left), least-loaded (least
     /// remaining work), round-robin (from the machine after the last that admitted).
-    /// Ties go to the lowest machine index. Written into the log header.
-    #[arg(long, value_name = "POLICY", default_value = "first-fit")]
+    /// Ties go to the lowest machine index.
+    #[arg(long, value_name = "NAME", default_value = "first-fit")]
     pub policy: String,
 }
 
@@ -99,7 +110,8 @@ pub struct RunArgs {
     /// Run the configuration once per seed, in parallel, and report each metric's
     /// mean, sample standard deviation and Student-t 95% confidence interval across
     /// seeds beside the across-window spread: `A..B` (both included, `1..30` is 30
-    /// seeds) or a list `1,5,9`. Replaces --seed; no --log or --jobs-out.
+    /// seeds) or a list `1,5,9`. Replaces --seed; no --log or --jobs-out. Without it,
+    /// one run of --seed.
     #[arg(long, value_name = "A..B|LIST", conflicts_with_all = ["log", "jobs_out"])]
     pub seeds: Option<String>,
 }
@@ -295,9 +307,7 @@ fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliE
     let stdout = std::io::stdout().lock();
     let written = if args.output.json {
         let mut out = stdout;
-        serde_json::to_writer_pretty(&mut out, &result)
-            .map_err(std::io::Error::from)
-            .and_then(|()| writeln!(out))
+        serde_json::to_writer(&mut out, &result).map_err(std::io::Error::from).and_then(|()| writeln!(out))
     } else {
         replicate::write_table(&result, stdout)
     };

@@ -76,9 +76,9 @@ fn level_summary(level: &Level) -> LevelSummary {
     }
 }
 
-/// Writes the summary as one JSON object and a newline.
+/// Writes the summary as one JSON object on one line, and a newline.
 pub fn write_json<W: Write>(summary: &RunSummary<'_>, mut out: W) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut out, summary)?;
+    serde_json::to_writer(&mut out, summary)?;
     writeln!(out)
 }
 

@@ -49,7 +49,7 @@ pub struct SlaArgs {
     pub input: TraceArgs,
     #[arg(
         long,
-        value_name = "M",
+        value_name = "N",
         value_parser = clap::value_parser!(u32).range(1..),
         help = concat!("With --trace: the machine's nodes, each one processor (", crate::input::pool_rule_help!(), ")")
     )]

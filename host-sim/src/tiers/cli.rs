@@ -23,17 +23,17 @@ use replay::format::Header;
 #[derive(Debug, Args)]
 pub struct FaultArgs {
     /// Mean available period of a desktop, seconds (exponential), at least 1.
-    #[arg(long, value_name = "S", default_value_t = DEFAULT_FAULTS.up_mean_s,
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_FAULTS.up_mean_s,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub up_mean: u64,
     /// Mean unavailable period of a desktop, seconds (exponential); 0: desktops never leave.
-    #[arg(long, value_name = "S", default_value_t = DEFAULT_FAULTS.down_mean_s)]
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_FAULTS.down_mean_s)]
     pub down_mean: u64,
     /// Percent of desktop starts slowed by the owner's load, 0 to 100.
     #[arg(long, value_name = "PCT", default_value_t = DEFAULT_FAULTS.load_pct)]
     pub load_pct: u32,
-    /// The owner's slowdown is a factor uniform in 1 .. 1 + MAX (up to three decimals).
-    #[arg(long, value_name = "MAX", default_value = "1")]
+    /// The owner's slowdown is a factor uniform in 1 .. 1 + this (up to three decimals).
+    #[arg(long, value_name = "NUMBER", default_value = "1")]
     pub load_max: String,
 }
 
@@ -62,7 +62,7 @@ pub struct TiersArgs {
     #[arg(long, value_name = "NAME", default_value = "qos-res")]
     pub policy: String,
     /// Tier mix of Table 2: A, B, C or D.
-    #[arg(long, value_name = "MIX", default_value = "A")]
+    #[arg(long, value_name = "NAME", default_value = "A")]
     pub mix: String,
     /// Seeds the workload, the run times, the owner load and the availability.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -79,18 +79,19 @@ pub struct TiersArgs {
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub reliable: u32,
     /// With --trace: single-node low-confidence desktops.
-    #[arg(long, value_name = "M", default_value_t = 9)]
+    #[arg(long, value_name = "N", default_value_t = 9)]
     pub volunteer: u32,
     /// Desktop availability from a Failure Trace Archive event_trace.tab file instead
     /// of the seeded periods: columns separated by runs of tabs or spaces, `NULL`s,
     /// `#` comments and a line of column names as the archive ships them; its first
-    /// nodes are the desktops.
+    /// nodes are the desktops. Without it, the seeded periods of --up-mean and
+    /// --down-mean.
     #[arg(long, value_name = "FILE")]
     pub availability: Option<PathBuf>,
     #[command(flatten)]
     pub align: AlignArgs,
     /// Laxity threshold of the rescheduling (eq. 1, up to three decimals).
-    #[arg(long, value_name = "L", default_value = "1")]
+    #[arg(long, value_name = "NUMBER", default_value = "1")]
     pub laxity: String,
     #[command(flatten)]
     pub faults: FaultArgs,
@@ -257,7 +258,7 @@ pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
     };
     if ran.wide > 0 {
         eprintln!(
-            "host-sim: {} trace jobs use more than one processor; tiers runs each on one node (see tiers --help)",
+            "host-sim: {} trace jobs use more than one processor; tiers runs each on one node (see `host-sim tiers --help`)",
             ran.wide
         );
     }

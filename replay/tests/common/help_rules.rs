@@ -8,7 +8,8 @@
 //!    of [`FORMS`], or lowercase literal values, joined by `|` (`<all|0|DURATION>`),
 //!    or clap's `[possible values: ...]` lists them.
 //! 3. An optional option that takes a value says what it is when absent: clap's
-//!    `[default: ...]`, or its help says `default` or `without it`.
+//!    `[default: ...]`, or its help says `default` or `without it`. An option whose
+//!    help starts with `Write` names a file to write, and without it none is.
 //!
 //! The help is parsed as clap (without its `wrap_help` feature) prints it: sections
 //! headed `Arguments:` and `Options:`, an entry per argument starting two spaces in,
@@ -24,8 +25,8 @@
 /// - `FILE` (`FILE.csv` for a format), `DIR`, `LOG` (a decision log), `STREAM` (a
 ///   device record stream): paths.
 pub const FORMS: [&str; 15] = [
-    "N", "NUMBER", "SHARE", "PCT", "SECONDS", "TICKS", "DURATION", "LIST", "A..B", "NAME", "EXPR",
-    "FILE", "DIR", "LOG", "STREAM",
+    "N", "NUMBER", "SHARE", "PCT", "SECONDS", "TICKS", "DURATION", "LIST", "A..B", "NAME", "EXPR", "FILE",
+    "DIR", "LOG", "STREAM",
 ];
 
 /// One argument of a subcommand's help.
@@ -85,7 +86,9 @@ fn parse_head(text: &str) -> Entry {
     let head = head.trim();
     let name_part = head.rsplit(", ").next().unwrap_or(head);
     let (name, value) = match name_part.split_once(' ') {
-        Some((name, value)) => (name, Some(value.trim_matches(['<', '>']).trim_end_matches("...").to_owned())),
+        Some((name, value)) => {
+            (name, Some(value.trim_matches(['<', '>']).trim_end_matches("...").to_owned()))
+        }
         None => (name_part, None),
     };
     let value = value.map(|v| v.trim_end_matches('>').to_owned());
@@ -111,7 +114,8 @@ pub fn required(help: &str) -> Vec<String> {
 /// `FILE`) or lowercase literals, joined by `|`.
 pub fn is_form(value: &str) -> bool {
     value.split('|').all(|part| {
-        let literal = !part.is_empty() && part.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        let literal = !part.is_empty()
+            && part.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
         let file = part.strip_prefix("FILE.").is_some_and(|ext| ext.chars().all(|c| c.is_ascii_lowercase()));
         literal || file || FORMS.contains(&part)
     })
@@ -146,7 +150,8 @@ pub fn violations(command: &str, help: &str) -> Vec<String> {
             found.push(format!("{at}: value name <{value}> is not a form or unit of {FORMS:?}"));
         }
         let lower = entry.help.to_lowercase();
-        let says_absent = lower.contains("default") || lower.contains("without it");
+        let says_absent =
+            lower.contains("default") || lower.contains("without it") || entry.help.starts_with("Write ");
         if !required.contains(&entry.name) && !says_absent {
             found.push(format!("{at}: says neither its default nor what happens without it"));
         }

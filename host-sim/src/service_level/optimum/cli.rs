@@ -22,6 +22,7 @@ pub struct OptimumArgs {
     pub solve: SolveArgs,
     /// Solve only N windows, evenly spaced among the simulated ones (window
     /// floor((2i + 1) n / 2N) of n, for i below N); the greedy run still covers all.
+    /// Without it, every window is solved.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub sample: Option<u64>,
     /// Write one CSV row per window here (besides the table on standard output).

@@ -28,13 +28,22 @@ use crate::service_level::sweep::Mode;
 use crate::units::format_milli;
 use crate::window::parse_window;
 
+// The shared input options, said as cv-sweep reads them: each trace on its own, and
+// never the synthetic workload.
 #[derive(Debug, Args)]
+#[command(mut_arg("trace", |a| a.help(
+    "SWF trace, plain or gzipped. Give it several times for several traces: each is run \
+     and solved on its own (not merged). Without it, cv-sweep refuses to run",
+)))]
+#[command(mut_arg("jobs", |a| a.help("Not used: cv-sweep reads only traces")))]
+#[command(mut_arg("seed", |a| a.help("Seeds the level draw of multi mode")))]
 pub struct CvSweepArgs {
     /// Traces, each `--trace` run on its own; `--seed`, `--queue-capacity` and `--alpha`
     /// as `run`'s.
     #[command(flatten)]
     pub input: InputArgs,
-    /// Window length (a whole number with a unit s, m, h, d or w).
+    /// Window length: a whole number with a unit s, m, h, d or w; a bare number is
+    /// seconds (ticks); `all` for one window.
     #[arg(long, value_name = "DURATION", default_value = "7d")]
     pub window: String,
     /// Windows solved per trace, evenly spaced among its simulated windows.
