@@ -34,15 +34,22 @@ use crate::swf::SwfError;
 use crate::swf::{self, SwfOptions};
 use crate::workload::{Job, Workload};
 
+/// What every `--trace` is, as each `--help` begins it; each model that reads a trace
+/// its own way says the rest (`mut_arg("trace", ...)` on its options).
+macro_rules! trace_help {
+    () => {
+        "SWF trace, plain or gzipped. Give it several times to merge traces on their relative \
+         submit times (each starts at 0; ties by trace order, then line; jobs renumbered 1, 2, ...)"
+    };
+}
+pub(crate) use trace_help;
+
 /// The trace options, as every subcommand that reads a trace takes them.
 #[derive(Clone, Debug, Default, Args)]
 pub struct TraceArgs {
-    /// SWF trace, plain or gzipped. Give it several times to merge traces on their
-    /// relative submit times (each starts at 0; ties by trace order, then line; jobs
-    /// renumbered 1, 2, ...). Without it, the subcommand's built-in workload (run, sweep
-    /// and optimum: the synthetic one; tiers: the paper's; sla: the generated sets);
-    /// reserve, reserve-sweep and compare need a trace.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help = concat!(trace_help!(),
+        ". Without it, the subcommand's built-in workload (run, sweep and optimum: the synthetic one; \
+         tiers: the paper's; sla: the generated sets); reserve, reserve-sweep and compare need a trace"))]
     pub trace: Vec<PathBuf>,
     /// Count malformed trace lines instead of stopping at the first.
     #[arg(long)]

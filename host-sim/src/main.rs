@@ -71,11 +71,6 @@ enum Command {
     Config(ConfigArgs),
     /// Gold, Silver and Bronze SLAs over reliable and volunteer resources (Tomás et al.):
     /// one policy and tier mix.
-    ///
-    /// With --trace, each job is one SLA of one node, its tier drawn by the mix: a job's
-    /// processor count is not used (the paper's jobs are single-node and its SLA has no
-    /// node count), so a job of any width runs as one single-node job of the same run
-    /// time, and the run says on standard error how many jobs were wider.
     #[command(allow_negative_numbers = true, after_help = EXAMPLE_TIERS)]
     Tiers(host_sim::tiers::cli::TiersArgs),
     /// Gold, Silver and Bronze: 3 policies x 4 mixes x seeds, CSV and JSON for Figures

@@ -92,9 +92,15 @@ fn help_says_which_models_use_a_jobs_size() {
     let run = flat_help(&["run", "--help"]);
     assert!(run.contains("`reserve` and `sla` use it"), "{run}");
     assert!(!run.contains("`tiers` use"), "{run}");
-    // The passage a wide trace job's warning points to (`see host-sim tiers --help`).
-    let tiers = flat_help(&["tiers", "--help"]);
-    assert!(tiers.contains("processor count is not used"), "{tiers}");
+    // The passage a wide trace job's warning points to (`see --trace in host-sim tiers --help`).
+    let tiers = help_rules::entries(&help(&["tiers", "--help"]));
+    let trace = tiers.iter().find(|e| e.name == "--trace").expect("tiers --trace");
+    assert!(trace.help.contains("processor count is not used"), "{trace:?}");
+    for sub in ["reserve", "sla"] {
+        let entries = help_rules::entries(&help(&[sub, "--help"]));
+        let trace = entries.iter().find(|e| e.name == "--trace").expect("--trace");
+        assert!(trace.help.contains("its processor count (SWF field 5, else 8"), "{sub}: {trace:?}");
+    }
 }
 
 /// `--queue-capacity` names every compiled capacity, and only those, wherever it is taken.

@@ -261,7 +261,7 @@ fn a_pool_past_every_compiled_size_names_the_capacity_and_the_option() {
     assert_eq!(value["errors"][0]["model"], "reservation");
     assert!(value["errors"][0]["error"].as_str().unwrap().contains("262144"), "{value}");
     let fits = stdout(&host_sim(&["reserve", "--trace", trace, "--nodes", "131072", "--json"]));
-    assert!(fits.contains("\"nodes\": 131072"), "{fits}");
+    assert!(fits.contains("\"nodes\":131072"), "{fits}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -35,6 +35,10 @@ pub(crate) use fix_at_help;
 
 /// Options shared by `reserve` and `reserve-sweep`.
 #[derive(Debug, Args)]
+#[command(mut_arg("trace", |a| a.help(concat!(crate::input::trace_help!(),
+    ". Without it, nothing runs: reservations are made from a trace's jobs (the paper's is SDSC \
+     SP2). Each job asks for its processor count (SWF field 5, else 8) of the pool's processors; a \
+     job without one is left out and counted"))))]
 pub struct ReserveInput {
     /// The trace input (required; the paper's is SDSC SP2): each job asks for its
     /// processor count of the pool's processors.

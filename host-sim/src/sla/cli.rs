@@ -26,6 +26,10 @@ use crate::window::parse_duration;
 #[command(after_help = "Examples:\n  \
     host-sim sla --sets 100 --seed 1 --heuristic 'min(TF - 0.8*tD)' --json\n  \
     host-sim sla --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --heuristic 'min(TF - 0.8*tD)' --batch 1h --log out/kth-sla.log")]
+#[command(mut_arg("trace", |a| a.help(concat!(crate::input::trace_help!(),
+    ". Without it, the generated sets. Each job is one request: TS = submit, tD = run time, NCPU = \
+     its processor count (SWF field 5, else 8; a job without one is left out and counted), TF = TS \
+     + tD * f with f uniform in [1, 7]"))))]
 pub struct SlaArgs {
     /// The priority heuristic, as the paper writes it: min(...) or max(...) of up to
     /// three terms among TS, TF, tD, NCPU, A, tT, tL (hours, nodes, CPU-hours; tT a

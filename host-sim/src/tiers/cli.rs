@@ -55,6 +55,11 @@ impl FaultArgs {
 
 /// `host-sim tiers`.
 #[derive(Debug, Args)]
+#[command(mut_arg("trace", |a| a.help(concat!(crate::input::trace_help!(),
+    ". Without it, the paper's workload. Each job is one SLA of one node, its tier drawn by the mix: \
+     its processor count is not used (the paper's jobs are single-node, and its SLA has no node \
+     count), so a job of any width runs as one single-node job of the same run time, and the run \
+     says on standard error how many were wider"))))]
 pub struct TiersArgs {
     /// Policy: no-qos (no tiers, no reservations: every job may go anywhere), qos
     /// (tiers and reservations) or qos-res (qos plus Algorithm 1 rescheduling and
@@ -258,7 +263,7 @@ pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
     };
     if ran.wide > 0 {
         eprintln!(
-            "host-sim: {} trace jobs use more than one processor; tiers runs each on one node (see `host-sim tiers --help`)",
+            "host-sim: {} trace jobs use more than one processor; tiers runs each on one node (see --trace in `host-sim tiers --help`)",
             ran.wide
         );
     }
