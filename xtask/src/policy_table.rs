@@ -72,11 +72,8 @@ const METRICS: [(&str, &str, Better); 6] = [
 pub fn policy_table(args: &Args) -> Result {
     let named = if args.sweeps.is_empty() {
         let Some(paths) = traces(&args.traces)? else { return Ok(()) };
-        // The sweep needs no solver: host-sim with its default features, as the docs build it.
-        cmd::run(
-            "policy-table: build host-sim",
-            cmd::cargo().args(["build", "--release", "-p", "host-sim"]),
-        )?;
+        // The same build as every other step's, so none rebuilds host-sim differently.
+        crate::toolchain::build_release_tools("policy-table: build release tools")?;
         run_sweeps(&paths)?
     } else {
         existing(&args.sweeps)
@@ -94,7 +91,6 @@ pub fn policy_table(args: &Args) -> Result {
 
 /// A step for `verify`, after its release build: the smallest trace's row (NASA's, a
 /// sweep of about 10 s on 2 cores) computed and checked against the row `shown` holds.
-#[allow(dead_code)] // Until `verify` runs it: the lead wires the step in (steps.rs).
 pub(crate) fn verify_step(shown: &Path) -> Result {
     let Some(shared) = cmd::shared_traces("policy-table")? else { return Ok(()) };
     let paths: Vec<PathBuf> = shared.into_iter().filter(|p| trace_label(p) == VERIFY_TRACE).collect();
