@@ -110,9 +110,9 @@ pub struct RunArgs {
     /// Run the configuration once per seed, in parallel, and report each metric's
     /// mean, sample standard deviation and Student-t 95% confidence interval across
     /// seeds beside the across-window spread: `A..B` (both included, `1..30` is 30
-    /// seeds) or a list `1,5,9`. Replaces --seed; no --log or --jobs-out. Without it,
-    /// one run of --seed.
-    #[arg(long, value_name = "A..B|LIST", conflicts_with_all = ["log", "jobs_out"])]
+    /// seeds) or a list `1,5,9`. Replaces --seed; no --log, --jobs-out or --stream-out.
+    /// Without it, one run of --seed.
+    #[arg(long, value_name = "A..B|LIST", conflicts_with_all = ["log", "jobs_out", "stream_out"])]
     pub seeds: Option<String>,
 }
 
