@@ -11,13 +11,13 @@
 //! 2. a window splits into clusters of jobs whose windows `[r_j, d_j)` overlap
 //!    ([`exact::clusters`]), each solved alone: all of a cluster's income when the
 //!    greedy run completed all of it or when one machine's EDF meets every deadline,
-//!    otherwise the mixed-integer program of [`milp`] (HiGHS; the `optimum` feature);
+//!    otherwise the mixed-integer program of `milp` (HiGHS; the `optimum` feature);
 //! 3. what the solver returns is checked in integers ([`exact::edf_feasible`] per
 //!    machine), and a cluster the time limit stops is bracketed ([`exact::Bracket`]).
 //!
 //! - [`capture`]: the greedy run's windows, from its event stream.
 //! - [`exact`]: exact EDF, clusters, brackets.
-//! - [`milp`]: the mixed-integer program (feature `optimum`).
+//! - `milp`: the mixed-integer program (feature `optimum`).
 //! - [`cli`]: `host-sim optimum` and `host-sim cv-sweep`.
 //! - [`grid`]: the cv grid over traces, sampled weeks, modes and machine counts.
 //! - [`figures`]: the `cv` figures and the summary table.
