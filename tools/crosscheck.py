@@ -6,8 +6,8 @@ made from it, and checks, without any of the project's Rust code:
 
 1. the submits in the log are the trace's usable jobs (run time > 0, submit >= 0),
    in (submit time, line) order, with times relative to the first usable job;
-2. re-running the rules (README, "The model") on those submits, under the
-   machine-choice policy the header names (README, "Policies"), gives the same
+2. re-running the rules (docs/models/service_level.md, "The model") on those submits,
+   under the machine-choice policy the header names (the same guide's "Policies"), gives the same
    accept/reject decision and the same machine for every job.
 
 Usage: crosscheck.py TRACE EXPORT.jsonl
@@ -55,7 +55,7 @@ POLICIES = {
 class Machines:
     """The machines' queues as remaining work, re-added from the head at every test.
 
-    The machine-choice policies, as README's "Policies" states them:
+    The machine-choice policies, as docs/models/service_level.md's "Policies" states them:
     - first-fit: the first machine, in index order, that passes the test and has room;
     - best-fit / worst-fit: the one whose queue, with the job inserted, has the
       smallest / largest minimum over its jobs of (deadline - finish time);

@@ -4,7 +4,7 @@
 //! at the tile's start), and the ASAP incomes taken apart (which starts earn what).
 //! The defaults and the calibration are not changed by any of this: every variant is
 //! [`generator::Params`] for this program only. The figures are quoted in
-//! host-sim/README.md (the sla section, "The paper beside ours").
+//! docs/models/sla.md ("Where we differ from the paper, and why").
 //!
 //! ```sh
 //! cargo run --release -p host-sim --example sla_sensitivity [SETS]   # default 100 sets of seed 1

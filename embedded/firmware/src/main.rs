@@ -37,7 +37,7 @@ use serde::Deserialize;
 use crate::host::{Buffered, HostFile};
 
 /// The service-level kernel: 4 machines, 32 queue entries each, up to 8 levels (the
-/// small configuration of the README).
+/// small configuration of docs/testing.md, "What it costs").
 type ServiceKernel = Kernel<4, 32, 8>;
 /// The reservation kernel: 16,384 one-minute calendar slots (11.4 days ahead: the
 /// SDSC SP2 prefix plans starts up to 9.7 days ahead), 256

@@ -41,7 +41,8 @@ pub struct Faults {
     pub load_max_milli: u64,
 }
 
-/// The calibrated defaults (see the README: chosen on No-QoS, mix A, only).
+/// The calibrated defaults (see docs/models/tiers.md, "Calibration, stated honestly":
+/// chosen on No-QoS, mix A, only).
 pub const DEFAULT_FAULTS: Faults =
     Faults { up_mean_s: 10_800, down_mean_s: 900, load_pct: 30, load_max_milli: 1000 };
 

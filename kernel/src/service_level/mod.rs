@@ -103,7 +103,7 @@
 //! written with the kernel's own record encoding ([`log::encode`](crate::log::encode)) into a buffer you
 //! own, for a UART, a flash log or a radio. `embedded/` runs exactly this on a
 //! Cortex-M4F under QEMU, and `cargo xtask embedded` checks that its bytes equal the
-//! host's (see the README's section for embedded engineers). No panic path is linked:
+//! host's (see docs/testing.md, "The kernel on a microcontroller"). No panic path is linked:
 //! `cargo xtask panic-check` links the kernel with a panic handler that cannot link.
 //!
 //! ```
