@@ -5,7 +5,9 @@
 //! carries a language. A ```` ```console ```` block is a test, read by the `trycmd`
 //! crate: `$ PROGRAM ARGS` runs, `> ` continues the command, `? STATUS` states the exit
 //! status, and the lines after it are the expected standard output and error, merged;
-//! a line `...` stands for any lines and `[..]` for any text within one. The programs
+//! a line `...` stands for any lines and `[..]` for any text within one; output that
+//! ends on a line of text is followed by an empty line, since trycmd drops the last
+//! newline ([`console_ending`] checks it). The programs
 //! are the release `host-sim` and `replay` and a few file tools ([`TOOLS`]). A
 //! ```` ```sh ```` block holds only the commands this step does not run, each checked
 //! instead ([`sh_line`]): `cargo xtask` lines must parse as xtask's own command line;
@@ -164,6 +166,9 @@ fn check_fences(name: &str, text: &str) -> Result<bool> {
             }
             body.push((at + 1, line));
         }
+        if is_console {
+            console_ending(&body).map_err(|e| format!("docs {name}:{e}"))?;
+        }
         if matches!(lang, "sh" | "bash" | "shell") {
             for (at, command) in joined(&body) {
                 sh_line(&command).map_err(|e| format!("docs {name}:{at}: `{command}`: {e}"))?;
@@ -171,6 +176,24 @@ fn check_fences(name: &str, text: &str) -> Result<bool> {
         }
     }
     Ok(console)
+}
+
+/// trycmd drops the last newline of the shown output, so output that ends on a line of
+/// text would never match a program's: it must end with an empty line, or with `...`.
+fn console_ending(body: &[(usize, &str)]) -> Result {
+    match body.last() {
+        Some(&(at, last))
+            if !last.is_empty()
+                && last != "..."
+                && !["$ ", "> ", "? "].iter().any(|p| last.starts_with(p)) =>
+        {
+            Err(format!(
+                "{at}: the shown output ends on a line of text; add an empty line after it (trycmd drops the \
+                 last newline) or end it with `...`"
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A `sh` block's commands, continuation lines joined, comments and blank lines left

@@ -55,3 +55,12 @@ fn continuation_lines_join_and_comments_are_left_out() {
     let commands = joined(&body);
     assert_eq!(commands, vec![(2, "cargo xtask bench --json".to_owned()), (5, "cargo bench".to_owned())]);
 }
+
+#[test]
+fn shown_output_ending_on_text_needs_an_empty_line_after_it() {
+    let error = check_fences("a.md", "```console\n$ host-sim\nhost-sim run\n```\n").unwrap_err();
+    assert!(error.contains("a.md:3") && error.contains("empty line"), "{error}");
+    check_fences("a.md", "```console\n$ host-sim\nhost-sim run\n\n```\n").unwrap();
+    check_fences("a.md", "```console\n$ host-sim\nhost-sim run\n...\n```\n").unwrap();
+    check_fences("a.md", "```console\n$ mkdir -p out\n```\n").unwrap();
+}
