@@ -6,8 +6,8 @@
 //! - `verify`: fmt (the workspace, `fuzz/`, `embedded/`), `tidy`, clippy and the
 //!   tests (with the `optimum` feature when its build tools are here; insta compares
 //!   and never writes), the kernel built for `thumbv7em-none-eabihf` with and without
-//!   defmt, `panic-check`, `embedded`, the committed logs re-verified, `docs`,
-//!   `crosshost`, `fuzz`, every model on every shared trace (each log re-verified and
+//!   defmt, `panic-check`, `embedded`, the committed logs re-verified, `docs`, NASA's
+//!   row of the policy table checked (`policy-table`), `crosshost`, `fuzz`, every model on every shared trace (each log re-verified and
 //!   re-made by `host-sim whatif`), `corpus`, and the shipped scenarios (`steps`).
 //! - `tidy`: the size and shape rules, and every model in every layer (`tidy`).
 //! - `docs`: every command the Markdown shows, run and its output compared (`docs`).
@@ -29,8 +29,9 @@
 //! Each step prints a `==>` line; the first failure stops the run with a non-zero
 //! exit and names the step. Steps that need tools this machine may lack (the embedded
 //! target, cargo-fuzz, nightly, the shared traces, QEMU, the s390x cross linker)
-//! install or skip with a visible notice, except that the traces and the cross-host
-//! check's tools are required when `CI=true`. `docs/testing.md` is the guide.
+//! install or skip with a one-line notice naming the command that installs what they
+//! lack; with `CI=true` nothing is skipped and a missing tool is an error.
+//! `docs/testing.md` is the guide.
 
 mod bench;
 mod cmd;
