@@ -12,8 +12,11 @@
 //!   1/4). `f` is drawn from ChaCha8
 //!   seeded with `--seed` on stream [`TRACE_STREAM`], one draw per trace job in order
 //!   (left-out jobs draw too), so a job's window depends only on the seed and its place.
-//! - `m` = the trace header's `MaxProcs`, else its `MaxNodes`, else the largest job's
-//!   `NCPU`. A job wider than `m` stays in and is refused by the kernel as invalid.
+//! - `m` = the machine's size by the rule every model shares
+//!   ([`crate::input::pool_size`]): the trace header's `MaxProcs`, else the larger of
+//!   its `MaxNodes` and the widest job's `NCPU`, else the widest job's `NCPU`. A job
+//!   wider than `m` (only possible under `MaxProcs`) stays in and is refused by the
+//!   kernel as invalid.
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
