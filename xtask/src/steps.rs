@@ -102,11 +102,15 @@ fn committed_logs() -> Result {
 pub fn fuzz(seconds: u32, plant: bool) -> Result {
     let has_nightly = works(Command::new("rustup").args(["run", "nightly", "rustc", "--version"]));
     let has_cargo_fuzz = works(nightly_cargo().args(["fuzz", "--version"]));
-    if !has_nightly || !has_cargo_fuzz {
-        let (missing, install) = if has_nightly {
+    // libFuzzer itself is C++, compiled by the fuzz targets' build.
+    let has_cxx = crate::toolchain::cxx_present();
+    if !has_nightly || !has_cargo_fuzz || !has_cxx {
+        let (missing, install) = if !has_nightly {
+            ("a nightly toolchain", "rustup toolchain install nightly")
+        } else if !has_cargo_fuzz {
             ("cargo-fuzz", "cargo +nightly install cargo-fuzz --locked")
         } else {
-            ("a nightly toolchain", "rustup toolchain install nightly")
+            ("a C++ compiler (libFuzzer is C++)", "apt-get install g++")
         };
         return skipped("fuzz", missing, "no fuzz target ran and the planted-bound control did not", install);
     }

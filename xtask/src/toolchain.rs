@@ -76,14 +76,20 @@ fn optimum_tools_missing() -> Vec<&'static str> {
     if !works(Command::new("cmake").arg("--version")) {
         missing.push("cmake");
     }
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
-    if !works(Command::new(&cxx).arg("--version")) && !works(Command::new("g++").arg("--version")) {
+    if !cxx_present() {
         missing.push("a C++ compiler");
     }
     if !libclang_present() {
         missing.push("libclang");
     }
     missing
+}
+
+/// Whether a C++ compiler runs (`CXX`, else `c++`, else `g++`): HiGHS needs one, and so
+/// does libFuzzer, which cargo-fuzz's `libfuzzer-sys` compiles from its C++ sources.
+pub(crate) fn cxx_present() -> bool {
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
+    works(Command::new(&cxx).arg("--version")) || works(Command::new("g++").arg("--version"))
 }
 
 /// bindgen finds libclang through `LIBCLANG_PATH`, else in the usual LLVM folders.
