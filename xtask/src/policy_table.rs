@@ -185,16 +185,14 @@ struct Sweep {
 }
 
 /// The header's column of `name`.
-fn column(file: &str, header: &[&str], name: &str) -> Result<usize> {
-    header.iter().position(|h| *h == name).ok_or_else(|| format!("{file}: line 1: no column `{name}`"))
+fn column(file: &str, header: &csv::StringRecord, name: &str) -> Result<usize> {
+    header.iter().position(|h| h == name).ok_or_else(|| format!("{file}: line 1: no column `{name}`"))
 }
 
-/// Reads a `sweep.csv`. Its fields are keywords and decimals that never hold a comma or
-/// a quote, so the lines are split by hand rather than by adding a CSV crate to xtask;
-/// a quote is refused, so a file written otherwise cannot be misread.
+/// Reads a `sweep.csv` (with the `csv` crate, as host-sim wrote it).
 fn parse(file: &str, text: &str) -> Result<Sweep> {
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().map_err(|e| format!("{file}: {e}"))?.clone();
     let mode = column(file, &header, "mode")?;
     let slack = column(file, &header, "sf_or_k")?;
     let machines = column(file, &header, "machines")?;
@@ -206,19 +204,18 @@ fn parse(file: &str, text: &str) -> Result<Sweep> {
     let mut policies: Vec<String> = Vec::new();
     let mut configurations: HashMap<String, usize> = HashMap::new();
     let mut rows: Vec<Vec<Option<[f64; METRICS.len()]>>> = Vec::new();
-    for (index, line) in lines.enumerate() {
-        let at = format!("{file}: line {}", index + 2);
-        let fields: Vec<&str> = line.split(',').collect();
-        if fields.len() != header.len() || line.contains('"') {
-            return Err(format!("{at}: {} fields or a quote; the header has {}", fields.len(), header.len()));
-        }
-        let name = fields[policy];
+    for record in reader.records() {
+        // A row of another length is the csv crate's error, which names its line.
+        let fields = record.map_err(|e| format!("{file}: {e}"))?;
+        let at = format!("{file}: line {}", fields.position().map_or(0, csv::Position::line));
+        let field = |i: usize| fields.get(i).unwrap_or("");
+        let name = field(policy);
         let p = policies.iter().position(|q| q == name).unwrap_or_else(|| {
             policies.push(name.to_owned());
             policies.len() - 1
         });
         let key =
-            format!("{}, {} {}, {} machines", fields[mode], header[slack], fields[slack], fields[machines]);
+            format!("{}, {} {}, {} machines", field(mode), &header[slack], field(slack), field(machines));
         let next = rows.len();
         let c = *configurations.entry(key.clone()).or_insert(next);
         if c == rows.len() {
@@ -230,8 +227,8 @@ fn parse(file: &str, text: &str) -> Result<Sweep> {
         }
         let mut means = [0.0; METRICS.len()];
         for (mean, &col) in means.iter_mut().zip(&metric_columns) {
-            *mean = fields[col].parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
-                format!("{at}: field {}: `{}` is not a finite number", header[col], fields[col])
+            *mean = field(col).parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
+                format!("{at}: field {}: `{}` is not a finite number", &header[col], field(col))
             })?;
         }
         rows[c][p] = Some(means);

@@ -62,6 +62,9 @@ fn incomplete_or_malformed_sweeps_are_refused_by_file_line_and_field() {
     let bad = SWEEP.replace("single,2,2,worst-fit,20", "single,2,2,worst-fit,NaN");
     let err = parse("hand.csv", &sweep_text(&bad)).expect_err("not a number");
     assert_eq!(err, "hand.csv: line 6: field prj_mean: `NaN` is not a finite number");
+    let short = SWEEP.replace("single,2,2,worst-fit,20,", "single,2,2,worst-fit,");
+    let err = parse("hand.csv", &sweep_text(&short)).expect_err("a row one field short");
+    assert!(err.starts_with("hand.csv: ") && err.contains("line: 6"), "{err}");
     let err = parse("hand.csv", "mode,sf_or_k,machines,policy,prj_mean\n").expect_err("a missing column");
     assert_eq!(err, "hand.csv: line 1: no column `mwt_mean`");
 }
