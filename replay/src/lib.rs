@@ -34,6 +34,7 @@
 //!   decision log.
 //! - [`staged`]: every output file of both programs, written to `PATH.tmp` and
 //!   renamed once whole; an output that is an input is refused.
+//! - [`echo`]: a user's value as a message shows it, escaped and cut short.
 //! - [`job_map`]: maps keyed by job identifier with a cheap fixed hash.
 //!
 //! # The contract
@@ -61,6 +62,7 @@
 
 pub mod contract;
 pub mod diff;
+pub mod echo;
 pub mod engine;
 pub mod export;
 pub mod format;
