@@ -23,18 +23,22 @@
 //! the definition ([`option`]) only so that every `--help` lists it: [`expand`] takes it
 //! out before clap parses, so clap never sees its value.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use clap::builder::ValueParser;
 use clap::{Arg, ArgAction, Command};
-use toml_edit::{Document, Item, Value};
+use toml_edit::{Item, Value};
 
 mod defaults;
+mod origin;
+mod scenario;
 #[cfg(test)]
 mod tests;
 
 pub use defaults::defaults;
+pub use origin::{Expanded, Origin};
+use scenario::Scenario;
 
 /// The option that names a scenario file, and so has no key in one.
 const CONFIG_OPTION: &str = "config";
@@ -50,8 +54,14 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{file}: {message}")]
-    Syntax { file: String, message: String },
+    #[error("{file} is a folder; --config names a scenario file")]
+    Folder { file: String },
+    #[error("{file}: a scenario file is at most {limit} bytes; this one is longer (is it a scenario?)")]
+    TooLong { file: String, limit: u64 },
+    #[error("{file}: byte {offset} is not UTF-8 text; a scenario is a TOML text file")]
+    NotText { file: String, offset: usize },
+    #[error("{file}:{line}: {message}")]
+    Syntax { file: String, line: usize, message: String },
     #[error("{file}:{line}: key `{key}`: {message}")]
     Key { file: String, line: usize, key: String, message: String },
     #[error("--config needs a file name")]
@@ -85,164 +95,23 @@ pub fn option() -> Arg {
         )
 }
 
-/// Where an option's value came from, to name it when the run refuses the value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Origin {
-    pub file: String,
-    pub line: usize,
-    pub key: String,
-}
-
-/// The command line with a scenario file's options put in, and where they came from.
-#[derive(Debug, Default)]
-pub struct Expanded {
-    pub args: Vec<OsString>,
-    pub origins: Vec<Origin>,
-}
-
-impl Expanded {
-    /// Says where an option named in `message` (as `--key`) was set, if a scenario
-    /// file set it.
-    pub fn origin_of(&self, message: &str) -> Option<&Origin> {
-        self.origins.iter().find(|o| {
-            let option = format!("--{}", o.key);
-            message.match_indices(&option).any(|(at, _)| {
-                let next = message[at + option.len()..].chars().next();
-                !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-')
-            })
-        })
-    }
-}
-
 /// Takes `--config FILE` out of `args` (program name first) and puts the file's
 /// options in; `args` without `--config` come back as they are.
 pub fn expand(mut args: Vec<OsString>, cli: &Command) -> Result<Expanded, ConfigError> {
-    let Some(path) = take_config(&mut args)? else { return Ok(Expanded { args, origins: Vec::new() }) };
+    let Some(path) = take_config(&mut args)? else { return Ok(Expanded { args, ..Expanded::default() }) };
     let scenario = Scenario::read(&path)?;
     let at = scenario.subcommand(&mut args, cli)?;
     let name = args[at].to_string_lossy().into_owned();
     if name == CONFIG_SUBCOMMAND {
         return Err(scenario.for_config());
     }
-    let Some(sub) = cli.find_subcommand(&name) else { return Ok(Expanded { args, origins: Vec::new() }) };
+    let Some(sub) = cli.find_subcommand(&name) else {
+        return Ok(Expanded { args, origins: Vec::new(), scenario: Some(path) });
+    };
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let (inserted, origins) = scenario.options(sub, &name, &args[at + 1..], &base)?;
     args.splice(at + 1..at + 1, inserted);
-    Ok(Expanded { args, origins })
-}
-
-/// A scenario file read and parsed, kept with its text to name the line of a key.
-struct Scenario {
-    file: String,
-    text: String,
-    document: Document<String>,
-}
-
-impl Scenario {
-    fn read(path: &Path) -> Result<Self, ConfigError> {
-        let file = path.display().to_string();
-        let text =
-            std::fs::read_to_string(path).map_err(|source| ConfigError::Io { file: file.clone(), source })?;
-        let document = Document::parse(text.clone()).map_err(|e| ConfigError::Syntax {
-            file: file.clone(),
-            message: e.to_string().trim_end().to_owned(),
-        })?;
-        Ok(Self { file, text, document })
-    }
-
-    /// The line of `key` (from 1; 0 if unknown).
-    fn line(&self, key: &str) -> usize {
-        let span = self.document.as_table().key(key).and_then(toml_edit::Key::span);
-        span.map_or(0, |s| self.text.get(..s.start).map_or(0, |before| before.matches('\n').count() + 1))
-    }
-
-    fn key_error(&self, key: &str, message: String) -> ConfigError {
-        ConfigError::Key { file: self.file.clone(), line: self.line(key), key: key.to_owned(), message }
-    }
-
-    /// The error for a scenario run with `config`: at the `command` key if the file
-    /// names it, else about the whole file (the command line named `config`).
-    fn for_config(&self) -> ConfigError {
-        if self.document.contains_key("command") {
-            let message = ConfigError::ForConfig { file: None }.to_string();
-            return self.key_error("command", message);
-        }
-        ConfigError::ForConfig { file: Some(self.file.clone()) }
-    }
-
-    /// Where the subcommand is in `args`: the command line's, else the file's
-    /// `command` (put in), else `run` (put in).
-    fn subcommand(&self, args: &mut Vec<OsString>, cli: &Command) -> Result<usize, ConfigError> {
-        let on_command_line =
-            args.iter().skip(1).position(|a| cli.find_subcommand(a).is_some()).map(|i| i + 1);
-        let in_file = match self.document.get("command") {
-            None => None,
-            Some(item) => match item.as_str() {
-                Some(name) if cli.find_subcommand(name).is_some() => Some(name.to_owned()),
-                _ => return Err(self.key_error("command", "is not the name of a subcommand".into())),
-            },
-        };
-        match (on_command_line, &in_file) {
-            (Some(at), Some(name)) if args[at] != OsStr::new(name) => {
-                let given = args[at].to_string_lossy().into_owned();
-                Err(self.key_error(
-                    "command",
-                    format!("the file is for `{name}`, the command line runs `{given}`"),
-                ))
-            }
-            (Some(at), _) => Ok(at),
-            (None, name) => {
-                args.insert(1, OsString::from(name.as_deref().unwrap_or("run")));
-                Ok(1)
-            }
-        }
-    }
-
-    /// The words of every key of the file for subcommand `sub` (named `name`), but
-    /// those `given` on the command line after the subcommand, and where each came from.
-    fn options(
-        &self,
-        sub: &Command,
-        name: &str,
-        given: &[OsString],
-        base: &Path,
-    ) -> Result<(Vec<OsString>, Vec<Origin>), ConfigError> {
-        let mut inserted = Vec::new();
-        let mut origins = Vec::new();
-        for (key, item) in self.document.as_table().iter() {
-            if key == "command" {
-                continue;
-            }
-            if item.as_value().is_none() {
-                return Err(self.key_error(key, "is a table; give the option a value".into()));
-            }
-            if key == CONFIG_OPTION {
-                let message =
-                    "names a scenario file, which a scenario cannot; give --config on the command line";
-                return Err(self.key_error(key, message.into()));
-            }
-            let Some(arg) = sub.get_arguments().find(|a| a.get_long() == Some(key) && has_key(a)) else {
-                let known: Vec<&str> =
-                    sub.get_arguments().filter(|a| has_key(a)).filter_map(Arg::get_long).collect();
-                return Err(self.key_error(
-                    key,
-                    format!("`host-sim {name}` has no such option; its keys are {}", known.join(", ")),
-                ));
-            };
-            let values = values_of(item, arg, base).map_err(|message| self.key_error(key, message))?;
-            let on_command_line = given.iter().any(|a| {
-                let a = a.to_string_lossy();
-                a == format!("--{key}") || a.starts_with(&format!("--{key}="))
-            });
-            if on_command_line {
-                continue;
-            }
-            check(sub, key, &values).map_err(|message| self.key_error(key, message))?;
-            origins.push(Origin { file: self.file.clone(), line: self.line(key), key: key.to_owned() });
-            inserted.extend(values);
-        }
-        Ok((inserted, origins))
-    }
+    Ok(Expanded { args, origins, scenario: Some(path) })
 }
 
 /// Removes `--config FILE` or `--config=FILE` and returns the file.
@@ -258,6 +127,9 @@ fn take_config(args: &mut Vec<OsString>) -> Result<Option<PathBuf>, ConfigError>
         None if at < args.len() => PathBuf::from(args.remove(at)),
         None => return Err(ConfigError::MissingFile),
     };
+    if path.as_os_str().is_empty() {
+        return Err(ConfigError::MissingFile);
+    }
     if args.iter().any(is_config) {
         return Err(ConfigError::Twice);
     }
@@ -294,19 +166,7 @@ fn values_of(item: &Item, arg: &Arg, base: &Path) -> Result<Vec<OsString>, Strin
             None => Err("is a flag: give true or false".into()),
         };
     }
-    let word = |v: &Value| -> Result<String, String> {
-        let text = match v {
-            Value::String(s) => s.value().clone(),
-            Value::Integer(i) => i.value().to_string(),
-            Value::Float(f) => f.value().to_string(),
-            Value::Boolean(b) => b.value().to_string(),
-            _ => return Err("is not a string, number or boolean".into()),
-        };
-        if is_path(arg) && !text.is_empty() && Path::new(&text).is_relative() {
-            return Ok(base.join(&text).display().to_string());
-        }
-        Ok(text)
-    };
+    let word = |v: &Value| word(v, arg, base);
     let repeated = matches!(arg.get_action(), ArgAction::Append);
     match value {
         // An empty list would give no option at all, so `trace = []` would silently
@@ -316,14 +176,54 @@ fn values_of(item: &Item, arg: &Arg, base: &Path) -> Result<Vec<OsString>, Strin
         }
         Value::Array(items) if repeated => items
             .iter()
-            .map(|v| Ok(vec![long.clone().into(), word(v)?.into()]))
+            .map(|v| Ok(vec![long.clone().into(), word(v).map_err(in_list)?.into()]))
             .collect::<Result<Vec<_>, String>>()
             .map(|v| v.concat()),
         Value::Array(items) => {
-            let words = items.iter().map(word).collect::<Result<Vec<_>, _>>()?;
+            let words = items.iter().map(|v| word(v).map_err(in_list)).collect::<Result<Vec<_>, _>>()?;
             Ok(vec![long.into(), words.join(",").into()])
         }
         scalar => Ok(vec![long.into(), word(scalar)?.into()]),
+    }
+}
+
+/// The command-line word for one value of `arg`: a path relative to `base`.
+fn word(value: &Value, arg: &Arg, base: &Path) -> Result<String, String> {
+    let path = is_path(arg);
+    let text = match value {
+        Value::String(s) if path && s.value().is_empty() => {
+            return Err("is an empty string; give a file or folder name, or leave the key out".into());
+        }
+        Value::String(s) => s.value().clone(),
+        other if path => {
+            return Err(format!("is {}; a file or folder name is a string, in quotes", kind(other)));
+        }
+        Value::Integer(i) => i.value().to_string(),
+        Value::Float(f) => f.value().to_string(),
+        Value::Boolean(b) => b.value().to_string(),
+        other => return Err(format!("is {}; give a string, a number or a boolean", kind(other))),
+    };
+    if path && Path::new(&text).is_relative() {
+        return Ok(base.join(&text).display().to_string());
+    }
+    Ok(text)
+}
+
+/// A value's problem, said of an item of the key's list.
+fn in_list(message: String) -> String {
+    format!("has an item that {message}")
+}
+
+/// What a TOML value is, in words.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "a string",
+        Value::Integer(_) => "a number",
+        Value::Float(_) => "a number",
+        Value::Boolean(_) => "a boolean",
+        Value::Datetime(_) => "a date or time",
+        Value::Array(_) => "a list",
+        Value::InlineTable(_) => "a table",
     }
 }
 

@@ -139,7 +139,9 @@ fn main() -> ExitCode {
         eprintln!("host-sim: error: cannot watch for interrupts: {error}");
         return ExitCode::FAILURE;
     }
-    let result = files::check(cli.command.as_ref(), &cli.run).and_then(|()| dispatch(cli, &definition));
+    let scenario = expanded.scenario.as_deref();
+    let result =
+        files::check(cli.command.as_ref(), &cli.run, scenario).and_then(|()| dispatch(cli, &definition));
     report(result, &expanded)
 }
 

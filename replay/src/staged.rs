@@ -9,7 +9,8 @@
 //! - A directory, a block device or a socket is refused.
 //!
 //! Before anything is read, [`distinct`] refuses an output that is one of the inputs or
-//! another output ([`paths`]). While a `.tmp` file exists it is listed, so that an
+//! another output ([`paths`]), and registers the inputs, which [`write`] then never
+//! replaces ([`inputs`]). While a `.tmp` file exists it is listed, so that an
 //! interrupted run (SIGINT, SIGTERM, SIGHUP) removes it before exiting
 //! ([`interrupt`]).
 
@@ -17,10 +18,11 @@ use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
+pub mod inputs;
 pub mod interrupt;
 pub mod paths;
 
-pub use paths::{Clash, distinct};
+pub use paths::{Clash, Named, repeated};
 
 /// A failure to create, rename or remove the staged file.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +37,16 @@ impl StageError {
     fn new(path: &Path, problem: &str) -> Self {
         Self { path: path.to_owned(), source: io::Error::other(problem.to_owned()) }
     }
+}
+
+/// Refuses, before anything is read or written, an output that is one of the inputs
+/// or another output ([`paths::distinct`]); once they pass, registers the inputs
+/// ([`inputs::protect`]), so that no later [`write`] replaces one, whatever path it
+/// is given.
+pub fn distinct(inputs: &[Named], outputs: &[Named]) -> Result<(), Clash> {
+    paths::distinct(inputs, outputs)?;
+    inputs::protect(inputs);
+    Ok(())
 }
 
 /// `PATH.tmp`.
@@ -84,6 +96,9 @@ pub fn write<T, E: From<StageError>>(
     path: &Path,
     write: impl FnOnce(File, &Path) -> Result<T, E>,
 ) -> Result<T, E> {
+    if let Some(problem) = inputs::refusal(path) {
+        return Err(StageError::new(path, &problem).into());
+    }
     match target(path)? {
         Target::Through(device) => {
             let file = OpenOptions::new()

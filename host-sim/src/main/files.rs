@@ -1,10 +1,13 @@
 //! The files a subcommand reads and writes, checked before anything is read: an
 //! output that is an input or another output is refused
-//! ([`replay::staged::distinct`]). Output folders (`--out DIR` of the grids) are not
-//! listed: the files in them are each written through a staged file, and a folder
-//! that is an input file cannot be created.
+//! ([`replay::staged::distinct`]), and so is a trace given twice. Every input takes
+//! part: traces, the scenario file (`--config`), availability files, the sweep a
+//! `criteria` reads, logs. An output folder (`--out DIR` of the grids) must be a
+//! folder, and each file written there is checked as an output; figures whose names
+//! depend on the run are guarded when written, since `distinct` registers the inputs
+//! and [`replay::staged::write`] never replaces one.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use host_sim::error::CliError;
 use host_sim::input::TraceArgs;
@@ -12,40 +15,163 @@ use replay::staged::{self, paths::Named};
 
 use super::Command;
 
-/// Checks `command`'s file options; `run` is the subcommand `host-sim` alone runs.
-pub fn check(command: Option<&Command>, run: &host_sim::service_level::cli::RunArgs) -> Result<(), CliError> {
-    let (inputs, outputs): (Vec<Named>, Vec<Named>) = match command {
+/// What `sweep --out` writes (and its figures).
+const SWEEP: &[&str] = &["sweep.csv", "sweep.json"];
+/// What `compare --out` writes.
+const COMPARE: &[&str] = &[
+    "compare.csv",
+    "compare.json",
+    "compare.svg",
+    "compare_wait.svg",
+    "compare_slowdown.svg",
+    "compare_utilisation.svg",
+];
+/// What `reserve-sweep --out` writes (and its figures).
+const RESERVE: &[&str] = &["fig2.csv", "fig3.csv", "fig4.csv", "fig5.csv", "fig6.csv", "fig7.csv"];
+/// What `cv-sweep --out` writes (and its figures).
+const CV: &[&str] = &["cv.csv", "cv-summary.csv"];
+/// What `tiers-sweep --out` writes (and its figures).
+const TIERS: &[&str] = &["tiers_runs.csv", "tiers_cells.csv", "tiers.json"];
+/// What `sla-sweep --out` writes (and its figures).
+const SLA: &[&str] = &[
+    "sla_points.csv",
+    "sla_fig3.csv",
+    "sla_fig4.csv",
+    "sla_fig7.csv",
+    "sla_fig8.csv",
+    "sla_table1.csv",
+    "sla_table2.csv",
+    "sla_families.csv",
+    "sla.json",
+];
+/// What `criteria` writes (and its figures), in SWEEP_DIR or --out.
+const CRITERIA: &[&str] = &["criteria.csv"];
+
+/// A path and the option that gave it.
+type Owned = (&'static str, PathBuf);
+
+/// The files of one command line.
+#[derive(Default)]
+struct Files {
+    inputs: Vec<Owned>,
+    traces: Vec<Owned>,
+    outputs: Vec<Owned>,
+    folders: Vec<Owned>,
+}
+
+impl Files {
+    fn input(mut self, option: &'static str, path: Option<&Path>) -> Self {
+        self.inputs.extend(path.map(|p| (option, p.to_owned())));
+        self
+    }
+
+    fn traces(mut self, source: &TraceArgs) -> Self {
+        self.traces.extend(source.trace.iter().map(|p| ("--trace", p.clone())));
+        self
+    }
+
+    fn output(mut self, option: &'static str, path: Option<&Path>) -> Self {
+        self.outputs.extend(path.map(|p| (option, p.to_owned())));
+        self
+    }
+
+    /// An output folder and the files written in it.
+    fn folder(mut self, option: &'static str, dir: Option<&Path>, names: &[&str]) -> Self {
+        if let Some(dir) = dir {
+            self.outputs.extend(names.iter().map(|name| (option, dir.join(name))));
+            self.folders.push((option, dir.to_owned()));
+        }
+        self
+    }
+}
+
+/// Checks `command`'s files; `run` is the subcommand `host-sim` alone runs, and
+/// `scenario` the `--config` file read.
+pub fn check(
+    command: Option<&Command>,
+    run: &host_sim::service_level::cli::RunArgs,
+    scenario: Option<&Path>,
+) -> Result<(), CliError> {
+    let files = listed(command, run).input("--config", scenario);
+    for (option, dir) in &files.folders {
+        not_a_file(option, dir)?;
+    }
+    let traces = named(&files.traces);
+    if let Some(((_, first), (_, second))) = staged::repeated(&traces) {
+        return Err(CliError::Usage(format!(
+            "--trace {} and --trace {} name the same file; give each trace once",
+            first.display(),
+            second.display()
+        )));
+    }
+    let inputs = [traces, named(&files.inputs)].concat();
+    staged::distinct(&inputs, &named(&files.outputs)).map_err(|clash| CliError::Usage(clash.to_string()))
+}
+
+fn named(list: &[Owned]) -> Vec<Named<'_>> {
+    list.iter().map(|(option, path)| (*option, path.as_path())).collect()
+}
+
+/// Every file option of `command`.
+fn listed(command: Option<&Command>, run: &host_sim::service_level::cli::RunArgs) -> Files {
+    let new = Files::default();
+    match command {
         None => run_files(run),
         Some(Command::Run(args)) => run_files(args),
-        Some(Command::Reserve(args)) => (traces(&args.input.source), log(args.output.log.as_deref())),
-        Some(Command::Tiers(args)) => {
-            let mut inputs = traces(&args.input);
-            inputs.extend(args.availability.as_deref().map(|p| ("--availability", p)));
-            (inputs, log(args.output.log.as_deref()))
+        Some(Command::Config(_)) => new,
+        Some(Command::Sweep(args)) => {
+            new.traces(&args.input.source).folder("--out", args.out.as_deref(), SWEEP)
         }
-        Some(Command::Sla(args)) => (traces(&args.input), log(args.output.log.as_deref())),
-        Some(Command::Optimum(args)) => {
-            (traces(&args.input.source), args.out.as_deref().map(|p| ("--out", p)).into_iter().collect())
+        Some(Command::Reserve(args)) => {
+            new.traces(&args.input.source).output("--log", args.output.log.as_deref())
         }
-        Some(Command::Whatif(args)) => (vec![("LOG", args.input.as_path())], log(args.output.log.as_deref())),
-        _ => return Ok(()),
-    };
-    staged::distinct(&inputs, &outputs).map_err(|clash| CliError::Usage(clash.to_string()))
-}
-
-/// `--log`, when given, as the list of outputs it starts.
-fn log(path: Option<&Path>) -> Vec<Named<'_>> {
-    path.map(|p| ("--log", p)).into_iter().collect()
-}
-
-fn traces(source: &TraceArgs) -> Vec<Named<'_>> {
-    source.trace.iter().map(|p| ("--trace", p.as_path())).collect()
+        Some(Command::ReserveSweep(args)) => {
+            new.traces(&args.input.source).folder("--out", Some(&args.out), RESERVE)
+        }
+        Some(Command::Criteria(args)) => {
+            let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
+            let sweep = args.sweep_dir.join("sweep.csv");
+            new.input("SWEEP_DIR", Some(&sweep)).folder("--out", Some(out), CRITERIA)
+        }
+        Some(Command::Optimum(args)) => new.traces(&args.input.source).output("--out", args.out.as_deref()),
+        Some(Command::CvSweep(args)) => new.traces(&args.input.source).folder("--out", Some(&args.out), CV),
+        Some(Command::Compare(args)) => {
+            new.traces(&args.source).folder("--out", args.out.as_deref(), COMPARE)
+        }
+        Some(Command::Tiers(args)) => new
+            .traces(&args.input)
+            .input("--availability", args.availability.as_deref())
+            .output("--log", args.output.log.as_deref()),
+        Some(Command::TiersSweep(args)) => new.folder("--out", Some(&args.out), TIERS),
+        Some(Command::Sla(args)) => new.traces(&args.input).output("--log", args.output.log.as_deref()),
+        Some(Command::SlaSweep(args)) => new.folder("--out", Some(&args.out), SLA),
+        Some(Command::Whatif(args)) => {
+            new.input("LOG", Some(&args.input)).output("--log", args.output.log.as_deref())
+        }
+    }
 }
 
 /// `run`'s files: its traces; its log, per-job CSV and record stream.
-fn run_files(args: &host_sim::service_level::cli::RunArgs) -> (Vec<Named<'_>>, Vec<Named<'_>>) {
-    let mut outputs = log(args.output.log.as_deref());
-    outputs.extend(args.jobs_out.as_deref().map(|p| ("--jobs-out", p)));
-    outputs.extend(args.stream_out.as_deref().map(|p| ("--stream-out", p)));
-    (traces(&args.input.source), outputs)
+fn run_files(args: &host_sim::service_level::cli::RunArgs) -> Files {
+    Files::default()
+        .traces(&args.input.source)
+        .output("--log", args.output.log.as_deref())
+        .output("--jobs-out", args.jobs_out.as_deref())
+        .output("--stream-out", args.stream_out.as_deref())
+}
+
+/// Refuses an output folder that is a file, or lies under one.
+fn not_a_file(option: &str, dir: &Path) -> Result<(), CliError> {
+    let existing = dir.ancestors().filter(|a| !a.as_os_str().is_empty()).find(|a| a.exists());
+    match existing {
+        Some(found) if !found.is_dir() => {
+            let what = if found == dir { String::new() } else { format!(" (under {})", found.display()) };
+            Err(CliError::Usage(format!(
+                "{option} {} names a folder to write in{what}, and {} is a file; name a folder",
+                dir.display(),
+                found.display()
+            )))
+        }
+        _ => Ok(()),
+    }
 }

@@ -57,6 +57,12 @@ pub enum Clash {
 /// A path and the option (or argument) that gave it, for the messages.
 pub type Named<'a> = (&'a str, &'a Path);
 
+/// The first two of `inputs` that name the same file, if any (a trace given twice).
+pub fn repeated<'a>(inputs: &[Named<'a>]) -> Option<(Named<'a>, Named<'a>)> {
+    let ids: Vec<Identity> = inputs.iter().map(|&(_, path)| identity(path)).collect();
+    (1..inputs.len()).find_map(|j| (0..j).find(|&i| ids[i] == ids[j]).map(|i| (inputs[i], inputs[j])))
+}
+
 /// Refuses, before anything is read or written, an output that is one of the inputs
 /// or another output (through links, `..`, or another spelling). Two outputs on the
 /// same character device (`/dev/null` twice) are allowed: writing there replaces
@@ -93,18 +99,18 @@ pub fn distinct(inputs: &[Named], outputs: &[Named]) -> Result<(), Clash> {
 /// What makes two paths the same file: device and inode for a file that exists, the
 /// canonical folder and the name for one to be created.
 #[derive(Debug, PartialEq, Eq)]
-enum Identity {
+pub(super) enum Identity {
     Existing { device: u64, inode: u64, writes_through: bool },
     New(PathBuf),
 }
 
 impl Identity {
-    fn is_device(&self) -> bool {
+    pub(super) fn is_device(&self) -> bool {
         matches!(self, Self::Existing { writes_through: true, .. })
     }
 }
 
-fn identity(path: &Path) -> Identity {
+pub(super) fn identity(path: &Path) -> Identity {
     let real = follow_links(path).unwrap_or_else(|_| path.to_owned());
     #[cfg(unix)]
     if let Ok(metadata) = fs::metadata(&real) {

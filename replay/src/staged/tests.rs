@@ -151,3 +151,38 @@ fn two_outputs_on_one_new_file_are_refused_but_not_on_dev_null() {
         Ok(())
     );
 }
+
+#[test]
+fn a_registered_input_is_never_written_over_through_any_spelling() {
+    let dir = folder("protected");
+    let input = dir.join("sweep.csv");
+    fs::write(&input, "trace").unwrap();
+    distinct(&[("--trace", &input)], &[]).unwrap();
+    let spelled = dir.join(".").join("sweep.csv");
+    let error = put(&spelled, "rows").unwrap_err().to_string();
+    assert!(
+        error.contains("is the same file as --trace") && error.contains("an input of this run"),
+        "{error}"
+    );
+    #[cfg(unix)]
+    {
+        let link = dir.join("link.csv");
+        std::os::unix::fs::symlink("sweep.csv", &link).unwrap();
+        assert!(put(&link, "rows").is_err());
+    }
+    assert_eq!(fs::read_to_string(&input).unwrap(), "trace");
+    assert!(!tmp_path(&input).exists());
+    put(&dir.join("other.csv"), "rows").unwrap();
+}
+
+#[test]
+fn a_file_given_twice_as_input_is_found_by_any_spelling() {
+    let dir = folder("repeated");
+    let (a, b) = (dir.join("a.swf"), dir.join("b.swf"));
+    fs::write(&a, "a").unwrap();
+    fs::write(&b, "b").unwrap();
+    let again = dir.join("..").join(dir.file_name().unwrap()).join("a.swf");
+    assert_eq!(super::repeated(&[("--trace", &a), ("--trace", &b)]), None);
+    let found = super::repeated(&[("--trace", &a), ("--trace", &b), ("--trace", &again)]);
+    assert_eq!(found, Some((("--trace", a.as_path()), ("--trace", again.as_path()))));
+}
