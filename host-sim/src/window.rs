@@ -10,17 +10,20 @@ use std::ops::Range;
 use thiserror::Error;
 
 use kernel::Tick;
+use replay::echo::echo;
 
 use crate::workload::Job;
 
 /// Parsing a duration such as `7d` or `3600`.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum DurationError {
-    #[error("\"{0}\" is not a duration: use a whole number with an optional unit s, m, h, d or w (e.g. 7d)")]
+    #[error("{} is not a duration: use a whole number with an optional unit s, m, h, d or w (e.g. 7d)", echo(.0))]
     Syntax(String),
-    #[error("\"{0}\" is zero: give at least one second (e.g. 1s, 6m, 7d)")]
+    #[error("{} is negative; give a duration of at least one second (e.g. 1s, 6m, 7d)", echo(.0))]
+    Negative(String),
+    #[error("{} is zero: give at least one second (e.g. 1s, 6m, 7d)", echo(.0))]
     Zero(String),
-    #[error("\"{0}\" is too long to count in seconds")]
+    #[error("{} is too long to count in seconds (at most 18446744073709551615 s)", echo(.0))]
     Overflow(String),
 }
 
@@ -30,6 +33,12 @@ const UNITS: [(char, u64); 5] = [('s', 1), ('m', 60), ('h', 3600), ('d', 86_400)
 /// Parses a whole number of seconds with an optional unit: `s`, `m`, `h`, `d`, `w`.
 pub fn parse_duration(text: &str) -> Result<u64, DurationError> {
     let trimmed = text.trim();
+    if let Some(rest) = trimmed.strip_prefix('-')
+        && !rest.starts_with('-')
+        && !matches!(parse_duration(rest), Err(DurationError::Syntax(_)))
+    {
+        return Err(DurationError::Negative(text.to_owned()));
+    }
     let (number, unit_seconds) = match trimmed.chars().last() {
         Some(last) if last.is_ascii_alphabetic() => {
             let seconds = UNITS
@@ -142,7 +151,10 @@ mod tests {
         assert_eq!(parse_duration("7x"), Err(DurationError::Syntax("7x".into())));
         assert_eq!(parse_duration("d"), Err(DurationError::Syntax("d".into())));
         assert_eq!(parse_duration("1.5h"), Err(DurationError::Syntax("1.5h".into())));
-        assert_eq!(parse_duration("-3"), Err(DurationError::Syntax("-3".into())));
+        assert_eq!(parse_duration("-3"), Err(DurationError::Negative("-3".into())));
+        assert_eq!(parse_duration("-1d"), Err(DurationError::Negative("-1d".into())));
+        assert_eq!(parse_duration("-0"), Err(DurationError::Negative("-0".into())));
+        assert_eq!(parse_duration("--1d"), Err(DurationError::Syntax("--1d".into())));
         assert_eq!(parse_duration("0d"), Err(DurationError::Zero("0d".into())));
         assert_eq!(
             parse_duration("99999999999999999999w"),
@@ -151,7 +163,7 @@ mod tests {
         assert_eq!(parse_duration("40000000000000w"), Err(DurationError::Overflow("40000000000000w".into())));
         assert_eq!(
             parse_duration("7x").unwrap_err().to_string(),
-            "\"7x\" is not a duration: use a whole number with an optional unit s, m, h, d or w (e.g. 7d)"
+            "`7x` is not a duration: use a whole number with an optional unit s, m, h, d or w (e.g. 7d)"
         );
     }
 

@@ -15,20 +15,20 @@ fn refused(args: &[&str], expected: &[&str]) {
 
 #[test]
 fn numbers_say_why_they_are_refused_and_name_the_option() {
-    refused(&["run", "--jobs", "10", "--alpha", "-1"], &["--alpha: \"-1\" is negative"]);
+    refused(&["run", "--jobs", "10", "--alpha", "-1"], &["--alpha: `-1` is negative"]);
     refused(
         &["run", "--jobs", "10", "--alpha", "0.0001"],
-        &["--alpha: \"0.0001\" has more than three decimals"],
+        &["--alpha: `0.0001` has more than three decimals"],
     );
-    refused(&["run", "--jobs", "10", "--seeds", "5..1"], &["--seeds: \"5..1\" runs backwards", "(1..5)"]);
+    refused(&["run", "--jobs", "10", "--seeds", "5..1"], &["--seeds: `5..1` runs backwards", "(1..5)"]);
     refused(&["run", "--jobs", "10", "--seeds", "1,2,1"], &["--seeds: seed 1 is given twice"]);
-    refused(&["run", "--jobs", "10", "--slack", "-2"], &["slack factor \"-2\" is below 1"]);
+    refused(&["run", "--jobs", "10", "--slack", "-2"], &["--slack: slack factor `-2` is below 1"]);
     refused(
         &["sla-sweep", "--step", "0", "--out", "unused"],
-        &["--step: \"0\" is zero: give at least one second"],
+        &["--step: `0` is zero: give at least one second"],
     );
     refused(&["tiers", "--up-mean", "0"], &["'--up-mean <SECONDS>'", "0 is not in 1.."]);
-    refused(&["tiers", "--laxity", "nan"], &["--laxity: \"nan\" is not a number"]);
+    refused(&["tiers", "--laxity", "nan"], &["--laxity: `nan` is not a number"]);
 }
 
 #[test]
@@ -40,7 +40,7 @@ fn a_grid_axis_given_twice_is_refused() {
     );
     refused(
         &["sweep", "--jobs", "10", "--slacks", "2,1.5,2.0", "--out", &out],
-        &["--slacks: slack factor 2 is given twice"],
+        &["--slacks: slack factor `2.0` is given twice (first as `2`)"],
     );
 }
 
@@ -72,7 +72,7 @@ fn scenario_values_are_named_with_their_file_line_and_key() {
     let nan = nan.display().to_string();
     refused(
         &["run", "--config", &nan],
-        &["--alpha: \"NaN\" is not a number", &format!("set by {nan}:2, key `alpha`")],
+        &["--alpha: `NaN` is not a number", &format!("set by {nan}:2, key `alpha`")],
     );
     let empty = dir.join("empty.toml");
     std::fs::write(&empty, "trace = []\n").unwrap();
@@ -88,8 +88,8 @@ fn scenario_values_are_named_with_their_file_line_and_key() {
 fn a_machine_size_in_the_header_that_is_no_size_names_the_header_field() {
     let dir = scratch("header");
     for (name, line, expected) in [
-        ("procs.swf", "; MaxProcs: -5", "header field MaxProcs: \"-5\" is not a machine size"),
-        ("nodes.swf", "; MaxNodes: 0", "header field MaxNodes: \"0\" is not a machine size"),
+        ("procs.swf", "; MaxProcs: -5", "header field MaxProcs: `-5` is not a machine size"),
+        ("nodes.swf", "; MaxNodes: 0", "header field MaxNodes: `0` is not a machine size"),
     ] {
         let trace = dir.join(name);
         std::fs::write(&trace, format!("; Version: 2.2\n{line}\n{HAND_TRACE}")).unwrap();

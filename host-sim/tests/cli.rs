@@ -70,7 +70,7 @@ fn a_bad_trace_line_is_named_and_fails_cleanly() {
     std::fs::write(&trace, format!("; header\n{good}\n{bad}\n")).unwrap();
     let path = trace.to_str().unwrap();
     let err = stderr_of_failure(&host_sim(&["run", "--trace", path]));
-    assert_eq!(err.trim(), format!("host-sim: error: {path}:3: field 4 (run time): \"abc\" is not a number"));
+    assert_eq!(err.trim(), format!("host-sim: error: {path}:3: field 4 (run time): `abc` is not a number"));
     let out = stdout(&host_sim(&["run", "--trace", path, "--skip-bad-lines", "--json"]));
     std::fs::remove_dir_all(&dir).unwrap();
     let value: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -90,7 +90,7 @@ fn bad_options_are_clear_errors() {
     let err = stderr_of_failure(&host_sim(&["run", "--levels", "1,2", "--prices", "5"]));
     assert!(err.contains("1 prices given for 2 levels"), "{err}");
     let err = stderr_of_failure(&host_sim(&["run", "--window", "7x"]));
-    assert!(err.contains("\"7x\" is not a duration"), "{err}");
+    assert!(err.contains("`7x` is not a duration"), "{err}");
     let err = stderr_of_failure(&host_sim(&["run", "--slack", "0.9"]));
     assert!(err.contains("below 1"), "{err}");
     let err = stderr_of_failure(&host_sim(&["run", "--trace", "no/such.swf"]));

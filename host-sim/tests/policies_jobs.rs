@@ -34,11 +34,13 @@ fn each_policy_is_in_the_summary_and_the_log_header_and_decides_differently() {
 fn an_unknown_policy_is_refused_by_name() {
     let err = stderr_of_failure(&host_sim(&["run", "--jobs", "10", "--policy", "best"]));
     assert!(
-        err.contains("--policy: policy \"best\" is not one of first-fit, best-fit, worst-fit, least-loaded, round-robin"),
+        err.contains(
+            "--policy: policy `best` is not one of first-fit, best-fit, worst-fit, least-loaded, round-robin"
+        ),
         "{err}"
     );
     let err = stderr_of_failure(&host_sim(&["sweep", "--jobs", "10", "--policy", "first-fit,nope"]));
-    assert!(err.contains("policy \"nope\""), "{err}");
+    assert!(err.contains("policy `nope`"), "{err}");
 }
 
 #[test]

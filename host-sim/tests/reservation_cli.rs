@@ -73,8 +73,8 @@ fn bad_options_are_clean_errors() {
         ("--flex", "huge", "is not none, short, medium or long"),
         ("--fix-at", "0.3", "is not 0, 0.25, 0.5 or 0.75"),
         ("--estimates", "wild", "is not accurate or poisson80"),
-        ("--load", "0", "--load: \"0\" is zero; a load factor is above 0"),
-        ("--load", "-1", "--load: \"-1\" is negative"),
+        ("--load", "0", "--load: `0` is zero; a load factor is above 0"),
+        ("--load", "-1", "--load: `-1` is negative; a load factor is above 0"),
     ] {
         let output = host_sim(&["reserve", "--trace", trace, option, value]);
         assert!(!output.status.success());

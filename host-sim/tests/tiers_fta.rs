@@ -187,5 +187,5 @@ fn bad_files_and_options_are_refused_by_name() {
     let err = run(&["--availability", path, "--availability-align", "earliest"]);
     assert!(err.contains("--availability-align: unknown value `earliest` (node or file)"), "{err}");
     let err = run(&["--availability", path, "--availability-shift", "soon"]);
-    assert!(err.contains("--availability-shift: \"soon\" is not a duration"), "{err}");
+    assert!(err.contains("--availability-shift: `soon` is not a duration"), "{err}");
 }

@@ -17,9 +17,10 @@ use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
 use crate::record_log;
-use crate::units::{parse_decimal, parse_milli};
+use crate::units::{DecimalError, parse_decimal, parse_milli};
 use crate::window::{DurationError, parse_duration};
 use crate::workload::Workload;
+use replay::echo::echo;
 
 /// What `--fix-at` does, as `reserve --help` and `whatif --help` both say it (the
 /// kernel's `Fixing`: fixed at `a + floor(share * (s - a))` for a job accepted at `a`
@@ -45,11 +46,11 @@ pub struct ReserveInput {
     #[command(flatten)]
     pub source: TraceArgs,
     /// Seeds every draw of the mapping (stream 2).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::units::seed)]
     pub seed: u64,
     /// Window length: a whole number with a unit s, m, h, d or w; a bare number is
     /// seconds (ticks).
-    #[arg(long, value_name = "DURATION", default_value = "15d")]
+    #[arg(long, value_name = "DURATION", default_value = "15d", allow_hyphen_values = true)]
     pub window: String,
     #[arg(
         long,
@@ -64,7 +65,7 @@ pub struct ReserveInput {
     pub nodes: Option<u32>,
     /// Calendar slot length: a whole number with a unit s, m, h or d, as `sla --slot`
     /// takes it; a bare number is ticks (seconds).
-    #[arg(long, value_name = "DURATION", default_value = "60", value_parser = slot_ticks)]
+    #[arg(long, value_name = "DURATION", default_value = "60", value_parser = slot_ticks, allow_hyphen_values = true)]
     pub slot: Tick,
 }
 
@@ -74,21 +75,22 @@ pub struct ReserveArgs {
     #[command(flatten)]
     pub input: ReserveInput,
     /// Order of the waiting queue: fifo, edf, lff, bjf or shuffle.
-    #[arg(long, value_name = "NAME", default_value = "edf")]
+    #[arg(long, value_name = "NAME", default_value = "edf", allow_hyphen_values = true)]
     pub criterion: String,
     /// Load factor, any number above 0 with up to three decimals: submit times are
     /// divided by it, so 1.25 offers 25% more jobs per second (the paper's 1.0, 1.25,
     /// 1.5).
-    #[arg(long, value_name = "NUMBER", default_value = "1.0")]
+    #[arg(long, value_name = "NUMBER", default_value = "1.0", allow_hyphen_values = true)]
     pub load: String,
     /// Flexible windows for half of the jobs (a fair coin per job): none, or short,
     /// medium or long, which widen the job's window past its run time Te by a
     /// Poisson-drawn share of Te with mean 25%, 50% or 100%.
-    #[arg(long, value_name = "NAME", default_value = "none")]
+    #[arg(long, value_name = "NAME", default_value = "none", allow_hyphen_values = true)]
     pub flex: String,
     #[arg(
         long,
         value_name = "SHARE",
+        allow_hyphen_values = true,
         help = concat!(fix_at_help!(), "; without it, a reservation may be moved until it starts")
     )]
     pub fix_at: Option<String>,
@@ -96,12 +98,12 @@ pub struct ReserveArgs {
     /// the user takes the first whose phi = shift / Te (how far it moves the window, as
     /// a share of the run time) is at most this, a number >= 0 with up to three
     /// decimals. Without it, no offers.
-    #[arg(long, value_name = "NUMBER")]
+    #[arg(long, value_name = "NUMBER", allow_hyphen_values = true)]
     pub offers: Option<String>,
     /// Run-time model: accurate (jobs run exactly their estimate Te) or poisson80 (they
     /// run Te * f / 100 with f ~ Poisson(80): about 20% shorter on average; the few
     /// with f > 100 are cut at the end of their reservation).
-    #[arg(long, value_name = "NAME", default_value = "accurate")]
+    #[arg(long, value_name = "NAME", default_value = "accurate", allow_hyphen_values = true)]
     pub estimates: String,
     #[command(flatten)]
     pub output: RunOutputArgs,
@@ -131,7 +133,7 @@ pub fn parse_criterion(text: &str) -> Result<Criterion, ReserveError> {
     [Fifo, Edf, LeastFlexibleFirst, BiggestJobFirst, Shuffle]
         .into_iter()
         .find(|c| c.name() == text)
-        .ok_or_else(|| usage(format!("--criterion: \"{text}\" is not fifo, edf, lff, bjf or shuffle")))
+        .ok_or_else(|| usage(format!("--criterion: {} is not fifo, edf, lff, bjf or shuffle", echo(text))))
 }
 
 pub fn parse_fixing(text: Option<&str>) -> Result<Fixing, ReserveError> {
@@ -141,16 +143,21 @@ pub fn parse_fixing(text: Option<&str>) -> Result<Fixing, ReserveError> {
         Some((_, Some(250))) => Ok(Fixing::Quarter),
         Some((_, Some(500))) => Ok(Fixing::Half),
         Some((_, Some(750))) => Ok(Fixing::ThreeQuarters),
-        Some((t, _)) => Err(usage(format!("--fix-at: \"{t}\" is not 0, 0.25, 0.5 or 0.75"))),
+        Some((t, _)) => Err(usage(format!("--fix-at: {} is not 0, 0.25, 0.5 or 0.75", echo(t)))),
     }
 }
 
 pub(crate) fn parse_load(text: &str) -> Result<u64, ReserveError> {
     match parse_decimal(text) {
         Ok(0) => Err(usage(format!(
-            "--load: \"{text}\" is zero; a load factor is above 0 (1.0 is the trace as recorded)"
+            "--load: {} is zero; a load factor is above 0 (1.0 is the trace as recorded)",
+            echo(text)
         ))),
         Ok(load) => Ok(load),
+        Err(DecimalError::Negative(_)) => Err(usage(format!(
+            "--load: {} is negative; a load factor is above 0 (1.0 is the trace as recorded)",
+            echo(text)
+        ))),
         Err(e) => Err(usage(format!("--load: {e}"))),
     }
 }
@@ -264,11 +271,12 @@ fn experiment(args: &ReserveArgs, nodes: u32) -> Result<Experiment, ReserveError
     Ok(Experiment {
         criterion: parse_criterion(&args.criterion)?,
         load_milli: parse_load(&args.load)?,
-        flex: Flex::parse(&args.flex)
-            .ok_or_else(|| usage(format!("--flex: \"{}\" is not none, short, medium or long", args.flex)))?,
+        flex: Flex::parse(&args.flex).ok_or_else(|| {
+            usage(format!("--flex: {} is not none, short, medium or long", echo(&args.flex)))
+        })?,
         fixing: parse_fixing(args.fix_at.as_deref())?,
         estimates: Estimates::parse(&args.estimates).ok_or_else(|| {
-            usage(format!("--estimates: \"{}\" is not accurate or poisson80", args.estimates))
+            usage(format!("--estimates: {} is not accurate or poisson80", echo(&args.estimates)))
         })?,
         offers_phi_milli: args
             .offers

@@ -17,10 +17,14 @@ use crate::service_level::once::Run;
 use crate::service_level::record::Files;
 use crate::service_level::report::{self, RunSummary};
 use crate::service_level::sim::RunConfig;
-use crate::service_level::sweep::{self, Mode, SweepConfig, SweepDocument};
+use crate::service_level::sweep::{self, SweepConfig, SweepDocument};
 use crate::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
 use crate::window::parse_window;
 use crate::workload::Workload;
+
+mod lists;
+pub(crate) use lists::{parse_machine_counts, parse_modes};
+use lists::{parse_policies, parse_policy};
 
 /// The queue capacities that are compiled in ([`QUEUE_CAPACITIES`]), as every
 /// `--queue-capacity` help names them (`tests/help.rs` holds the two alike).
@@ -38,21 +42,21 @@ pub struct InputArgs {
     #[command(flatten)]
     pub source: TraceArgs,
     /// Jobs in the synthetic workload.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_JOBS)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_JOBS, value_parser = crate::units::jobs)]
     pub jobs: u32,
     /// Seeds the level draw and the synthetic workload.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::units::seed)]
     pub seed: u64,
     #[arg(long, value_name = "N", default_value_t = DEFAULT_QUEUE_CAPACITY, help = concat!(
         "Jobs each machine's queue can hold: ", queue_capacities!(), " (the compiled sizes). A job \
          that only a full queue could take is rejected as queue_full"))]
     pub queue_capacity: u32,
     /// Cost per tick of the benefit metric G (up to three decimals).
-    #[arg(long, value_name = "NUMBER", default_value = "1")]
+    #[arg(long, value_name = "NUMBER", default_value = "1", allow_hyphen_values = true)]
     pub alpha: String,
     /// Keep only the jobs of the first N windows of `--window` length (the thesis ran
     /// 30 one-week windows); without it, every window.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = crate::units::count)]
     pub windows: Option<u64>,
 }
 
@@ -65,27 +69,27 @@ pub struct ConfigArgs {
           value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_MACHINES)))]
     pub machines: u16,
     /// One service level with this slack factor (default 2; e.g. 1.5).
-    #[arg(long, value_name = "NUMBER", conflicts_with = "levels")]
+    #[arg(long, value_name = "NUMBER", conflicts_with = "levels", allow_hyphen_values = true)]
     pub slack: Option<String>,
     /// Several service levels, their slack factors comma-separated, e.g. 1,2,3,4,5 (at
     /// most 32); each job's level is drawn uniformly. Without it, the one level of
     /// --slack.
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub levels: Option<String>,
     /// Prices per tick, whole numbers, one per level, comma-separated (default:
     /// max(1, ceil(21 - sf))).
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub prices: Option<String>,
     /// Cut the input into windows of this length, each simulated from an empty system:
     /// a whole number with a unit s, m, h, d or w (`7d`); a bare number is seconds
     /// (ticks); `all` for one window.
-    #[arg(long, value_name = "DURATION", default_value = "all")]
+    #[arg(long, value_name = "DURATION", default_value = "all", allow_hyphen_values = true)]
     pub window: String,
     /// Which feasible machine takes a job: first-fit (the thesis' rule), best-fit (least
     /// slack left after admission), worst-fit (most slack left), least-loaded (least
     /// remaining work), round-robin (from the machine after the last that admitted).
     /// Ties go to the lowest machine index.
-    #[arg(long, value_name = "NAME", default_value = "first-fit")]
+    #[arg(long, value_name = "NAME", default_value = "first-fit", allow_hyphen_values = true)]
     pub policy: String,
 }
 
@@ -112,7 +116,8 @@ pub struct RunArgs {
     /// seeds beside the across-window spread: `A..B` (both included, `1..30` is 30
     /// seeds) or a list `1,5,9`. Replaces --seed; no --log, --jobs-out or --stream-out.
     /// Without it, one run of --seed.
-    #[arg(long, value_name = "A..B|LIST", conflicts_with_all = ["log", "jobs_out", "stream_out"])]
+    #[arg(long, value_name = "A..B|LIST", conflicts_with_all = ["log", "jobs_out", "stream_out"],
+          allow_hyphen_values = true)]
     pub seeds: Option<String>,
 }
 
@@ -122,20 +127,20 @@ pub struct SweepArgs {
     pub input: InputArgs,
     /// Window length: a whole number with a unit s, m, h, d or w; a bare number is
     /// seconds (ticks); `all` for one window.
-    #[arg(long, value_name = "DURATION", default_value = "7d")]
+    #[arg(long, value_name = "DURATION", default_value = "7d", allow_hyphen_values = true)]
     pub window: String,
     /// sf values (single mode) and k values (multi mode); default 1 to 20.
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub slacks: Option<String>,
     /// Machine counts; default 1,2,4,8,16,32,64.
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub machine_counts: Option<String>,
     /// Policies compared, one more axis of the grid: any of first-fit, best-fit,
     /// worst-fit, least-loaded, round-robin, comma-separated (see `run --help`).
-    #[arg(long, value_name = "LIST", default_value = "first-fit")]
+    #[arg(long, value_name = "LIST", default_value = "first-fit", allow_hyphen_values = true)]
     pub policy: String,
     /// Modes: single, multi, or both.
-    #[arg(long, value_name = "LIST", default_value = "single,multi")]
+    #[arg(long, value_name = "LIST", default_value = "single,multi", allow_hyphen_values = true)]
     pub modes: String,
     /// Write DIR/sweep.csv, DIR/sweep.json and the SVG figures; without it, print a table.
     #[arg(long, value_name = "DIR")]
@@ -190,20 +195,24 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
 pub fn config_of(input: &InputArgs, args: &ConfigArgs) -> Result<RunConfig, CliError> {
     check_queue_capacity(input.queue_capacity)?;
     let slacks = match (&args.slack, &args.levels) {
-        (_, Some(list)) => levels::parse_slack_list(list)?,
-        (Some(sf), None) => vec![levels::parse_slack(sf)?],
+        (_, Some(list)) => levels::parse_slack_list(list).map_err(named("--levels"))?,
+        (Some(sf), None) => vec![levels::parse_slack(sf).map_err(named("--slack"))?],
         (None, None) => vec![levels::parse_slack("2")?],
     };
-    let prices = args.prices.as_deref().map(levels::parse_prices).transpose()?;
+    let prices = args.prices.as_deref().map(levels::parse_prices).transpose().map_err(named("--prices"))?;
     Ok(RunConfig {
         queue_capacity: input.queue_capacity,
         seed: input.seed,
         window_ticks: parse_window(&args.window)?,
         alpha_milli: parse_alpha(&input.alpha)?,
-        policy: crate::service_level::policy::parse(&args.policy)
-            .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
-        ..RunConfig::new(args.machines, levels::build(&slacks, prices.as_deref())?)
+        policy: parse_policy(&args.policy)?,
+        ..RunConfig::new(args.machines, levels::build(&slacks, prices.as_deref()).map_err(named("--prices"))?)
     })
+}
+
+/// A level option's error, named by its option.
+fn named(option: &'static str) -> impl Fn(LevelError) -> CliError {
+    move |e| CliError::Usage(format!("{option}: {e}"))
 }
 
 /// `host-sim run` (and `host-sim` alone). A trace is streamed: its jobs are run as
@@ -314,57 +323,19 @@ fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliE
     written.map_err(|source| CliError::Io(PathError::stdout(source)))
 }
 
-pub(crate) fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
-    text.split(',')
-        .map(|m| match m.trim() {
-            "single" => Ok(Mode::Single),
-            "multi" => Ok(Mode::Multi),
-            other => {
-                Err(CliError::Usage(format!("--modes: \"{other}\" is not a mode; use single, multi or both")))
-            }
-        })
-        .collect()
-}
-
-/// `--machine-counts`: whole numbers from 1 to 64, each once.
-pub(crate) fn parse_machine_counts(text: &str) -> Result<Vec<u16>, CliError> {
-    let mut counts: Vec<u16> = Vec::new();
-    for item in text.split(',') {
-        let count = item.trim().parse::<u16>().ok().filter(|&m| (1..=MAX_MACHINES).contains(&m)).ok_or_else(
-            || {
-                let whole = LevelError::Whole { text: item.to_owned(), min: 1, max: u64::from(MAX_MACHINES) };
-                CliError::Usage(format!("--machine-counts: {whole}"))
-            },
-        )?;
-        if counts.contains(&count) {
-            return Err(CliError::Usage(format!("--machine-counts: {count} is given twice")));
-        }
-        counts.push(count);
-    }
-    Ok(counts)
-}
-
 fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
     check_queue_capacity(args.input.queue_capacity)?;
     Ok(SweepConfig {
         modes: parse_modes(&args.modes)?,
         slacks_milli: match &args.slacks {
-            Some(list) => {
-                let slacks = levels::parse_slack_list(list)?;
-                if let Some(twice) = slacks.iter().enumerate().find(|&(i, s)| slacks[..i].contains(s)) {
-                    let twice = crate::units::format_milli(u64::from(*twice.1));
-                    return Err(CliError::Usage(format!("--slacks: slack factor {twice} is given twice")));
-                }
-                slacks
-            }
+            Some(list) => levels::parse_slack_list(list).map_err(named("--slacks"))?,
             None => sweep::default_slacks_milli(),
         },
         machine_counts: match &args.machine_counts {
             Some(list) => parse_machine_counts(list)?,
             None => sweep::default_machine_counts(),
         },
-        policies: crate::service_level::policy::parse_list(&args.policy)
-            .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
+        policies: parse_policies(&args.policy)?,
         queue_capacity: args.input.queue_capacity,
         seed: args.input.seed,
         window_ticks: parse_window(&args.window)?,

@@ -20,27 +20,37 @@ use thiserror::Error;
 
 use kernel::service_level::{Level, LevelId, SLACK_ONE_MILLI};
 
-use crate::units::{DecimalError, parse_decimal};
+use crate::units::{DecimalError, ListError, items, parse_decimal};
+use replay::echo::echo;
 
 /// Parsing service levels, prices and other numeric options.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum LevelError {
     #[error("slack factor {0}")]
     SlackSyntax(DecimalError),
-    #[error("slack factor \"{0}\" is below 1: a deadline cannot come before the work is done")]
+    #[error("slack factor {} is below 1: a deadline cannot come before the work is done", echo(.0))]
     SlackBelowOne(String),
-    #[error("slack factor \"{0}\" is too large")]
+    #[error("slack factor {} is too large (at most 1000000)", echo(.0))]
     SlackTooLarge(String),
-    #[error("price \"{0}\" is not a whole number from 1 to 4294967295")]
+    #[error("slack factor {} is given twice{}; list each level once", echo(text), first_as(text, first))]
+    SlackTwice { text: String, first: String },
+    #[error("price {} is not a whole number from 1 to 4294967295", echo(.0))]
     Price(String),
+    #[error("{0}")]
+    List(#[from] ListError),
     #[error("{prices} prices given for {levels} levels: give one price per level")]
     PriceCount { prices: usize, levels: usize },
     #[error("{0} service levels given: at least 1 and at most {max} are supported", max = MAX_LEVELS)]
     LevelCount(usize),
     #[error("--alpha: {0}")]
     Alpha(DecimalError),
-    #[error("\"{text}\" in a list is not a whole number from {min} to {max}")]
+    #[error("{} in a list is not a whole number from {min} to {max}", echo(text))]
     Whole { text: String, min: u64, max: u64 },
+}
+
+/// How a repeated slack factor was first written, when it was written otherwise.
+fn first_as(text: &str, first: &str) -> String {
+    if text == first { String::new() } else { format!(" (first as {})", echo(first)) }
 }
 
 /// The ChaCha8 stream the level draw uses.
@@ -69,16 +79,23 @@ pub fn parse_slack(text: &str) -> Result<u32, LevelError> {
         .ok_or_else(|| LevelError::SlackTooLarge(text.to_owned()))
 }
 
-/// Parses a comma-separated list of slack factors (`1,2,3` or `1.5,3`).
+/// Parses a comma-separated list of slack factors (`1,2,3` or `1.5,3`), each once.
 pub fn parse_slack_list(text: &str) -> Result<Vec<u32>, LevelError> {
-    let slacks = text.split(',').map(parse_slack).collect::<Result<Vec<_>, _>>()?;
+    let texts = items(text)?;
+    let slacks = texts.iter().copied().map(parse_slack).collect::<Result<Vec<_>, _>>()?;
     check_count(slacks.len())?;
+    for (i, slack) in slacks.iter().enumerate() {
+        if let Some(first) = slacks[..i].iter().position(|s| s == slack) {
+            return Err(LevelError::SlackTwice { text: texts[i].to_owned(), first: texts[first].to_owned() });
+        }
+    }
     Ok(slacks)
 }
 
 /// Parses a comma-separated list of whole prices, each at least 1.
 pub fn parse_prices(text: &str) -> Result<Vec<u32>, LevelError> {
-    text.split(',')
+    items(text)?
+        .into_iter()
         .map(|p| {
             p.trim().parse::<u32>().ok().filter(|&p| p >= 1).ok_or_else(|| LevelError::Price(p.to_owned()))
         })

@@ -4,7 +4,7 @@ use kernel::service_level::Policy;
 
 /// A name that is not a policy's.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
-#[error("policy \"{0}\" is not one of {names}", names = names())]
+#[error("policy {} is not one of {names}", replay::echo::echo(.0), names = names())]
 pub struct UnknownPolicy(pub String);
 
 /// Every policy's name, comma-separated, for help texts and error messages.
@@ -44,7 +44,7 @@ mod tests {
         let err = parse_list("first-fit,bestfit").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "policy \"bestfit\" is not one of first-fit, best-fit, worst-fit, least-loaded, round-robin"
+            "policy `bestfit` is not one of first-fit, best-fit, worst-fit, least-loaded, round-robin"
         );
     }
 }

@@ -20,6 +20,7 @@ use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
 use crate::window::parse_duration;
+use replay::echo::echo;
 
 /// `host-sim sla`.
 #[derive(Debug, Args)]
@@ -40,11 +41,11 @@ pub struct SlaArgs {
     pub heuristic: String,
     /// Generated job sets (the paper's 100), each a perfect fit of 64 nodes x 300 h;
     /// ignored with --trace.
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = sets)]
     pub sets: u64,
     /// Seeds the sets (set i on ChaCha8 stream 2^32 + i), the random order, and a
     /// trace's tightness draws.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::units::seed)]
     pub seed: u64,
     /// The trace input instead of generated sets, mapped as TS = submit, tD = run
     /// time, NCPU = allocated (else requested) processors, TF = TS + tD * f with f
@@ -61,13 +62,13 @@ pub struct SlaArgs {
     /// When batches are planned: `all` (every request of a set, then one plan: the
     /// paper's), `0` (each request alone, at its submit), or a planning interval (s, m,
     /// h, d, e.g. 1h). Default: `all` for generated sets, `1h` for a trace.
-    #[arg(long, value_name = "all|0|DURATION")]
+    #[arg(long, value_name = "all|0|DURATION", allow_hyphen_values = true)]
     pub batch: Option<String>,
     /// Δt, the step between tried starts (s, m, h, d): a multiple of the slot.
-    #[arg(long, value_name = "DURATION", default_value = "6m")]
+    #[arg(long, value_name = "DURATION", default_value = DEFAULT_STEP, allow_hyphen_values = true)]
     pub step: String,
     /// The calendar's slot (s, m, h): every run occupies each slot it overlaps.
-    #[arg(long, value_name = "DURATION", default_value = "6m")]
+    #[arg(long, value_name = "DURATION", default_value = "6m", allow_hyphen_values = true)]
     pub slot: String,
     #[command(flatten)]
     pub output: RunOutputArgs,
@@ -82,20 +83,47 @@ pub struct SlaSweepArgs {
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Generated job sets per heuristic (the paper's 100).
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = sets)]
     pub sets: u64,
     /// Seeds the sets and the random order.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::units::seed)]
     pub seed: u64,
     /// Δt, the step between tried starts (s, m, h, d): a multiple of six minutes.
-    #[arg(long, value_name = "DURATION", default_value = "6m")]
+    #[arg(long, value_name = "DURATION", default_value = DEFAULT_STEP, allow_hyphen_values = true)]
     pub step: String,
     #[command(flatten)]
     pub plots: crate::plot::PlotArgs,
 }
 
+/// `--step`'s default, which a message names when `--step` was left out.
+const DEFAULT_STEP: &str = "6m";
+
+/// The most generated sets a run makes (`--sets`).
+const MAX_SETS: u64 = 100_000;
+
+/// `--sets`: 1 to [`MAX_SETS`].
+fn sets(text: &str) -> Result<u64, String> {
+    crate::units::whole(text, 1, MAX_SETS)
+}
+
 fn duration(option: &str, text: &str) -> Result<Tick, SlaError> {
     parse_duration(text).map_err(|e| SlaError::Usage(format!("{option}: {e}")))
+}
+
+/// The step must be whole slots; with `--step` left out, the slot is what is off.
+fn check_step(args: &SlaArgs, step: Tick, slot: Tick) -> Result<(), SlaError> {
+    if step.is_multiple_of(slot) {
+        return Ok(());
+    }
+    let (step_text, slot_text) = (echo(&args.step), echo(&args.slot));
+    Err(SlaError::Usage(if args.step == DEFAULT_STEP {
+        format!(
+            "--slot: {slot_text} ({slot} s) does not divide the step (--step, by default {step_text}, {step} s); \
+             give a slot that divides it, or a --step that is a multiple of the slot"
+        )
+    } else {
+        format!("--step: {step_text} ({step} s) is not a multiple of the slot (--slot {slot_text}, {slot} s)")
+    }))
 }
 
 /// What a run reads, before the kernel's configuration: its sets, the machine's
@@ -115,9 +143,10 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
     let spec = heuristic::parse(&args.heuristic).map_err(|e| SlaError::Usage(format!("--heuristic: {e}")))?;
     let slot = duration("--slot", &args.slot)?;
     let step = duration("--step", &args.step)?;
-    if step % slot != 0 {
-        return Err(SlaError::Usage(format!("--step: {step} s is not a multiple of the slot ({slot} s)")));
+    if args.input.trace.is_empty() {
+        check_generated(args, slot)?;
     }
+    check_step(args, step, slot)?;
     let mut inputs_header =
         replay::format::Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
     let source = match args.input.scan()? {
@@ -138,14 +167,21 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
     Ok(Plan { sets, config, batch, batch_capacity, header, source: name, left_out })
 }
 
-/// The generated sets of `--sets` and `--seed`, named in `header`.
-fn generated(args: &SlaArgs, slot: Tick, header: &mut replay::format::Header) -> Result<Source, SlaError> {
+/// Generated sets are whole six-minute slots on 64 nodes: the options of traces
+/// are refused.
+fn check_generated(args: &SlaArgs, slot: Tick) -> Result<(), SlaError> {
     if slot != SLOT_TICKS || args.nodes.is_some() || args.input.limit.is_some() {
         return Err(SlaError::Usage(
             "--slot, --nodes and --limit apply to traces; generated sets are whole six-minute slots on 64 nodes"
                 .into(),
         ));
     }
+    Ok(())
+}
+
+/// The generated sets of `--sets` and `--seed`, named in `header`.
+fn generated(args: &SlaArgs, slot: Tick, header: &mut replay::format::Header) -> Result<Source, SlaError> {
+    check_generated(args, slot)?;
     let batch = Batch::parse(args.batch.as_deref().unwrap_or("all")).map_err(SlaError::Usage)?;
     let name = generator::describe(args.seed, args.sets);
     *header = header.clone().with_input(&name, crate::workload::INPUT_CRC.checksum(name.as_bytes()));
@@ -311,7 +347,10 @@ fn text(plan: &Plan, outcome: &Outcome, rejected: &serde_json::Map<String, serde
 pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
     let step = duration("--step", &args.step)?;
     if step % SLOT_TICKS != 0 {
-        return Err(SlaError::Usage(format!("--step: {step} s is not a multiple of the six-minute slot")));
+        return Err(SlaError::Usage(format!(
+            "--step: {} ({step} s) is not a multiple of the six-minute slot",
+            echo(&args.step)
+        )));
     }
     let config = sweep::SweepConfig { sets: args.sets, seed: args.seed, step_ticks: step };
     let bar = progress::bar(0, "runs");

@@ -17,7 +17,7 @@ pub struct CriteriaArgs {
     pub sweep_dir: PathBuf,
     /// Machine counts analysed (the best of each metric is taken over them); `all` for
     /// every count in the sweep.
-    #[arg(long, value_name = "LIST", default_value = "1,2,4")]
+    #[arg(long, value_name = "LIST", default_value = "1,2,4", allow_hyphen_values = true)]
     pub machine_counts: String,
     /// Write criteria.csv and the figures here instead of SWEEP_DIR.
     #[arg(long, value_name = "DIR")]
@@ -36,9 +36,9 @@ pub fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
     let analyses = super::analyse(&configs, &counts);
     if analyses.is_empty() {
         return Err(CliError::Usage(format!(
-            "{}: no configuration on machine counts {}",
+            "{}: no configuration on machine counts {} (--machine-counts; `all` for every count of the sweep)",
             args.sweep_dir.join("sweep.csv").display(),
-            args.machine_counts
+            replay::echo::echo(&args.machine_counts)
         )));
     }
     std::io::stdout()

@@ -123,13 +123,16 @@ fn errors_name_the_file_line_and_field() {
         "mode,sf_or_k,machines,g_mean,prj_mean,mwt_mean,mbsd_mean,cv_l_mean\nsingle,1,1,x,1,1,1,1\n",
     );
     let error = read_sweep(&dir).unwrap_err().to_string();
-    assert!(error.contains("sweep.csv, line 2, field g_mean: \"x\" is not a finite number"), "{error}");
+    assert!(error.contains("sweep.csv, line 2, field g_mean: `x` is not a finite number"), "{error}");
     let header = "mode,sf_or_k,machines,g_mean,prj_mean,mwt_mean,mbsd_mean,cv_l_mean\n";
     for (name, row, expected) in [
-        ("nan", "single,1,1,NaN,1,1,1,1", "field g_mean: \"NaN\" is not a finite number"),
-        ("inf", "single,1,1,1,inf,1,1,1", "field prj_mean: \"inf\" is not a finite number of at least 0"),
-        ("negative", "single,1,1,1,1,-3,1,1", "field mwt_mean: \"-3\" is not a finite number of at least 0"),
-        ("sf", "single,0.5,1,1,1,1,1,1", "field sf_or_k: \"0.5\" is not a finite number of at least 1"),
+        ("nan", "single,1,1,NaN,1,1,1,1", "field g_mean: `NaN` is not a finite number"),
+        ("inf", "single,1,1,1,inf,1,1,1", "field prj_mean: `inf` is not a percentage from 0 to 100"),
+        ("prj", "single,1,1,1,250,1,1,1", "field prj_mean: `250` is not a percentage from 0 to 100"),
+        ("negative", "single,1,1,1,1,-3,1,1", "field mwt_mean: `-3` is not a finite number of at least 0"),
+        ("sf", "single,0.5,1,1,1,1,1,1", "field sf_or_k: `0.5` is not a finite number of at least 1"),
+        ("k", "multi,1.5,1,1,1,1,1,1", "field sf_or_k: `1.5` is not a level count k from 1 to 32"),
+        ("machines", "single,1,0,1,1,1,1,1", "field machines: `0` is not a machine count from 1 to 64"),
     ] {
         let dir = sweep_dir(name, &format!("{header}{row}\n"));
         let error = read_sweep(&dir).unwrap_err().to_string();
@@ -180,4 +183,30 @@ single,2,1,round-robin,30,110,20,10,2,0.5
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(configs.len(), 2);
     assert_eq!((configs[0].g, configs[1].g), (-50.0, 100.0));
+}
+
+#[test]
+fn every_row_is_checked_whether_or_not_it_is_analysed() {
+    let header = "mode,sf_or_k,machines,policy,windows,g_mean,prj_mean,prj_sd,mwt_mean,mbsd_mean,cv_l_mean\n";
+    for (name, row, expected) in [
+        ("policy", "single,1,1,firstfit,30,1,1,0,1,1,1", "field policy: `firstfit` is not a policy"),
+        ("empty-policy", "single,1,1,,30,1,1,0,1,1,1", "field policy: `` is not a policy"),
+        (
+            "windows",
+            "single,1,1,first-fit,0,1,1,0,1,1,1",
+            "field windows: `0` is not a whole number of windows",
+        ),
+        (
+            "sd",
+            "single,1,1,first-fit,30,1,1,-1,1,1,1",
+            "field prj_sd: `-1` is not a finite standard deviation",
+        ),
+        ("other", "single,1,0,best-fit,30,1,1,0,1,1,1", "field machines: `0` is not a machine count"),
+    ] {
+        let good = "single,2,1,first-fit,30,1,1,0,1,1,1\n";
+        let dir = sweep_dir(name, &format!("{header}{good}{row}\n"));
+        let error = read_sweep(&dir).unwrap_err().to_string();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(error.contains(&format!("sweep.csv, line 3, {expected}")), "{name}: {error}");
+    }
 }

@@ -24,10 +24,14 @@ fn bad_slacks_say_why() {
     assert_eq!(parse_slack("2."), syntax(DecimalError::NotANumber("2.".into())));
     assert_eq!(
         parse_slack("").unwrap_err().to_string(),
-        "slack factor \"\" is not a number; write a decimal such as 2, 1.5 or 0.25"
+        "slack factor `` is not a number; write a decimal such as 2, 1.5 or 0.25"
     );
     assert_eq!(parse_slack("2000000"), Err(LevelError::SlackTooLarge("2000000".into())));
-    assert_eq!(parse_slack_list("1,,2"), Err(LevelError::SlackSyntax(DecimalError::NotANumber("".into()))));
+    let empty = |position| Err(LevelError::List(ListError::EmptyItem { text: "1,,2".into(), position }));
+    assert_eq!(parse_slack_list("1,,2"), empty(2));
+    assert_eq!(parse_slack_list(" "), Err(LevelError::List(ListError::Empty)));
+    let twice = parse_slack_list("2,1.5,2.0").unwrap_err().to_string();
+    assert_eq!(twice, "slack factor `2.0` is given twice (first as `2`); list each level once");
     let too_many = vec!["1"; 257].join(",");
     assert_eq!(parse_slack_list(&too_many), Err(LevelError::LevelCount(257)));
 }
@@ -55,6 +59,10 @@ fn level_tables_take_prices_or_defaults() {
     assert_eq!(build(&[1000, 2000], Some(&prices)), Err(LevelError::PriceCount { prices: 3, levels: 2 }));
     assert_eq!(parse_prices("5,0"), Err(LevelError::Price("0".into())));
     assert_eq!(parse_prices("5,x"), Err(LevelError::Price("x".into())));
+    assert_eq!(
+        parse_prices("5,"),
+        Err(LevelError::List(ListError::EmptyItem { text: "5,".into(), position: 2 }))
+    );
     assert_eq!(thesis_set(3), vec![Level::whole(1, 20), Level::whole(2, 19), Level::whole(3, 18)]);
     assert_eq!(single(2000), vec![Level::whole(2, 19)]);
     assert_eq!(format_milli(1500), "1.5");

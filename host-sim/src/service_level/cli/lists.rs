@@ -1,0 +1,67 @@
+//! The list options of `run` and `sweep` (and `cv-sweep`, `criteria`): modes,
+//! machine counts and policies, each item once, an empty item refused.
+
+use replay::echo::echo;
+use replay::engine::service_level::MAX_MACHINES;
+
+use crate::error::CliError;
+use crate::service_level::levels::LevelError;
+use crate::service_level::sweep::Mode;
+
+/// `--modes`: single, multi, both of them (`single,multi`), or `both`; each once.
+pub(crate) fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
+    let usage = |e: String| CliError::Usage(format!("--modes: {e}"));
+    if text.trim() == "both" {
+        return Ok(vec![Mode::Single, Mode::Multi]);
+    }
+    let mut modes = Vec::new();
+    for item in crate::units::items(text).map_err(|e| usage(e.to_string()))? {
+        let mode = match item {
+            "single" => Mode::Single,
+            "multi" => Mode::Multi,
+            other => return Err(usage(format!("{} is not a mode; use single, multi or both", echo(other)))),
+        };
+        if modes.contains(&mode) {
+            return Err(usage(format!("{} is given twice", mode.name())));
+        }
+        modes.push(mode);
+    }
+    Ok(modes)
+}
+
+/// `--machine-counts`: whole numbers from 1 to 64, each once.
+pub(crate) fn parse_machine_counts(text: &str) -> Result<Vec<u16>, CliError> {
+    let mut counts: Vec<u16> = Vec::new();
+    let items = crate::units::items(text).map_err(|e| CliError::Usage(format!("--machine-counts: {e}")))?;
+    for item in items {
+        let count =
+            item.parse::<u16>().ok().filter(|&m| (1..=MAX_MACHINES).contains(&m)).ok_or_else(|| {
+                let whole = LevelError::Whole { text: item.to_owned(), min: 1, max: u64::from(MAX_MACHINES) };
+                CliError::Usage(format!("--machine-counts: {whole}"))
+            })?;
+        if counts.contains(&count) {
+            return Err(CliError::Usage(format!("--machine-counts: {count} is given twice")));
+        }
+        counts.push(count);
+    }
+    Ok(counts)
+}
+
+/// `sweep --policy`: policies, each once.
+pub(super) fn parse_policies(text: &str) -> Result<Vec<kernel::service_level::Policy>, CliError> {
+    let mut policies = Vec::new();
+    let items = crate::units::items(text).map_err(|e| CliError::Usage(format!("--policy: {e}")))?;
+    for item in items {
+        let policy = parse_policy(item)?;
+        if policies.contains(&policy) {
+            return Err(CliError::Usage(format!("--policy: {} is given twice", policy.name())));
+        }
+        policies.push(policy);
+    }
+    Ok(policies)
+}
+
+/// One `--policy` name.
+pub(super) fn parse_policy(text: &str) -> Result<kernel::service_level::Policy, CliError> {
+    crate::service_level::policy::parse(text).map_err(|e| CliError::Usage(format!("--policy: {e}")))
+}
