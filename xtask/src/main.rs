@@ -6,11 +6,13 @@
 //! - `verify`: fmt (the workspace, `fuzz/`, `embedded/`), `tidy`, clippy and the
 //!   tests (with the `optimum` feature when its build tools are here; insta compares
 //!   and never writes), the kernel built for `thumbv7em-none-eabihf` with and without
-//!   defmt, `panic-check`, `embedded`, the committed logs re-verified, `docs`, NASA's
+//!   defmt, `panic-check`, `embedded`, the committed logs re-verified, `docs`, `bad-inputs`, NASA's
 //!   row of the policy table checked (`policy-table`), `crosshost`, `fuzz`, every model on every shared trace (each log re-verified and
 //!   re-made by `host-sim whatif`), `corpus`, and the shipped scenarios (`steps`).
 //! - `tidy`: the size and shape rules, and every model in every layer (`tidy`).
 //! - `docs`: every command the Markdown shows, run and its output compared (`docs`).
+//! - `bad-inputs`: the kept bad-input campaign, every case of `tests/bad-inputs/`
+//!   (`bad_inputs`).
 //! - `fuzz`: every fuzz target for a while, then the planted-bound control
 //!   (`fuzz_plant`).
 //! - `panic-check`: no panic can be linked into the kernel (`panic_check`).
@@ -33,6 +35,7 @@
 //! lack; with `CI=true` nothing is skipped and a missing tool is an error.
 //! `docs/testing.md` is the guide.
 
+mod bad_inputs;
 mod bench;
 mod cmd;
 mod corpus;
@@ -141,6 +144,13 @@ enum Command {
         #[arg(value_name = "FILE")]
         files: Vec<std::path::PathBuf>,
     },
+    /// The kept bad-input campaign: every case of tests/bad-inputs/*.toml run on the
+    /// release tools, each held to its exit status and words (tests/bad-inputs/README.md).
+    BadInputs {
+        /// Only these classes (file names without `.toml`; default: all of them).
+        #[arg(value_name = "CLASS")]
+        classes: Vec<String>,
+    },
     /// One Markdown file's console blocks, run by `docs` from the file's scratch folder.
     #[command(hide = true)]
     DocsCase {
@@ -191,6 +201,7 @@ fn main() -> ExitCode {
         }
         Command::Bench { json, runs, .. } => bench::bench(json, runs),
         Command::Docs { bless, files } => docs::docs(bless, &files),
+        Command::BadInputs { classes } => bad_inputs::bad_inputs(&classes),
         Command::PolicyTable(args) => policy_table::policy_table(&args),
         Command::DocsCase { file } => docs::docs_case(&file),
     };
