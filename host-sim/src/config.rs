@@ -62,7 +62,8 @@ pub enum ConfigError {
     NotText { file: String, offset: usize },
     #[error("{file}:{line}: {message}")]
     Syntax { file: String, line: usize, message: String },
-    #[error("{file}:{line}: key `{key}`: {message}")]
+    /// `key` as shown: in backticks, escaped and cut if need be ([`shown`]).
+    #[error("{file}:{line}: key {key}: {message}")]
     Key { file: String, line: usize, key: String, message: String },
     #[error("--config needs a file name")]
     MissingFile,
@@ -105,11 +106,8 @@ pub fn expand(mut args: Vec<OsString>, cli: &Command) -> Result<Expanded, Config
     if name == CONFIG_SUBCOMMAND {
         return Err(scenario.for_config());
     }
-    let Some(sub) = cli.find_subcommand(&name) else {
-        return Ok(Expanded { args, origins: Vec::new(), scenario: Some(path) });
-    };
     let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let (inserted, origins) = scenario.options(sub, &name, &args[at + 1..], &base)?;
+    let (inserted, origins) = scenario.options(cli, &name, &args[at + 1..], &base)?;
     args.splice(at + 1..at + 1, inserted);
     Ok(Expanded { args, origins, scenario: Some(path) })
 }
@@ -194,6 +192,12 @@ fn word(value: &Value, arg: &Arg, base: &Path) -> Result<String, String> {
         Value::String(s) if path && s.value().is_empty() => {
             return Err("is an empty string; give a file or folder name, or leave the key out".into());
         }
+        Value::String(s) if s.value().chars().any(char::is_control) => {
+            return Err(format!(
+                "is {}, which holds a control character; give printable text",
+                shown(s.value())
+            ));
+        }
         Value::String(s) => s.value().clone(),
         other if path => {
             return Err(format!("is {}; a file or folder name is a string, in quotes", kind(other)));
@@ -227,6 +231,13 @@ fn kind(value: &Value) -> &'static str {
     }
 }
 
+/// A key or value as a message shows it: in backticks, and through
+/// [`replay::echo::echo`] (escaped, cut) unless it is short and printable.
+fn shown(text: &str) -> String {
+    let plain = text.chars().count() <= replay::echo::ECHO_MAX && !text.chars().any(char::is_control);
+    if plain { format!("`{text}`") } else { replay::echo::echo(text) }
+}
+
 /// Parses the option alone against the subcommand's definition (every option made
 /// optional), so a value clap refuses is named with its line.
 fn check(sub: &Command, key: &str, values: &[OsString]) -> Result<(), String> {
@@ -236,8 +247,15 @@ fn check(sub: &Command, key: &str, values: &[OsString]) -> Result<(), String> {
         .map(|_| ())
         .map_err(|e| {
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or_default();
-            first.trim_start_matches("error: ").to_owned()
+            let mut first = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_owned();
+            // clap shows the value as it is: a long or unprintable one is echoed instead.
+            for value in values.iter().map(|v| v.to_string_lossy()) {
+                if shown(&value) != format!("`{value}`") && !value.is_empty() {
+                    first =
+                        first.replace(&format!("'{value}'"), &shown(&value)).replace(&*value, &shown(&value));
+                }
+            }
+            first
         })
         .map_err(|m| if m.is_empty() { format!("--{key} is refused") } else { m })
 }

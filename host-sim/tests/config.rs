@@ -225,3 +225,57 @@ fn a_second_config_is_refused_not_ignored() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn every_scenario_error_names_the_file_line_and_key() {
+    let dir = scratch("config-named");
+    std::fs::write(dir.join("hand.swf"), HAND_TRACE).unwrap();
+    let cases = [
+        ("trace = 5\n", ":1: key `trace`: is a number; a file or folder name is a string, in quotes"),
+        ("jobs = 10\nmachines = 2\nmachines = 3\n", ":3: key `machines`: is given twice; give each key once"),
+        ("window = 2024-01-01\n", ":1: key `window`: is a date or time"),
+        ("levels = [1, [2]]\n", ":1: key `levels`: has an item that is a list"),
+        ("trace = \"\"\n", ":1: key `trace`: is an empty string"),
+        ("out = \"figs\"\n", ":1: key `out`: `host-sim run` has no such option (it is a key of sweep,"),
+        ("machines = \"\\u0007\"\n", ":1: key `machines`: is `\\u{7}`, which holds a control character"),
+        ("command = 5\n", ":1: key `command`: is not the name of a subcommand; give one of run, sweep,"),
+    ];
+    for (index, (text, expected)) in cases.into_iter().enumerate() {
+        let file = dir.join(format!("bad{index}.toml"));
+        std::fs::write(&file, text).unwrap();
+        let path = file.to_str().unwrap();
+        let err = stderr_of_failure(&host_sim(&["--config", path]));
+        assert!(err.contains(&format!("{path}{expected}")), "{text:?}: {err}");
+    }
+    // A value the run refuses later: the key that set it, not another the message names.
+    let file = dir.join("late.toml");
+    let path = file.to_str().unwrap();
+    let cases = [
+        ("trace = \"hand.swf\"\nlog = \"hand.swf\"\n", "--log", 2, "log"),
+        ("jobs = 10\nlevels = [\"1\", \"x\"]\n", "`x`", 2, "levels"),
+        ("jobs = 10\ntrace = \"nope.swf\"\n", "nope.swf", 2, "trace"),
+    ];
+    for (text, words, line, key) in cases {
+        std::fs::write(&file, text).unwrap();
+        let err = stderr_of_failure(&host_sim(&["--config", path]));
+        assert!(
+            err.contains(words) && err.contains(&format!("(set by {path}:{line}, key `{key}`)")),
+            "{text:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_scenario_that_is_no_text_file_is_named_so() {
+    let dir = scratch("config-not-text");
+    let garbage = dir.join("garbage.toml");
+    std::fs::write(&garbage, b"jobs = \"1\xff\"\n").unwrap();
+    let err = stderr_of_failure(&host_sim(&["--config", garbage.to_str().unwrap()]));
+    assert!(err.contains("garbage.toml: byte 9 is not UTF-8 text"), "{err}");
+    let err = stderr_of_failure(&host_sim(&["--config", dir.to_str().unwrap()]));
+    assert!(err.contains("is a folder; --config names a scenario file"), "{err}");
+    let err = stderr_of_failure(&host_sim(&["--config", "/dev/zero"]));
+    assert!(err.contains("/dev/zero: a scenario file is at most 1048576 bytes"), "{err}");
+    let err = stderr_of_failure(&host_sim(&["--config", ""]));
+    assert!(err.contains("--config needs a file name"), "{err}");
+}

@@ -8,7 +8,7 @@ use std::path::Path;
 use clap::{Arg, Command};
 use toml_edit::Document;
 
-use super::{CONFIG_OPTION, CONFIG_SUBCOMMAND, ConfigError, Origin, check, has_key, values_of};
+use super::{CONFIG_OPTION, CONFIG_SUBCOMMAND, ConfigError, Origin, check, has_key, shown, values_of};
 
 /// The largest scenario read: a scenario is a page of options, and `--config
 /// /dev/zero` would otherwise be read until memory ran out.
@@ -46,7 +46,7 @@ impl Scenario {
     }
 
     fn key_error(&self, key: &str, message: String) -> ConfigError {
-        ConfigError::Key { file: self.file.clone(), line: self.line(key), key: key.to_owned(), message }
+        ConfigError::Key { file: self.file.clone(), line: self.line(key), key: shown(key), message }
     }
 
     /// The error for a scenario run with `config`: at the `command` key if the file
@@ -97,11 +97,12 @@ impl Scenario {
     /// those `given` on the command line after the subcommand, and where each came from.
     pub(super) fn options(
         &self,
-        sub: &Command,
+        cli: &Command,
         name: &str,
         given: &[OsString],
         base: &Path,
     ) -> Result<(Vec<OsString>, Vec<Origin>), ConfigError> {
+        let Some(sub) = cli.find_subcommand(name) else { return Ok((Vec::new(), Vec::new())) };
         let mut inserted = Vec::new();
         let mut origins = Vec::new();
         for (key, item) in self.document.as_table().iter() {
@@ -117,12 +118,7 @@ impl Scenario {
                 return Err(self.key_error(key, message.into()));
             }
             let Some(arg) = sub.get_arguments().find(|a| a.get_long() == Some(key) && has_key(a)) else {
-                let known: Vec<&str> =
-                    sub.get_arguments().filter(|a| has_key(a)).filter_map(Arg::get_long).collect();
-                return Err(self.key_error(
-                    key,
-                    format!("`host-sim {name}` has no such option; its keys are {}", known.join(", ")),
-                ));
+                return Err(self.key_error(key, unknown(cli, sub, name, key)));
             };
             let values = values_of(item, arg, base).map_err(|message| self.key_error(key, message))?;
             let on_command_line = given.iter().any(|a| {
@@ -143,6 +139,21 @@ impl Scenario {
     }
 }
 
+/// Why `key` is not a key of `sub` (named `name`): the subcommands that have it, and
+/// its own keys.
+fn unknown(cli: &Command, sub: &Command, name: &str, key: &str) -> String {
+    let keys = |c: &Command| -> Vec<String> {
+        c.get_arguments().filter(|a| has_key(a)).filter_map(Arg::get_long).map(str::to_owned).collect()
+    };
+    let others: Vec<&str> =
+        cli.get_subcommands().filter(|c| keys(c).iter().any(|k| k == key)).map(Command::get_name).collect();
+    let elsewhere = match others.as_slice() {
+        [] => String::new(),
+        found => format!(" (it is a key of {})", found.join(", ")),
+    };
+    format!("`host-sim {name}` has no such option{elsewhere}; its keys are {}", keys(sub).join(", "))
+}
+
 /// The line (from 1) of byte `at` of `text`.
 fn line_at(text: &str, at: usize) -> usize {
     text.get(..at).map_or(1, |before| before.matches('\n').count() + 1)
@@ -156,7 +167,7 @@ fn syntax(file: &str, text: &str, error: &toml_edit::TomlError) -> ConfigError {
     let key = written.split('=').next().unwrap_or_default().trim().trim_matches(['"', '\'']);
     if message.contains("duplicate key") && !key.is_empty() {
         let message = "is given twice; give each key once".to_owned();
-        return ConfigError::Key { file: file.to_owned(), line, key: key.to_owned(), message };
+        return ConfigError::Key { file: file.to_owned(), line, key: shown(key), message };
     }
     let message = format!("not valid TOML ({message}): {}", replay::echo::echo(written));
     ConfigError::Syntax { file: file.to_owned(), line, message }
