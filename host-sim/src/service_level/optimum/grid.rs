@@ -44,22 +44,27 @@ pub struct CvSweepArgs {
     pub input: InputArgs,
     /// Window length: a whole number with a unit s, m, h, d or w; a bare number is
     /// seconds (ticks); `all` for one window.
-    #[arg(long, value_name = "DURATION", default_value = "7d")]
+    #[arg(long, value_name = "DURATION", default_value = "7d", allow_hyphen_values = true)]
     pub window: String,
     /// Windows solved per trace, evenly spaced among its simulated windows.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..))]
     pub weeks: u64,
     /// Slack factors of single mode.
-    #[arg(long, value_name = "LIST", default_value = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20")]
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20",
+        allow_hyphen_values = true
+    )]
     pub slacks: String,
     /// Level counts k of multi mode (levels 1..k).
-    #[arg(long, value_name = "LIST", default_value = "1,2,3,4,5")]
+    #[arg(long, value_name = "LIST", default_value = "1,2,3,4,5", allow_hyphen_values = true)]
     pub ks: String,
     /// Machine counts.
-    #[arg(long, value_name = "LIST", default_value = "1,4")]
+    #[arg(long, value_name = "LIST", default_value = "1,4", allow_hyphen_values = true)]
     pub machine_counts: String,
     /// Modes: single, multi, or both.
-    #[arg(long, value_name = "LIST", default_value = "single,multi")]
+    #[arg(long, value_name = "LIST", default_value = "single,multi", allow_hyphen_values = true)]
     pub modes: String,
     #[command(flatten)]
     pub solve: SolveArgs,
@@ -91,7 +96,8 @@ pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
     let mut configs: Vec<(Mode, u32)> = Vec::new();
     for mode in parse_modes(&args.modes)? {
         let xs = match mode {
-            Mode::Single => levels::parse_slack_list(&args.slacks)?,
+            Mode::Single => levels::parse_slack_list(&args.slacks)
+                .map_err(|e| CliError::Usage(format!("--slacks: {e}")))?,
             Mode::Multi => parse_ks(&args.ks)?,
         };
         configs.extend(xs.into_iter().map(|x| (mode, x)));
@@ -161,18 +167,18 @@ fn trace_work(
 }
 
 fn parse_ks(text: &str) -> Result<Vec<u32>, CliError> {
-    text.split(',')
-        .map(|item| {
-            item.trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|k| (1..=32).contains(k))
-                .map(|k| k * SLACK_ONE_MILLI)
-                .ok_or_else(|| {
-                    CliError::Usage(format!("--ks: \"{item}\" is not a whole number from 1 to 32"))
-                })
-        })
-        .collect()
+    let usage = |e: String| CliError::Usage(format!("--ks: {e}"));
+    let mut ks = Vec::new();
+    for item in crate::units::items(text).map_err(|e| usage(e.to_string()))? {
+        let k = item.parse::<u32>().ok().filter(|k| (1..=32).contains(k)).ok_or_else(|| {
+            usage(format!("{} is not a whole number from 1 to 32", replay::echo::echo(item)))
+        })?;
+        if ks.contains(&(k * SLACK_ONE_MILLI)) {
+            return Err(usage(format!("{k} is given twice")));
+        }
+        ks.push(k * SLACK_ONE_MILLI);
+    }
+    Ok(ks)
 }
 
 /// Every window solved, in parallel, with a line on standard error as each is done.
