@@ -120,7 +120,8 @@ impl<W: Write> StreamOut<W> {
 }
 
 fn too_long(error: WriteError) -> io::Error {
-    io::Error::other(format!("a frame does not fit its buffer ({error:?})"))
+    let WriteError::BufferFull = error;
+    io::Error::other(format!("a frame does not fit its buffer of {RECORD_BUFFER_BYTES} bytes"))
 }
 
 /// Runs `run` with a stream of `setup` open at `path` (through `PATH.tmp`), then

@@ -341,7 +341,7 @@ pub fn run(
         if let Outcome::Refused(reason) = outcome {
             // The loop only sends finishes of running jobs and changes of present or
             // absent desktops, never in the past: a refusal is a bug of this loop.
-            return Err(TiersError::Config(format!("{event:?} refused: {reason}")));
+            return Err(TiersError::Config(format!("the kernel refused the event at tick {t}: {reason}")));
         }
         events += 1;
         decisions += out.len() as u64;
