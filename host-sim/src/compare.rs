@@ -77,6 +77,13 @@ pub enum CompareError {
     Tiers(#[from] crate::tiers::TiersError),
     #[error("sla: {0}")]
     Sla(#[from] crate::sla::SlaError),
+    /// A model that gives each request the job's processor count, on a trace whose
+    /// jobs have none.
+    #[error(
+        "{model}: no job of the trace has a processor count (SWF fields 5 and 8 are -1 or 0 on all {jobs} \
+         usable jobs), and the model asks each request for its processors, so it has nothing to run"
+    )]
+    NoSizes { model: &'static str, jobs: usize },
     /// `compare` ran every model it could and printed the others' errors in their rows'
     /// place; these could not run.
     #[error("compare: {} of the models could not run ({}); the others' rows are written", .0.len(), .0.join(", "))]

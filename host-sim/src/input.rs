@@ -8,12 +8,15 @@
 //! machine's size is, so that the two are counted in one unit, processors:
 //! - A job's size is its processor count: SWF field 5 (allocated processors), else
 //!   field 8 (requested), else unknown (`-1` in both: `swf` reads it as 0, and each
-//!   model leaves such a job out and counts it, or says why it needs no size).
+//!   model leaves such a job out and counts it, or says why it needs no size). A
+//!   value of either that is not `-1` or a `u32` is an error of the line, not passed
+//!   over for the other field.
 //! - The machine's size ([`pool_size`]) is the header's `MaxProcs`; else the larger of
 //!   its `MaxNodes` and the widest job (a node count is a processor count only on
 //!   machines of one processor per node, and a job is never wider than the machine it
-//!   ran on); else the widest job; at least 1. Merged traces run on the largest of
-//!   their machines. A model's own option (`--nodes`) overrides it.
+//!   ran on, and `swf` refuses a usable job wider than its trace's `MaxProcs`); else
+//!   the widest job; at least 1. Merged traces run on the largest of their machines.
+//!   A model's own option (`--nodes`) overrides it.
 
 use std::path::PathBuf;
 

@@ -2,12 +2,13 @@
 //!
 //! The rules, exactly:
 //! - A file that starts with the gzip magic bytes `1f 8b` is decompressed (all
-//!   members); any other file is read as plain text. The input hash is the CRC-64 of
-//!   the decompressed bytes.
+//!   members); any other file is read as plain text. Bytes after the last member that
+//!   start no member are an error at their byte offset. The input hash is the CRC-64
+//!   of the decompressed bytes.
 //! - A UTF-8 byte-order mark at the start of the first line is skipped.
 //! - Lines starting with `;` (after leading blanks) are header comments, whatever
-//!   bytes follow; `MaxProcs` and `MaxNodes` are read from them when present. Blank
-//!   lines are skipped.
+//!   bytes follow; `MaxProcs` and `MaxNodes` are read from them when present (two
+//!   different values of one are an error naming both lines). Blank lines are skipped.
 //! - Every other line must have exactly 18 whitespace-separated fields (trailing
 //!   blanks and `\r` are fine), each a decimal number (`-1`, `12`, `31.69`). With
 //!   `allow_extra_fields` (`--allow-extra-fields`), a line may have more (Alea's
@@ -17,7 +18,8 @@
 //!   `skip_bad_lines` is set: then the line is counted in [`crate::workload::Excluded::bad_lines`].
 //! - Release = submit time (field 2), processing time = run time (field 4),
 //!   processors = allocated (field 5), or requested (field 8) when that is not
-//!   positive, or 0 when neither is. A
+//!   positive, or 0 when neither is; each must be -1 or a count from 0 to 2^32 - 1,
+//!   and a usable job may not be wider than `MaxProcs`. A
 //!   fractional time is rounded to a whole tick, half away from zero (`2.5 -> 3`,
 //!   `-2.5 -> -3`), exactly, from the decimal digits (no floating point).
 //! - Every status (field 11) is kept. A job whose rounded run time is `<= 0`, or
@@ -35,13 +37,12 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 use thiserror::Error;
 
-use flate2::bufread::MultiGzDecoder;
-
 use replay::format::Setting;
 
 use crate::workload::{self, INPUT_CRC, Workload};
 
 mod builder;
+mod gzip;
 mod inflate;
 mod line;
 mod stream;
@@ -73,19 +74,46 @@ pub enum SwfError {
          the standard 18 (such as Alea's 21-field traces), --allow-extra-fields reads the 18 and ignores the rest"
     )]
     ExtraFields { file: String, line: u64, found: usize },
-    #[error("{file}:{line}: field {field} ({name}): \"{text}\" is not a number")]
+    // Every `text` below is a field as `replay::echo` shows it (quoted, escaped, cut).
+    #[error("{file}:{line}: field {field} ({name}): {text} is not a number")]
     NotANumber { file: String, line: u64, field: usize, name: &'static str, text: String },
-    #[error("{file}:{line}: field {field} ({name}): \"{text}\" is out of range")]
+    #[error("{file}:{line}: field {field} ({name}): {text} is out of range")]
     OutOfRange { file: String, line: u64, field: usize, name: &'static str, text: String },
     #[error(
-        "{file}:{line}: field 1 (job number): \"{text}\" is not a job number (a whole number from 0 to 4294967295)"
+        "{file}:{line}: field 1 (job number): {text} is not a job number (a whole number from 0 to 4294967295)"
     )]
     NotAJobNumber { file: String, line: u64, text: String },
     #[error(
-        "{file}:{line}: header field {key}: \"{text}\" is not a machine size (a whole number from 1 to \
+        "{file}:{line}: field {field} ({name}): {text} is not a processor count (a whole number from 0 to \
+         4294967295, or -1 for unknown)"
+    )]
+    NotAProcessorCount { file: String, line: u64, field: usize, name: &'static str, text: String },
+    #[error(
+        "{file}:{line}: header field {key}: {text} is not a machine size (a whole number from 1 to \
          4294967295, or -1 for unknown)"
     )]
     Header { file: String, line: u64, key: &'static str, text: String },
+    #[error("{file}:{line}: header field {key}: {value}, but line {first_line} gives {key} {first}")]
+    ConflictingSizes { file: String, line: u64, key: &'static str, value: u64, first_line: u64, first: u64 },
+    #[error(
+        "{file}:{line}: field {field} ({name}): the job uses {procs} processors, more than the \
+         machine's MaxProcs {max_procs} (line {header_line}); no job is wider than the machine it ran on"
+    )]
+    WiderThanMachine {
+        file: String,
+        line: u64,
+        field: usize,
+        name: &'static str,
+        procs: u32,
+        max_procs: u64,
+        header_line: u64,
+    },
+    #[error(
+        "{file}:{line}: a NUL byte at byte offset {offset} of a line over {} bytes: the file is not an SWF \
+         text trace (a binary or sparse file?)",
+        LONG_LINE
+    )]
+    Binary { file: String, line: u64, offset: u64 },
     #[error("{file}:{line}: field 1 (job number): job {job} is already on line {first_line}")]
     DuplicateJob { file: String, line: u64, job: u32, first_line: u64 },
     #[error(
@@ -126,6 +154,10 @@ pub const FIELD_NAMES: [&str; FIELDS] = [
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// Bytes read from the file, and from the decompressor, at a time.
 const BUFFER_BYTES: usize = 1 << 16;
+
+/// A line longer than this is checked for NUL bytes as it grows, so that a binary or
+/// sparse file is refused before it is held whole as one line.
+const LONG_LINE: usize = 1 << 20;
 
 /// The UTF-8 byte-order mark, which some tools write at the start of a text file.
 const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
@@ -186,6 +218,9 @@ pub fn read(path: &Path, options: SwfOptions) -> Result<Trace, SwfError> {
 fn read_with<K: Keep>(path: &Path, builder: &mut Builder<'_, K>) -> Result<u64, SwfError> {
     let file = builder.file;
     let io_error = |source| SwfError::Io { file: file.to_owned(), source };
+    if path.is_dir() {
+        return Err(io_error(io::Error::other("it is a folder, not a trace file")));
+    }
     let mut input = BufReader::with_capacity(BUFFER_BYTES, File::open(path).map_err(io_error)?);
     if input.fill_buf().map_err(io_error)?.starts_with(&GZIP_MAGIC) {
         each_line(inflate::inflate(input).map_err(io_error)?, Source::Gzip, builder)
@@ -202,14 +237,16 @@ pub fn head_sizes(path: &Path, options: SwfOptions) -> Option<(Option<u64>, Opti
     let file = path.display().to_string();
     let mut input = BufReader::new(File::open(path).ok()?);
     let mut lines: Box<dyn BufRead> = if input.fill_buf().ok()?.starts_with(&GZIP_MAGIC) {
-        Box::new(BufReader::new(MultiGzDecoder::new(input)))
+        Box::new(BufReader::new(gzip::Members::new(input)))
     } else {
         Box::new(input)
     };
     let (mut max_procs, mut max_nodes, mut text) = (None, None, Vec::new());
     for number in 1_u64.. {
         text.clear();
-        if lines.read_until(b'\n', &mut text).ok()? == 0 {
+        // A header line is short: a long line is left to the whole reading.
+        let read = (&mut lines).take(LONG_LINE as u64).read_until(b'\n', &mut text).ok()?;
+        if read == 0 || (read == LONG_LINE && !text.ends_with(b"\n")) {
             break;
         }
         let mut bytes = text.strip_suffix(b"\n").unwrap_or(&text);
@@ -218,7 +255,16 @@ pub fn head_sizes(path: &Path, options: SwfOptions) -> Option<(Option<u64>, Opti
         }
         match line::parse_line(&file, number, bytes, options.allow_extra_fields) {
             Ok(line::Line::Blank) => {}
-            Ok(line::Line::Comment) => line::read_header(bytes, &mut max_procs, &mut max_nodes).ok()?,
+            Ok(line::Line::Comment) => {
+                if let Some(size) = line::read_header(bytes).ok()? {
+                    let slot = if size.key == "MaxProcs" { &mut max_procs } else { &mut max_nodes };
+                    // Two values for one key: an error the whole reading reports.
+                    if slot.is_some_and(|first| first != size.value) {
+                        return None;
+                    }
+                    *slot = Some(size.value);
+                }
+            }
             _ => break,
         }
     }
@@ -239,7 +285,7 @@ pub fn decompress(file: &str, raw: Vec<u8>) -> Result<Vec<u8>, SwfError> {
         return Ok(raw);
     }
     let mut out = Vec::with_capacity(raw.len().saturating_mul(4));
-    MultiGzDecoder::new(raw.as_slice())
+    gzip::Members::new(raw.as_slice())
         .read_to_end(&mut out)
         .map_err(|source| SwfError::Gzip { file: file.to_owned(), source })?;
     Ok(out)
@@ -278,7 +324,7 @@ fn each_line<K: Keep>(
     };
     let mut hash = INPUT_CRC.digest();
     let mut cut = Vec::new();
-    let mut number = 0u64;
+    let (mut number, mut offset) = (0u64, 0u64);
     loop {
         let buffer = input.fill_buf().map_err(read_error)?;
         if buffer.is_empty() {
@@ -298,8 +344,17 @@ fn each_line<K: Keep>(
             }
             start = end + 1;
         }
-        cut.extend_from_slice(&buffer[start..]);
+        let tail = &buffer[start..];
+        cut.extend_from_slice(tail);
         let consumed = buffer.len();
+        offset += consumed as u64;
+        // A long line is checked as it grows: all of it once, then each new part.
+        let fresh = if cut.len() - tail.len() > LONG_LINE { tail } else { &cut[..] };
+        if cut.len() > LONG_LINE && memchr::memchr(0, fresh).is_some() {
+            let at = memchr::memchr(0, &cut).unwrap_or(0);
+            let offset = offset - cut.len() as u64 + at as u64;
+            return Err(SwfError::Binary { file: file.to_owned(), line: number + 1, offset });
+        }
         input.consume(consumed);
     }
     // The last line, when the input does not end with a line feed.

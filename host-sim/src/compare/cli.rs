@@ -5,10 +5,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::CompareError;
+use super::{CompareError, Row};
 use crate::error::CliError;
 use crate::input::TraceArgs;
 use crate::path_error::PathError;
+use crate::workload::Workload;
 
 /// `host-sim compare`.
 #[derive(Debug, Args)]
@@ -40,6 +41,26 @@ pub struct CompareArgs {
     pub json: bool,
 }
 
+/// The models that give each request the job's processor count, with their names in
+/// errors: on a trace without one, they cannot run.
+const SIZED: [(&str, &str); 2] = [("reservation", "reservations"), ("sla", "sla")];
+
+/// Every model's row, as [`crate::model::compare_all`] gives them, but a model of
+/// [`SIZED`] on jobs that have no processor count is not run: its row is the error
+/// that says so, not a row of 0 requests.
+fn rows_of(workload: &Workload, nodes: u32) -> Vec<(&'static str, Result<Row, CompareError>)> {
+    let no_sizes = !workload.jobs.iter().any(|job| job.procs > 0);
+    let models = crate::model::MODELS.iter();
+    models
+        .map(|&(name, row)| match SIZED.iter().find(|sized| sized.0 == name) {
+            Some(&(_, model)) if no_sizes => {
+                (name, Err(CompareError::NoSizes { model, jobs: workload.jobs.len() }))
+            }
+            _ => (name, row(workload, nodes)),
+        })
+        .collect()
+}
+
 /// `host-sim compare`: every model on the trace, as a table (or JSON), and with
 /// `--out` as CSV, JSON and a figure.
 pub fn run(args: &CompareArgs) -> Result<(), CliError> {
@@ -49,7 +70,7 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
     trace.workload.check_not_empty(args.source.allow_empty)?;
     let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(&trace.workload.jobs));
     let (mut rows, mut failed) = (Vec::new(), Vec::new());
-    for (model, result) in crate::model::compare_all(&trace.workload, nodes) {
+    for (model, result) in rows_of(&trace.workload, nodes) {
         match result {
             Ok(row) => rows.push(row),
             Err(error) => failed.push((model, error)),

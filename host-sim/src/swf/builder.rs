@@ -4,8 +4,8 @@
 //! ([`InMemory`], the sweeps' traces), counted ([`super::stream`]'s pre-pass) or
 //! handed on in submit order ([`super::stream`]'s streaming pass).
 
-use super::line::{Line, RawJob, parse_line, read_header};
-use super::{BYTE_ORDER_MARK, SwfError, SwfOptions, Trace};
+use super::line::{Line, RawJob, Size, parse_line, read_header, size_field};
+use super::{BYTE_ORDER_MARK, FIELD_NAMES, SwfError, SwfOptions, Trace};
 use crate::workload::{Excluded, Job, JobIdMap, Workload};
 
 /// What a reading keeps of the usable jobs, and how it knows a job number seen.
@@ -24,11 +24,17 @@ pub(super) struct Builder<'f, K> {
     pub excluded: Excluded,
     pub max_procs: Option<u64>,
     pub max_nodes: Option<u64>,
+    /// The lines that gave `max_procs` and `max_nodes` (0: none).
+    lines: [u64; 2],
+    /// The widest usable job so far: its processors, line and the field that gave them.
+    widest: (u32, u64, usize),
 }
 
 impl<'f, K: Keep> Builder<'f, K> {
     pub fn new(file: &'f str, options: SwfOptions, keep: K) -> Self {
-        Self { file, options, keep, excluded: Excluded::default(), max_procs: None, max_nodes: None }
+        let excluded = Excluded::default();
+        let (lines, widest) = ([0; 2], (0, 0, 0));
+        Self { file, options, keep, excluded, max_procs: None, max_nodes: None, lines, widest }
     }
 
     /// Takes line `number`, its bytes without the `\n`.
@@ -45,14 +51,15 @@ impl<'f, K: Keep> Builder<'f, K> {
         match parsed {
             Ok(Line::Blank) => {}
             Ok(Line::Comment) => {
-                read_header(text, &mut self.max_procs, &mut self.max_nodes).map_err(|bad| {
-                    SwfError::Header {
-                        file: self.file.to_owned(),
-                        line: number,
-                        key: bad.key,
-                        text: bad.text,
-                    }
-                })?
+                let size = read_header(text).map_err(|bad| SwfError::Header {
+                    file: self.file.to_owned(),
+                    line: number,
+                    key: bad.key,
+                    text: bad.text,
+                })?;
+                if let Some(size) = size {
+                    self.size(number, size)?;
+                }
             }
             Ok(Line::Job(job)) => {
                 if job.run <= 0 {
@@ -60,6 +67,10 @@ impl<'f, K: Keep> Builder<'f, K> {
                 } else if job.submit < 0 {
                     self.excluded.negative_submit += 1;
                 } else {
+                    if job.procs > self.widest.0 {
+                        self.widest = (job.procs, number, size_field(text));
+                        self.fits()?;
+                    }
                     self.keep.keep(self.file, number, job)?;
                 }
             }
@@ -67,6 +78,45 @@ impl<'f, K: Keep> Builder<'f, K> {
             Err(error) => return Err(error),
         }
         Ok(())
+    }
+
+    /// Takes the machine size header line `number` gives: a second line that gives
+    /// the same key another value is an error naming both.
+    fn size(&mut self, number: u64, size: Size) -> Result<(), SwfError> {
+        let at = usize::from(size.key == "MaxNodes");
+        let slot = if at == 0 { &mut self.max_procs } else { &mut self.max_nodes };
+        match *slot {
+            Some(first) if first != size.value => Err(SwfError::ConflictingSizes {
+                file: self.file.to_owned(),
+                line: number,
+                key: size.key,
+                value: size.value,
+                first_line: self.lines[at],
+                first,
+            }),
+            Some(_) => Ok(()),
+            None => {
+                (*slot, self.lines[at]) = (Some(size.value), number);
+                if at == 0 { self.fits() } else { Ok(()) }
+            }
+        }
+    }
+
+    /// Whether the widest usable job fits in `MaxProcs`, when both are known.
+    fn fits(&self) -> Result<(), SwfError> {
+        let (procs, line, field) = self.widest;
+        match self.max_procs {
+            Some(max_procs) if u64::from(procs) > max_procs => Err(SwfError::WiderThanMachine {
+                file: self.file.to_owned(),
+                line,
+                field,
+                name: FIELD_NAMES[field - 1],
+                procs,
+                max_procs,
+                header_line: self.lines[0],
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// The provenance of what was read, with `jobs`.

@@ -6,7 +6,7 @@
 use std::io::{self, BufRead, Read};
 use std::sync::mpsc::{Receiver, sync_channel};
 
-use flate2::bufread::MultiGzDecoder;
+use super::gzip::Members;
 
 /// Bytes a chunk of inflated text holds.
 const CHUNK_BYTES: usize = 1 << 18;
@@ -27,7 +27,7 @@ pub(super) struct Inflated {
 /// be started.
 pub(super) fn inflate<R: BufRead + Send + 'static>(compressed: R) -> io::Result<Inflated> {
     let (sender, chunks) = sync_channel(AHEAD);
-    let mut decoder = MultiGzDecoder::new(compressed);
+    let mut decoder = Members::new(compressed);
     std::thread::Builder::new().name("inflate".to_owned()).spawn(move || {
         loop {
             let mut chunk = vec![0; CHUNK_BYTES];

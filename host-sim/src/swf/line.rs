@@ -144,14 +144,45 @@ fn job_line(file: &str, line: u64, fields: &[&[u8]; FIELDS], found: usize) -> Re
     // Every field was found decimal above: rounding need not check again.
     let submit = round_decimal(fields[1]).map_err(|e| field_error(1, e))?;
     let run = round_decimal(fields[3]).map_err(|e| field_error(3, e))?;
-    let count = |index: usize| round_decimal(fields[index]).ok().and_then(|n| u32::try_from(n).ok());
-    let procs = count(4).filter(|&n| n > 0).or_else(|| count(7)).unwrap_or(0);
+    let allocated = processors(file, line, fields, 4)?;
+    let procs = allocated.filter(|&n| n > 0).or(processors(file, line, fields, 7)?).unwrap_or(0);
     Ok(Line::Job(RawJob { id, submit, run, procs }))
 }
 
-/// A field for an error message; fields are slices of valid UTF-8 at token bounds.
+/// The processor count of field `index` (5 or 8, counted from 0): `None` for `-1`,
+/// SWF's "unknown"; a count past `u32` or another negative one is an error, never
+/// passed over for the other field.
+fn processors(
+    file: &str,
+    line: u64,
+    fields: &[&[u8]; FIELDS],
+    index: usize,
+) -> Result<Option<u32>, SwfError> {
+    let rounded = round_decimal(fields[index]);
+    if rounded == Ok(-1) {
+        return Ok(None);
+    }
+    let count = rounded.ok().and_then(|n| u32::try_from(n).ok());
+    count.map(Some).ok_or_else(|| SwfError::NotAProcessorCount {
+        file: file.to_owned(),
+        line,
+        field: index + 1,
+        name: FIELD_NAMES[index],
+        text: text_of(fields[index]),
+    })
+}
+
+/// A field for an error message, as [`replay::echo`] shows a user's value.
 fn text_of(field: &[u8]) -> String {
-    String::from_utf8_lossy(field).into_owned()
+    replay::echo::echo_bytes(field)
+}
+
+/// Which field gave the processor count of job line `bytes` (5, else 8), for an
+/// error about it.
+pub(super) fn size_field(bytes: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(bytes);
+    let allocated = text.split_whitespace().nth(4).and_then(|f| round_decimal(f.as_bytes()).ok());
+    if allocated.is_some_and(|n| n > 0) { 5 } else { 8 }
 }
 
 /// `text` split at its first `.`: the whole part and the fraction (empty without one).
@@ -216,34 +247,34 @@ pub(super) struct BadSize {
     pub text: String,
 }
 
-/// Reads `; MaxProcs: N` and `; MaxNodes: N`; other header lines are ignored. `N` is
-/// a whole number from 1 to 2^32 - 1, or -1, SWF's "unknown", which leaves the size
-/// unset; anything else is refused rather than passed over. Words after `N` are a
-/// remark, as the archive writes them (CTC SP2: `MaxNodes: 338 (batch partition;
-/// 512 total)`).
-pub(super) fn read_header(
-    bytes: &[u8],
-    max_procs: &mut Option<u64>,
-    max_nodes: &mut Option<u64>,
-) -> Result<(), BadSize> {
-    let Ok(text) = std::str::from_utf8(bytes) else { return Ok(()) };
+/// A machine size a header line gives: its key and its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Size {
+    pub key: &'static str,
+    pub value: u64,
+}
+
+/// Reads `; MaxProcs: N` and `; MaxNodes: N`; other header lines give `None`. `N` is
+/// a whole number from 1 to 2^32 - 1, or -1, SWF's "unknown", which gives `None`;
+/// anything else is refused rather than passed over. Words after `N` are a remark,
+/// as the archive writes them (CTC SP2: `MaxNodes: 338 (batch partition; 512
+/// total)`).
+pub(super) fn read_header(bytes: &[u8]) -> Result<Option<Size>, BadSize> {
+    let Ok(text) = std::str::from_utf8(bytes) else { return Ok(None) };
     let body = text.trim_start().trim_start_matches(';').trim();
-    let Some((key, value)) = body.split_once(':') else { return Ok(()) };
-    let (key, slot) = match key.trim() {
-        "MaxProcs" => ("MaxProcs", max_procs),
-        "MaxNodes" => ("MaxNodes", max_nodes),
-        _ => return Ok(()),
+    let Some((key, value)) = body.split_once(':') else { return Ok(None) };
+    let key = match key.trim() {
+        "MaxProcs" => "MaxProcs",
+        "MaxNodes" => "MaxNodes",
+        _ => return Ok(None),
     };
     let value = value.split_whitespace().next().unwrap_or_default();
     if value == "-1" {
-        return Ok(());
+        return Ok(None);
     }
     match value.parse::<u32>() {
-        Ok(size) if size > 0 => {
-            *slot = Some(u64::from(size));
-            Ok(())
-        }
-        _ => Err(BadSize { key, text: value.to_owned() }),
+        Ok(size) if size > 0 => Ok(Some(Size { key, value: u64::from(size) })),
+        _ => Err(BadSize { key, text: replay::echo::echo(value) }),
     }
 }
 
@@ -253,17 +284,16 @@ mod tests {
 
     #[test]
     fn machine_sizes_in_the_header_are_whole_or_unknown() {
-        let read = |line: &str| {
-            let (mut procs, mut nodes) = (None, None);
-            read_header(line.as_bytes(), &mut procs, &mut nodes).map(|()| (procs, nodes))
-        };
-        assert_eq!(read("; MaxNodes: 338 (batch partition; 512 total)"), Ok((None, Some(338))));
-        assert_eq!(read(";MaxProcs:1024"), Ok((Some(1024), None)));
-        assert_eq!(read("; MaxProcs: -1"), Ok((None, None)));
-        assert_eq!(read("; Note: MaxProcs is unknown"), Ok((None, None)));
+        let read = |line: &str| read_header(line.as_bytes());
+        let size = |key, value| Ok(Some(Size { key, value }));
+        assert_eq!(read("; MaxNodes: 338 (batch partition; 512 total)"), size("MaxNodes", 338));
+        assert_eq!(read(";MaxProcs:1024"), size("MaxProcs", 1024));
+        assert_eq!(read("; MaxProcs: -1"), Ok(None));
+        assert_eq!(read("; Note: MaxProcs is unknown"), Ok(None));
         for bad in ["-5", "0", "4294967296", "many", ""] {
             let line = format!("; MaxProcs: {bad}");
-            assert_eq!(read(&line), Err(BadSize { key: "MaxProcs", text: bad.to_owned() }), "{line}");
+            let text = format!("`{bad}`");
+            assert_eq!(read(&line), Err(BadSize { key: "MaxProcs", text }), "{line}");
         }
     }
 

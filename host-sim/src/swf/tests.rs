@@ -101,20 +101,20 @@ fn fractions_round_half_away_from_zero() {
 fn errors_name_file_line_and_field() {
     let good = line("1", "0", "10");
     let cases = [
-        (line("2", "5", "abc"), "trace.swf:3: field 4 (run time): \"abc\" is not a number"),
-        (line("2", "x5", "1"), "trace.swf:3: field 2 (submit time): \"x5\" is not a number"),
+        (line("2", "5", "abc"), "trace.swf:3: field 4 (run time): `abc` is not a number"),
+        (line("2", "x5", "1"), "trace.swf:3: field 2 (submit time): `x5` is not a number"),
         (
             line("2.5", "5", "1"),
-            "trace.swf:3: field 1 (job number): \"2.5\" is not a job number (a whole number from 0 to 4294967295)",
+            "trace.swf:3: field 1 (job number): `2.5` is not a job number (a whole number from 0 to 4294967295)",
         ),
         (
             line("-2", "5", "1"),
-            "trace.swf:3: field 1 (job number): \"-2\" is not a job number (a whole number from 0 to 4294967295)",
+            "trace.swf:3: field 1 (job number): `-2` is not a job number (a whole number from 0 to 4294967295)",
         ),
         (line("1", "5", "1"), "trace.swf:3: field 1 (job number): job 1 is already on line 2"),
         (
             line("2", "99999999999999999999", "1"),
-            "trace.swf:3: field 2 (submit time): \"99999999999999999999\" is out of range",
+            "trace.swf:3: field 2 (submit time): `99999999999999999999` is out of range",
         ),
         (
             "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17".to_owned(),
@@ -127,7 +127,7 @@ fn errors_name_file_line_and_field() {
         ),
         (
             "2 5 -1 1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 n/a".to_owned(),
-            "trace.swf:3: field 18 (think time): \"n/a\" is not a number",
+            "trace.swf:3: field 18 (think time): `n/a` is not a number",
         ),
     ];
     for (bad, expected) in cases {
@@ -264,7 +264,7 @@ fn lines_cut_by_the_end_of_a_buffer_are_read_whole() {
         let bad = format!("{text}\n{}", line("4", "x", "1"));
         let input = std::io::BufReader::with_capacity(capacity, bad.as_bytes());
         let err = parse_lines("trace.swf", input, SwfOptions::default(), Source::Plain).unwrap_err();
-        assert_eq!(err.to_string(), "trace.swf:6: field 2 (submit time): \"x\" is not a number");
+        assert_eq!(err.to_string(), "trace.swf:6: field 2 (submit time): `x` is not a number");
     }
     assert_eq!(whole.workload.jobs.iter().map(|j| j.id).collect::<Vec<_>>(), [3, 1, 2]);
 }
@@ -293,7 +293,7 @@ fn a_byte_order_mark_before_the_first_line_is_skipped() {
     assert_eq!(parse_text(&commented, false).unwrap().max_procs, Some(8));
     // Only at the very start: a mark on a later line is not a blank.
     let later = format!("{}\n\u{FEFF}{}", line("1", "0", "5"), line("2", "3", "4"));
-    assert_eq!(error(&later), "trace.swf:2: field 1 (job number): \"\u{FEFF}2\" is not a number");
+    assert_eq!(error(&later), "trace.swf:2: field 1 (job number): `\u{FEFF}2` is not a number");
 }
 
 #[test]
@@ -310,7 +310,7 @@ fn extra_fields_are_read_only_when_asked_for() {
     // The standard fields are still checked, and a short line is still refused.
     let bad = format!("{} x", line("1", "0", "abc"));
     let err = parse("trace.swf", bad.as_bytes(), options).unwrap_err().to_string();
-    assert_eq!(err, "trace.swf:1: field 4 (run time): \"abc\" is not a number");
+    assert_eq!(err, "trace.swf:1: field 4 (run time): `abc` is not a number");
     let short = "1 0 -1 5";
     let err = parse("trace.swf", short.as_bytes(), options).unwrap_err().to_string();
     assert_eq!(err, "trace.swf:1: 4 fields, an SWF job line has exactly 18");
@@ -328,4 +328,82 @@ fn processors_are_allocated_else_requested() {
     let trace = parse_text(&[allocated, requested, neither].join("\n"), false).unwrap();
     let procs: Vec<(u32, u32)> = trace.workload.jobs.iter().map(|j| (j.id, j.procs)).collect();
     assert_eq!(procs, [(1, 8), (2, 16), (3, 0)]);
+}
+
+/// A job line with `allocated` and `requested` processors.
+fn sized(id: &str, allocated: &str, requested: &str) -> String {
+    let mut fields: Vec<String> = line(id, "0", "5").split(' ').map(str::to_owned).collect();
+    (fields[4], fields[7]) = (allocated.into(), requested.into());
+    fields.join(" ")
+}
+
+#[test]
+fn a_processor_count_out_of_range_is_an_error_not_the_other_field() {
+    let range = "(a whole number from 0 to 4294967295, or -1 for unknown)";
+    for (allocated, requested, field, shown) in [
+        ("4294967296", "4", "5 (allocated processors)", "4294967296"),
+        ("12345678901234567890", "4", "5 (allocated processors)", "12345678901234567890"),
+        ("-5", "4", "5 (allocated processors)", "-5"),
+        ("4", "99999999999999999999999", "8 (requested processors)", "99999999999999999999999"),
+        ("-1", "-2", "8 (requested processors)", "-2"),
+    ] {
+        let expected = format!("trace.swf:1: field {field}: `{shown}` is not a processor count {range}");
+        assert_eq!(error(&sized("1", allocated, requested)), expected);
+    }
+    let trace = parse_text(&sized("1", "4294967295", "-1"), false).unwrap();
+    assert_eq!(trace.workload.jobs[0].procs, u32::MAX);
+}
+
+#[test]
+fn machine_sizes_conflict_with_each_other_and_with_wider_jobs() {
+    let job = sized("1", "8", "-1");
+    assert_eq!(
+        error(&format!("; MaxProcs: 4\n; MaxProcs: 8\n{job}")),
+        "trace.swf:2: header field MaxProcs: 8, but line 1 gives MaxProcs 4"
+    );
+    assert_eq!(
+        error(&format!("; MaxNodes: 4\n{job}\n; MaxNodes: 2")),
+        "trace.swf:3: header field MaxNodes: 2, but line 1 gives MaxNodes 4"
+    );
+    let wider = "the job uses 8 processors, more than the machine's MaxProcs 4";
+    let expected = format!("trace.swf:2: field 5 (allocated processors): {wider} (line 1); ");
+    assert!(error(&format!("; MaxProcs: 4\n{job}")).starts_with(&expected));
+    let expected = format!("trace.swf:1: field 8 (requested processors): {wider} (line 2); ");
+    assert!(error(&format!("{}\n; MaxProcs: 4", sized("1", "0", "8"))).starts_with(&expected));
+    // The same value twice, `-1` and a job of the machine's width are fine; so is a
+    // wide job left out (its run time is not positive).
+    let fine = format!("; MaxProcs: 8\n; MaxProcs: -1\n; MaxProcs: 8\n{job}\n{}", line("2", "0", "-1"));
+    assert_eq!(parse_text(&fine, false).unwrap().max_procs, Some(8));
+}
+
+#[test]
+fn nul_bytes_in_a_long_line_stop_the_reading() {
+    let err = error(&"\0".repeat(3 << 20));
+    assert_eq!(
+        err,
+        "trace.swf:1: a NUL byte at byte offset 0 of a line over 1048576 bytes: the file is not an SWF text \
+         trace (a binary or sparse file?)"
+    );
+    assert_eq!(error(&line("1", "0", "5\0")), "trace.swf:1: field 4 (run time): `5\\0` is not a number");
+}
+
+#[test]
+fn bytes_after_the_last_gzip_member_are_named_with_their_offset() {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    encoder.write_all(line("1", "0", "5").as_bytes()).unwrap();
+    let gz = encoder.finish().unwrap();
+    let garbage = [gz.as_slice(), b"garbage"].concat();
+    let err = decompress("t.gz", garbage).unwrap_err().to_string();
+    let expected = format!(
+        "t.gz: cannot decompress the gzip stream: trailing bytes after the gzip stream at byte offset {}",
+        gz.len()
+    );
+    assert!(err.starts_with(&expected), "{err}");
+    let cut = gz[..gz.len() - 4].to_vec();
+    let err = decompress("t.gz", cut).unwrap_err().to_string();
+    assert!(err.ends_with("the file ends inside it (a truncated file?)"), "{err}");
+    assert_eq!(
+        decompress("t.gz", [gz.clone(), gz].concat()).unwrap(),
+        line("1", "0", "5").repeat(2).into_bytes()
+    );
 }

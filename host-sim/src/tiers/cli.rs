@@ -80,12 +80,14 @@ pub struct TiersArgs {
     /// printed on standard error.
     #[command(flatten)]
     pub input: TraceArgs,
-    /// With --trace: nodes of the high-confidence cluster.
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub reliable: u32,
-    /// With --trace: single-node low-confidence desktops.
-    #[arg(long, value_name = "N", default_value_t = 9)]
-    pub volunteer: u32,
+    /// With --trace: nodes of the high-confidence cluster (default 3; 0: no cluster).
+    /// Without --trace, the paper's testbed runs, and this is refused.
+    #[arg(long, value_name = "N")]
+    pub reliable: Option<u32>,
+    /// With --trace: single-node low-confidence desktops (default 9). Without
+    /// --trace, the paper's testbed runs, and this is refused.
+    #[arg(long, value_name = "N")]
+    pub volunteer: Option<u32>,
     /// Desktop availability from a Failure Trace Archive event_trace.tab file instead
     /// of the seeded periods: columns separated by runs of tabs or spaces, `NULL`s,
     /// `#` comments and a line of column names as the archive ships them; its first
@@ -167,9 +169,12 @@ pub fn built(
 ) -> Result<(Scenario, Header, Option<Availability>), TiersError> {
     let Parsed { policy, mix, faults, .. } = parsed;
     let mut scenario = match scanned {
-        None => Scenario::paper(policy, mix, args.seed, faults),
+        None => {
+            testbed::refuse_sizes_without_trace(args.reliable, args.volunteer)?;
+            Scenario::paper(policy, mix, args.seed, faults)
+        }
         Some(scanned) => {
-            let resources = testbed::split_resources(args.reliable, args.volunteer);
+            let resources = testbed::trace_resources(args.reliable, args.volunteer)?;
             // The seeded changes end a day past the latest deadline, which the run
             // finds as it streams the trace.
             let changes = ChangePlan::Seeded { until: None };

@@ -11,7 +11,8 @@
 //! decimals are cut, so that a time stays in the second it fell in; a time past
 //! 2^64 - 1 seconds is refused. `NULL` may stand for any column but `node_id`,
 //! `event_type` and `event_start_time`; an unavailability whose `event_stop_time` is
-//! `NULL` never ends. Blank lines, lines whose first field starts with `#`, and one
+//! `NULL` never ends. A `node_id` is a whole number from 0 to 2^64 - 1. A NUL byte,
+//! which no text file holds, is refused where it is met. Blank lines, lines whose first field starts with `#`, and one
 //! line of column names before the first event (a first field that is neither a number
 //! nor `NULL`) are skipped. A file without an event line is refused; so is every bad
 //! field, with the file, the line and the column.
@@ -133,14 +134,17 @@ impl FtaTrace {
 /// Reads the `event_trace.tab` file at `path` (see the module documentation).
 pub fn read_fta(path: &Path, resources: &[Resource], alignment: Alignment) -> Result<FtaTrace, TiersError> {
     let io = |source| TiersError::Io(PathError { path: path.display().to_string(), source });
+    if path.is_dir() {
+        return Err(io(std::io::Error::other("it is a folder, not an event_trace.tab file")));
+    }
     let file = std::fs::File::open(path).map_err(io)?;
     parse_fta(&path.display().to_string(), std::io::BufReader::new(file), resources, alignment)
 }
 
 /// One event line: its node, whether it is an unavailability, its start and stop
 /// (whole seconds; no stop: `NULL`).
-struct Event<'a> {
-    node: &'a [u8],
+struct Event {
+    node: u64,
     down: bool,
     start: u64,
     stop: Option<u64>,
@@ -153,9 +157,16 @@ struct Node {
     spans: Vec<(u64, Option<u64>)>,
 }
 
-/// A field as the error messages show it.
+/// A field as the error messages show it ([`replay::echo`]: quoted, escaped, cut).
 fn shown(field: &[u8]) -> String {
-    String::from_utf8_lossy(field).into_owned()
+    replay::echo::echo_bytes(field)
+}
+
+/// A node id: a whole number, as the archive numbers its nodes.
+fn parse_node(field: &[u8]) -> Result<u64, String> {
+    let digits = !field.is_empty() && field.iter().all(u8::is_ascii_digit);
+    let node = std::str::from_utf8(field).ok().filter(|_| digits).and_then(|text| text.parse::<u64>().ok());
+    node.ok_or_else(|| format!("{} is not a node id (a whole number from 0 to 2^64 - 1)", shown(field)))
 }
 
 /// Whether `field` is a number or `NULL` (so that its line is not a header).
@@ -165,20 +176,21 @@ fn is_number_or_null(field: &[u8]) -> bool {
 
 /// Seconds since 1970, decimals cut, from digits with optional decimals.
 fn parse_time(field: &[u8]) -> Result<u64, String> {
-    let text = shown(field);
+    let shown = shown(field);
     if field.starts_with(b"-") {
-        return Err(format!("`{text}` is negative: times are seconds since 1970"));
+        return Err(format!("{shown} is negative: times are seconds since 1970"));
     }
+    let text = String::from_utf8_lossy(field);
     let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if whole.is_empty() || !digits(whole) || !digits(fraction) {
-        return Err(format!("`{text}` is not a time (seconds since 1970: digits, optional decimals)"));
+        return Err(format!("{shown} is not a time (seconds since 1970: digits, optional decimals)"));
     }
-    whole.parse::<u64>().map_err(|_| format!("`{text}` is past 2^64 - 1 seconds"))
+    whole.parse::<u64>().map_err(|_| format!("{shown} is past 2^64 - 1 seconds"))
 }
 
 /// Reads the fields of line `line` of `file`; errors name the line and the column.
-fn parse_event<'a>(file: &str, line: usize, fields: &[&'a [u8]]) -> Result<Event<'a>, TiersError> {
+fn parse_event(file: &str, line: usize, fields: &[&[u8]]) -> Result<Event, TiersError> {
     let bad = |column: usize, why: String| TiersError::Fta {
         file: file.to_owned(),
         line,
@@ -197,11 +209,11 @@ fn parse_event<'a>(file: &str, line: usize, fields: &[&'a [u8]]) -> Result<Event
         b"NULL" => Err(bad(column, "is NULL, and every event needs it".to_owned())),
         field => Ok(field),
     };
-    let node = required(2)?;
+    let node = parse_node(required(2)?).map_err(|why| bad(2, why))?;
     let down = match required(5)? {
         b"0" => true,
         b"1" => false,
-        other => return Err(bad(5, format!("`{}` is not 0 or 1", shown(other)))),
+        other => return Err(bad(5, format!("{} is not 0 or 1", shown(other)))),
     };
     let start = parse_time(required(6)?).map_err(|why| bad(6, why))?;
     let stop = match fields[7] {
@@ -225,15 +237,13 @@ pub fn parse_fta(
 ) -> Result<FtaTrace, TiersError> {
     let desktops: Vec<u8> =
         resources.iter().enumerate().filter(|(_, r)| r.group == Group::Low).map(|(i, _)| i as u8).collect();
-    let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut seen: HashMap<u64, usize> = HashMap::new();
     let mut used: Vec<Node> = Vec::new();
     let (mut earliest, mut events, mut header) = (u64::MAX, 0, false);
     let mut digest = INPUT_CRC.digest();
-    let mut bytes = Vec::new();
+    let (mut bytes, mut offset) = (Vec::new(), 0);
     for line in 1.. {
-        bytes.clear();
-        let io = |source| TiersError::Io(PathError { path: file.to_owned(), source });
-        if input.read_until(b'\n', &mut bytes).map_err(io)? == 0 {
+        if !read_line(file, line, &mut input, &mut bytes, &mut offset)? {
             break;
         }
         digest.update(&bytes);
@@ -251,7 +261,7 @@ pub fn parse_fta(
         events += 1;
         earliest = earliest.min(event.start);
         let next = seen.len();
-        let k = *seen.entry(event.node.to_vec()).or_insert(next);
+        let k = *seen.entry(event.node).or_insert(next);
         if k >= desktops.len() {
             continue;
         }
@@ -276,6 +286,41 @@ pub fn parse_fta(
         nodes_left_out: seen.len() - used.len(),
         hash: digest.finalize(),
     })
+}
+
+/// Reads line `line` of `file` into `bytes`, its `\n` included; `false` at the end.
+/// `offset` counts the bytes read before it. A NUL byte, which no text file holds, is
+/// refused where it is met, so that a binary or sparse file is not read whole as one
+/// line.
+fn read_line(
+    file: &str,
+    line: usize,
+    input: &mut impl BufRead,
+    bytes: &mut Vec<u8>,
+    offset: &mut u64,
+) -> Result<bool, TiersError> {
+    bytes.clear();
+    loop {
+        let io = |source| TiersError::Io(PathError { path: file.to_owned(), source });
+        let buffer = input.fill_buf().map_err(io)?;
+        if buffer.is_empty() {
+            return Ok(!bytes.is_empty());
+        }
+        let end = memchr::memchr(b'\n', buffer).map_or(buffer.len(), |at| at + 1);
+        if let Some(at) = memchr::memchr(0, &buffer[..end]) {
+            let at = *offset + (bytes.len() + at) as u64;
+            let why = format!(
+                "a NUL byte at byte offset {at}: an event_trace.tab file is text (a binary or sparse file?)"
+            );
+            return Err(TiersError::Fta { file: file.to_owned(), line, field: "the line".to_owned(), why });
+        }
+        bytes.extend_from_slice(&buffer[..end]);
+        input.consume(end);
+        if bytes.ends_with(b"\n") {
+            *offset += bytes.len() as u64;
+            return Ok(true);
+        }
+    }
 }
 
 /// A node's unavailabilities sorted and merged where they overlap or touch (no stop:

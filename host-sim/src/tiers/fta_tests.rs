@@ -149,7 +149,31 @@ fn bad_fields_name_the_line_and_the_column() {
         "x.tab:1: columns: the line has 10 columns, 9 at most (does a node_name hold a space?)"
     );
     // A second line of names is not a header any more.
-    assert_eq!(error(&format!("{header}\n{header}\n")), "x.tab:2: event_type: `event_type` is not 0 or 1");
+    assert_eq!(
+        error(&format!("{header}\n{header}\n")),
+        "x.tab:2: node_id: `node_id` is not a node id (a whole number from 0 to 2^64 - 1)"
+    );
+}
+
+#[test]
+fn node_ids_are_whole_numbers() {
+    for bad in ["abc", "-1", "1.5", "+3", "12345678901234567890123"] {
+        let expected =
+            format!("x.tab:1: node_id: `{bad}` is not a node id (a whole number from 0 to 2^64 - 1)");
+        assert_eq!(error(&format!("1 0 {bad} 0 n 0 1 2 NULL\n")), expected);
+    }
+    let fta = parse("1 0 18446744073709551615 0 n 0 1 2 NULL\n", NODE).unwrap();
+    assert_eq!(fta.nodes, 1);
+}
+
+#[test]
+fn a_nul_byte_stops_the_reading_where_it_is() {
+    // A sparse file: the first byte is refused, not a gigabyte-long line read whole.
+    let text = vec![0; 3 << 20];
+    let err = parse_fta("x.tab", text.as_slice(), &paper_resources(), NODE).unwrap_err().to_string();
+    assert!(err.starts_with("x.tab:1: the line: a NUL byte at byte offset 0:"), "{err}");
+    let err = error("# c\n1 0 5 0 n\0 0 1 2 NULL\n");
+    assert!(err.starts_with("x.tab:2: the line: a NUL byte at byte offset 13:"), "{err}");
 }
 
 #[test]

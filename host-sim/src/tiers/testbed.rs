@@ -97,6 +97,49 @@ pub fn split_resources(reliable: u32, volunteer: u32) -> Vec<Resource> {
     r
 }
 
+/// The cluster's nodes and the desktops of a trace run without `--reliable` and
+/// `--volunteer`.
+pub const TRACE_RESOURCES: (u32, u32) = (3, 9);
+
+/// [`split_resources`] of the options `--reliable` and `--volunteer` (their defaults
+/// where not given), refused where they make no resource, or more than the kernel
+/// holds, with the options named.
+pub fn trace_resources(reliable: Option<u32>, volunteer: Option<u32>) -> Result<Vec<Resource>, TiersError> {
+    let (reliable, volunteer) =
+        (reliable.unwrap_or(TRACE_RESOURCES.0), volunteer.unwrap_or(TRACE_RESOURCES.1));
+    let options = format!("--reliable {reliable} --volunteer {volunteer}");
+    let most = replay::engine::tiers::RESOURCES;
+    let count = u64::from(reliable > 0) + u64::from(volunteer);
+    if count == 0 {
+        return Err(TiersError::Usage(format!(
+            "{options}: no resource to run on (a cluster of --reliable N nodes, --volunteer M desktops, or both)"
+        )));
+    }
+    if count > most as u64 {
+        let cluster = if reliable > 0 { "one for the cluster of --reliable nodes and " } else { "" };
+        return Err(TiersError::Usage(format!(
+            "{options}: {count} resources ({cluster}one for each of the {volunteer} --volunteer desktops), \
+             and the tiers kernel holds at most {most}: --volunteer is at most {} {}",
+            most - usize::from(reliable > 0),
+            if reliable > 0 { "beside a cluster" } else { "without a cluster" }
+        )));
+    }
+    Ok(split_resources(reliable, volunteer))
+}
+
+/// `--reliable` and `--volunteer` size a trace run's resources: without `--trace`
+/// the paper's testbed runs, and either is refused rather than ignored.
+pub fn refuse_sizes_without_trace(reliable: Option<u32>, volunteer: Option<u32>) -> Result<(), TiersError> {
+    let given = [("--reliable", reliable), ("--volunteer", volunteer)];
+    match given.iter().find(|(_, value)| value.is_some()) {
+        Some((option, Some(value))) => Err(TiersError::Usage(format!(
+            "{option} {value}: sizes the resources of a --trace run; without --trace the paper's testbed \
+             (Table 1: a 3-node cluster and 9 desktops) runs"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 pub const PAPER_DURATION_S: Tick = 7200;
 
 fn rng(seed: u64, stream: u64) -> ChaCha8Rng {
