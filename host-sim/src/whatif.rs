@@ -99,7 +99,7 @@ pub struct Changes {
     pub offers: Option<String>,
     /// Tiers: the laxity threshold of Algorithm 1 (up to three decimals). Default: the
     /// log's.
-    #[arg(long, value_name = "NUMBER")]
+    #[arg(long, value_name = "NUMBER", allow_hyphen_values = true)]
     pub laxity: Option<String>,
     /// SLA: the priority heuristic, e.g. `min(TF - 0.8*tD)` (its random order is
     /// seeded with the log's seed). Default: the log's.
@@ -151,9 +151,11 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    /// Reads the log at `path` to its footer; a damaged or truncated log is an error
-    /// naming the file (a what-if of part of the requests would mislead).
+    /// Reads the log at `path` to its footer once it verifies ([`replay::trust`]); a
+    /// damaged, truncated or edited log is an error naming the file (a what-if of part
+    /// of the requests, or of requests under another header, would mislead).
     pub fn read(path: &Path) -> Result<Self, CliError> {
+        replay::trust::vouch_file(path).map_err(|e| CliError::Usage(e.to_string()))?;
         let named = |e: FormatError| CliError::Usage(format!("{}: {e}", path.display()));
         let mut reader = LogReader::open(path).map_err(named)?;
         let header = reader.header().clone();

@@ -4,12 +4,12 @@
 //!
 //! Two logs are compared only when their headers name the same model and the same
 //! inputs (name and CRC-64); everything else in the header (policy, machines,
-//! settings, ...) is what a diff is for, and is listed. Then, in one pass over both
-//! logs side by side, the first record where they differ is found and each job's fate
-//! is followed in each log (one map entry per job and log, not the records); a second
-//! pass over each log counts it with [`crate::verify::audit`], the same counts as
-//! `replay verify`'s, without rebuilding the kernel (a log of another kernel version
-//! is compared too).
+//! settings, ...) is what a diff is for, and is listed. Then a pass over each log
+//! verifies and counts it ([`crate::trust::vouch`]), the same counts as `replay
+//! verify`'s (a log of another kernel version is audited without rebuilding the
+//! kernel, and compared too); and in one pass over both logs side by side, the first
+//! record where they differ is found and each job's fate is followed in each log (one
+//! map entry per job and log, not the records).
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -18,7 +18,8 @@ use kernel::{JobId, Tick};
 
 use crate::export::write_header;
 use crate::format::{FormatError, Header, LogReader};
-use crate::verify::{ModelCounts, Verified, VerifyError, audit};
+use crate::trust::{TrustError, vouch};
+use crate::verify::{ModelCounts, Verified};
 use compare::{compare, follow, measures};
 
 mod compare;
@@ -227,9 +228,9 @@ impl<R: Read> std::fmt::Debug for Log<'_, R> {
 pub enum DiffError {
     #[error("{name}: {error}")]
     Read { name: String, error: FormatError },
-    /// The log's records were refused by its audit, or one is of another model.
-    #[error("{name}: {error}")]
-    Records { name: String, error: Box<VerifyError> },
+    /// The log does not verify ([`crate::trust`]): it is not compared.
+    #[error(transparent)]
+    Records(#[from] TrustError),
     #[error(
         "cannot compare {a_name} and {b_name}: they are logs of different {field} \
          ({a_name}: {a}; {b_name}: {b}); a diff compares two logs of the same input content"
@@ -238,19 +239,19 @@ pub enum DiffError {
 }
 
 /// Compares two logs; see the module documentation.
-pub fn diff<R: Read>(a: &Log<'_, R>, b: &Log<'_, R>) -> Result<Diff, DiffError> {
+pub fn diff<R: Read + Send>(a: &Log<'_, R>, b: &Log<'_, R>) -> Result<Diff, DiffError> {
     let read = |log: &Log<'_, R>| (log.open)().map_err(|error| read_error(log.name, error));
     let (reader_a, reader_b) = (read(a)?, read(b)?);
     same_input(a.name, reader_a.header(), b.name, reader_b.header())?;
     let header = header_differences(reader_a.header(), reader_b.header());
     let model = reader_a.header().model.clone();
+    // Verified before anything of them is followed ([`crate::trust`]).
     let count = |log: &Log<'_, R>| {
-        audit(read(log)?)
-            .map_err(|error| DiffError::Records { name: log.name.to_owned(), error: Box::new(error) })
+        vouch(read(log)?).map_err(|error| DiffError::from(TrustError::new(log.name, error)))
     };
+    let (report_a, report_b) = (count(a)?, count(b)?);
     let sides = [(a.name, reader_a), (b.name, reader_b)];
     let (divergence, fates) = crate::with_model!(&model, follow(sides))?;
-    let (report_a, report_b) = (count(a)?, count(b)?);
     let (jobs_compared, jobs) = compare(fates);
     let counts = Change::ALL
         .iter()
@@ -269,8 +270,13 @@ pub fn diff<R: Read>(a: &Log<'_, R>, b: &Log<'_, R>) -> Result<Diff, DiffError> 
     })
 }
 
+/// A log that cannot be read: refused as one that does not verify, unless the file
+/// itself cannot be read ([`TrustError::new`]).
 fn read_error(name: &str, error: FormatError) -> DiffError {
-    DiffError::Read { name: name.to_owned(), error }
+    match TrustError::new(name, error.into()) {
+        TrustError::Read { log, error } => DiffError::Read { name: log, error },
+        unverified => DiffError::Records(unverified),
+    }
 }
 
 /// Refuses two logs of different models or inputs, naming the field that differs.

@@ -19,7 +19,10 @@ const STACK_BYTES: usize = 128 << 20;
 /// Why an engine cannot be built.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
-    #[error("queue capacity {0} is not compiled in; choose one of {QUEUE_CAPACITIES:?}")]
+    #[error(
+        "queue capacity {0} is not compiled in; choose one of {list}",
+        list = QUEUE_CAPACITIES.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    )]
     QueueCapacity(u32),
     #[error("{0} machines asked for; at most {MAX_MACHINES} are supported")]
     Machines(u16),

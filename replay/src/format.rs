@@ -192,14 +192,15 @@ impl Header {
     /// Decodes a header payload written by a log of `version` (checked by the caller
     /// to be readable). Older headers lose their command line and keep their input
     /// name as it was stored.
-    pub(crate) fn decode(version: u16, payload: &[u8]) -> Result<Self, postcard::Error> {
-        match version {
-            2 => {
-                postcard::from_bytes::<HeaderV2>(payload).map(|v2| HeaderV3 { v2, reservation: None }.into())
-            }
-            3 => postcard::from_bytes::<HeaderV3>(payload).map(Self::from),
-            _ => postcard::from_bytes(payload),
-        }
+    /// The header and the bytes of `payload` after its last field (none in a whole frame).
+    pub(crate) fn decode(version: u16, payload: &[u8]) -> Result<(Self, usize), postcard::Error> {
+        let (header, rest) = match version {
+            2 => postcard::take_from_bytes::<HeaderV2>(payload)
+                .map(|(v2, rest)| (HeaderV3 { v2, reservation: None }.into(), rest))?,
+            3 => postcard::take_from_bytes::<HeaderV3>(payload).map(|(v3, rest)| (Self::from(v3), rest))?,
+            _ => postcard::take_from_bytes(payload)?,
+        };
+        Ok((header, rest.len()))
     }
 
     /// A header for the current kernel, of a service-level log (format version 4, see
@@ -309,8 +310,10 @@ pub enum FormatError {
     Decode { offset: u64, seq: u64, source: CodecError },
     #[error("record sequence broken in the block at byte {offset}: expected {expected}, found {found}")]
     SequenceGap { offset: u64, expected: u64, found: u64 },
-    #[error("the footer counts {footer} {what}, the log holds {actual}")]
-    FooterMismatch { what: &'static str, footer: u64, actual: u64 },
+    #[error("the footer at byte {offset} counts {footer} {what}, the log holds {actual}")]
+    FooterMismatch { offset: u64, what: &'static str, footer: u64, actual: u64 },
+    #[error("damaged frame at byte {offset}: the {what} frame holds {bytes} bytes after its last field")]
+    FrameTrailing { offset: u64, what: &'static str, bytes: u64 },
     #[error("{bytes} unexpected bytes after the footer at byte {offset}")]
     TrailingBytes { offset: u64, bytes: u64 },
     #[error("the header or footer could not be encoded: {0}")]

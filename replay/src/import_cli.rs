@@ -43,12 +43,19 @@ fn read_reported(path: &Path) -> Result<(Vec<u8>, StreamRead), ExitCode> {
     }
     if !read.losses.is_empty() {
         let lost = read.records_lost();
+        let lost = match (lost, read.count_unknown()) {
+            (0, false) => "no record lost".to_owned(),
+            (n, false) => format!("{n} {} lost", import::plural(n, "record", "records")),
+            (n, true) => format!(
+                "at least {n} {} lost; how many in all is unknown",
+                import::plural(n, "record", "records")
+            ),
+        };
         eprintln!(
-            "replay: {}: {} intact frames kept ({} records); {lost} {} lost",
+            "replay: {}: {} intact frames kept ({} records); {lost}",
             path.display(),
             read.frames,
             read.records.len(),
-            import::plural(lost, "record", "records")
         );
     }
     Ok((bytes, read))

@@ -34,6 +34,8 @@
 //!   decision log.
 //! - [`staged`]: every output file of both programs, written to `PATH.tmp` and
 //!   renamed once whole; an output that is an input is refused.
+//! - [`trust`]: verify before trust: a log that does not verify is not exported,
+//!   drawn, diffed or what-iffed.
 //! - [`echo`]: a user's value as a message shows it, escaped and cut short.
 //! - [`job_map`]: maps keyed by job identifier with a cheap fixed hash.
 //!
@@ -73,4 +75,5 @@ pub mod jobs;
 pub mod model;
 pub mod staged;
 pub mod stream;
+pub mod trust;
 pub mod verify;

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use replay::export::ExportError;
 use replay::format::LogReader;
 use replay::staged::{self, StageError};
+use replay::trust::vouch_file;
 use replay::verify::verify;
 
 mod import_cli;
@@ -220,6 +221,9 @@ fn distinct_files(command: &Command) -> Result<(), staged::Clash> {
 
 fn run_gantt(args: &GanttArgs) -> ExitCode {
     use replay::gantt;
+    if let Err(e) = vouch_file(&args.log) {
+        return fail(Path::new(""), &e);
+    }
     let reader = match LogReader::open(&args.log) {
         Ok(reader) => reader,
         Err(e) => return fail(&args.log, &e),
@@ -280,6 +284,9 @@ fn write_summary(summary: &str) -> ExitCode {
 /// Exports to `out` through `OUT.tmp`, renamed only once the whole log was read, so
 /// a damaged log never leaves a partial export that looks whole.
 fn run_export(log: &Path, format: Format, out: Option<&Path>) -> ExitCode {
+    if let Err(e) = vouch_file(log) {
+        return fail(Path::new(""), &e);
+    }
     let reader = match LogReader::open(log) {
         Ok(reader) => reader,
         Err(e) => return fail(log, &e),
@@ -296,6 +303,9 @@ fn run_export(log: &Path, format: Format, out: Option<&Path>) -> ExitCode {
         let flushed = sink.flush();
         match (result, flushed) {
             (Ok(_), Ok(())) => Ok(()),
+            (Err(ExportError::Output(source)), _) => {
+                Err(Staged::Out(StageError { path: tmp.to_owned(), source }))
+            }
             (Err(e), _) => Err(Staged::Log(e)),
             (Ok(_), Err(source)) => Err(Staged::Out(StageError { path: tmp.to_owned(), source })),
         }
@@ -352,6 +362,7 @@ fn finish_output(
     match (result, flushed) {
         (Ok(_), Ok(())) => ExitCode::SUCCESS,
         (Err(ExportError::Output(e)), _) | (Ok(_), Err(e)) if closed(&e) => ExitCode::SUCCESS,
+        (Err(ExportError::Output(e)), _) => fail(out, &e),
         (Err(e), _) => fail(log, &e),
         (Ok(_), Err(e)) => fail(out, &e),
     }

@@ -12,7 +12,7 @@
 use std::fmt;
 
 use kernel::log::Record;
-use kernel::stream::{End, Frame, FrameError, Setup, decode_frame};
+use kernel::stream::{CobsError, End, Frame, FrameError, Setup, decode_frame};
 
 /// The longest list (service levels, tiers resources) a setup may hold on the host.
 pub const SETUP_LIST_MAX: usize = 64;
@@ -59,20 +59,64 @@ pub enum Problem {
     Dropped,
     /// An intact frame that cannot be kept where it is.
     Misplaced(&'static str),
+    /// An end frame that counts fewer records than the stream holds.
+    EndCount { counted: u64, held: u64 },
+    /// An intact frame whose record number or count is past [`PLAUSIBLE_RECORDS`]: not
+    /// the device's, so how many records were lost before it is unknown.
+    Implausible { what: &'static str, number: u64 },
+}
+
+/// Record numbers and counts past this (about a trillion records, more than any
+/// device's stream holds) are not believed: a frame naming one is not kept.
+pub const PLAUSIBLE_RECORDS: u64 = 1 << 40;
+
+/// A stream frame's fault in words.
+fn frame_fault(f: &mut fmt::Formatter<'_>, e: &FrameError) -> fmt::Result {
+    match e {
+        FrameError::Cobs(CobsError::Zero { at }) => write!(f, "a zero byte at {at} inside the frame"),
+        FrameError::Cobs(CobsError::Overrun { at }) => {
+            write!(f, "the code byte at {at} runs past the frame's end")
+        }
+        FrameError::Cobs(CobsError::Full) => f.write_str("it decodes to more bytes than a frame holds"),
+        FrameError::Short { len } => write!(f, "{len} bytes, too short"),
+        FrameError::Checksum { stored, computed } => {
+            write!(f, "checksum {stored:#010x} stored, {computed:#010x} computed")
+        }
+        FrameError::Kind(kind) => write!(f, "frame kind {kind} is not one the format has"),
+        FrameError::Magic => f.write_str("a setup frame without the setup's magic"),
+        FrameError::Payload => f.write_str("its payload does not decode as its kind's"),
+        FrameError::Trailing { bytes } => write!(f, "{bytes} bytes after its payload's last field"),
+    }
 }
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Damaged(FrameError::Cobs(e)) => write!(f, "a damaged frame (not COBS: {e:?})"),
-            Self::Damaged(FrameError::Checksum { stored, computed }) => {
-                write!(f, "a damaged frame (checksum {stored:#010x} stored, {computed:#010x} computed)")
+            Self::Damaged(
+                e @ (FrameError::Cobs(_) | FrameError::Checksum { .. } | FrameError::Short { .. }),
+            ) => {
+                f.write_str("a damaged frame (")?;
+                frame_fault(f, e)?;
+                f.write_str(")")
             }
-            Self::Damaged(FrameError::Short { len }) => write!(f, "a damaged frame ({len} bytes, too short)"),
-            Self::Damaged(e) => write!(f, "a frame whose checksum holds but that does not decode ({e:?})"),
+            Self::Damaged(e) => {
+                f.write_str("a frame whose checksum holds but that does not decode (")?;
+                frame_fault(f, e)?;
+                f.write_str(")")
+            }
             Self::CutShort => f.write_str("a frame cut short at the end of the stream"),
             Self::Dropped => f.write_str("whole frames missing"),
             Self::Misplaced(why) => f.write_str(why),
+            Self::EndCount { counted, held } => write!(
+                f,
+                "an end frame that counts {counted} {} where the stream holds {held}",
+                crate::import::plural(*counted, "record", "records")
+            ),
+            Self::Implausible { what, number } => write!(
+                f,
+                "{what} {number}, past any device's stream (more than 2^40 records); \
+                 how many records were lost before it is unknown"
+            ),
         }
     }
 }
@@ -93,15 +137,27 @@ impl StreamRead {
     pub fn records_lost(&self) -> u64 {
         self.losses.iter().filter_map(|l| l.missing).map(|(_, count)| count).sum()
     }
+
+    /// Whether a frame's number was past belief ([`Problem::Implausible`]), so that how
+    /// many records were lost is unknown.
+    pub fn count_unknown(&self) -> bool {
+        self.losses.iter().any(|l| matches!(l.what, Problem::Implausible { .. }))
+    }
 }
 
-/// Whether `bytes` start like a stream: the first frame is an intact setup.
+/// Whether `bytes` are a stream: the first frame is intact (a setup, or a record of a
+/// stream that lost its setup), or it is a delimited frame whose checksum does not
+/// hold, or an intact frame follows it. A damaged stream is read as one, so
+/// that its damage is named by byte offset.
 pub fn is_stream(bytes: &[u8]) -> bool {
-    let first = bytes.split(|&b| b == kernel::stream::DELIMITER).find(|chunk| !chunk.is_empty());
-    let mut scratch = vec![0u8; first.map_or(0, <[u8]>::len)];
-    first.is_some_and(|chunk| {
-        matches!(decode_frame::<SETUP_LIST_MAX>(chunk, &mut scratch), Ok(Frame::Setup(_)))
-    })
+    let mut chunks = bytes.split(|&b| b == kernel::stream::DELIMITER).filter(|chunk| !chunk.is_empty());
+    let Some(first) = chunks.next() else { return false };
+    let mut scratch = vec![0u8; first.len()];
+    match decode_frame::<SETUP_LIST_MAX>(first, &mut scratch) {
+        Ok(_) => true,
+        Err(FrameError::Checksum { .. }) if first.len() < bytes.len() => true,
+        Err(_) => read(bytes).frames > 0,
+    }
 }
 
 /// Reads every frame of `bytes`; it never fails, it reports.
@@ -134,6 +190,25 @@ pub fn read(bytes: &[u8]) -> StreamRead {
     state.finish()
 }
 
+/// What makes `frame` unbelievable: a record number or an end count past
+/// [`PLAUSIBLE_RECORDS`].
+fn implausible(frame: &Frame<SETUP_LIST_MAX>) -> Option<Problem> {
+    match frame {
+        Frame::Record(record) if record.seq > PLAUSIBLE_RECORDS => {
+            Some(Problem::Implausible { what: "a record numbered", number: record.seq })
+        }
+        Frame::End(end) if end.records > PLAUSIBLE_RECORDS => {
+            Some(Problem::Implausible { what: "an end frame counting", number: end.records })
+        }
+        _ => None,
+    }
+}
+
+/// An intact frame at `offset` (`len` bytes) not kept, for `what`.
+const fn misplaced_as(offset: u64, len: u64, what: Problem) -> Loss {
+    Loss { offset, len, what, missing: None }
+}
+
 /// The reader's state between frames.
 #[derive(Default)]
 struct Reading {
@@ -161,6 +236,11 @@ impl Reading {
             self.read.losses.push(misplaced("a frame after the end frame"));
             return;
         }
+        if let Some(what) = implausible(&frame) {
+            self.close(offset, None);
+            self.read.losses.push(misplaced_as(offset, len, what));
+            return;
+        }
         match frame {
             Frame::Setup(setup) => {
                 self.close(offset, None);
@@ -178,6 +258,12 @@ impl Reading {
                 self.close(offset, Some(record.seq));
                 self.next_seq = record.seq + 1;
                 self.read.records.push(record);
+            }
+            Frame::End(end) if end.records < self.next_seq => {
+                self.close(offset, None);
+                let what = Problem::EndCount { counted: end.records, held: self.next_seq };
+                self.read.losses.push(Loss { offset, len, what, missing: None });
+                self.read.end = Some(end);
             }
             Frame::End(end) => {
                 self.close(offset, Some(end.records));

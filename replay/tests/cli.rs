@@ -3,23 +3,30 @@
 use std::process::Command;
 
 use kernel::log::Body;
-use kernel::service_level::{Decision, Event, Level, Policy};
+use kernel::service_level::{Event, Level, Policy};
+use replay::engine::service_level::Engine;
 use replay::format::{Header, LogWriter};
 
 fn replay(args: &[&std::ffi::OsStr]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_replay")).args(args).output().expect("the replay binary runs")
 }
 
-/// A log of `jobs` submits with their accepts, large enough for several blocks.
+/// A log of `jobs` submits and the kernel's decisions, large enough for several
+/// blocks; it verifies.
 fn log(jobs: u32) -> Vec<u8> {
-    let header = Header::new(1, 1024, Policy::FirstFit, vec![Level::whole(2, 19)]).with_input("unit", 7);
+    let levels = [Level::whole(2, 19)];
+    let header = Header::new(1, 1024, Policy::FirstFit, levels.to_vec()).with_input("unit", 7);
+    let mut engine = Engine::new(1, 1024, Policy::FirstFit, &levels).unwrap();
     let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
-    for job in 0..jobs {
-        let t = u64::from(job) * 10;
-        writer.record(Body::Event(Event::Submit { t, job, p: 5, level: 0 })).unwrap();
-        writer
-            .record(Body::Decision(Decision::Accept { job, machine: 0, deadline: t + 10, preempted: None }))
-            .unwrap();
+    let events = (0..jobs).map(|job| Event::Submit { t: u64::from(job) * 10, job, p: 5, level: 0 });
+    let mut decisions = Vec::new();
+    for event in events.chain([Event::Advance { t: u64::MAX }]) {
+        writer.record(Body::Event(event)).unwrap();
+        decisions.clear();
+        engine.step(event, &mut decisions);
+        for &decision in &decisions {
+            writer.record(Body::Decision(decision)).unwrap();
+        }
     }
     writer.finish().unwrap()
 }
@@ -44,8 +51,9 @@ fn an_export_of_a_damaged_log_leaves_no_file() {
     std::fs::write(&whole, &bytes).unwrap();
     let run = replay(&["export".as_ref(), whole.as_os_str(), "--out".as_ref(), out.as_os_str()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    // The header line, then one line per record.
-    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 1 + 6000);
+    // The header line, then one line per record: each job's submit, accept, start and
+    // completion, and the closing advance.
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 1 + 4 * 3000 + 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -115,7 +115,7 @@ fn the_audit_refuses_broken_promises() {
     // The kernel's answer: min(TF) fits 3 at 0, 1 at 20, and 2 at 40.
     assert_eq!(with(vec![a(3, 0), a(1, 20), a(2, 40)]), Ok(()));
     let refusals = [
-        (vec![a(3, 0), a(1, 20), a(2, 50)], "first fit gives Start(40)"),
+        (vec![a(3, 0), a(1, 20), a(2, 50)], "first fit gives a start at 40"),
         (vec![a(3, 0), a(1, 20), a(2, 45)], "not TS + k*Δt"),
         (vec![a(3, 0), a(1, 10), a(2, 40)], "would have 4 of 2 nodes"),
         (vec![a(3, 0), a(1, 20), r(2, RejectReason::NoRoom)], "but start 40 had room"),
@@ -131,13 +131,13 @@ fn the_audit_refuses_broken_promises() {
     // A window that no start fits any more: Late, and nothing else.
     let late =
         vec![(submit(0, 1, 0, 30, 20, 1), vec![]), (Event::Plan { t: 15 }, vec![r(1, RejectReason::NoRoom)])];
-    assert!(audit(&late).unwrap_err().contains("Late"));
+    assert!(audit(&late).unwrap_err().contains("no start (late)"));
     // The horizon (20 slots of 10 ticks): a window past it is not "no room".
     let far = vec![
         (submit(0, 1, 150, 400, 100, 1), vec![]),
         (Event::Plan { t: 0 }, vec![r(1, RejectReason::NoRoom)]),
     ];
-    assert!(audit(&far).unwrap_err().contains("Horizon"));
+    assert!(audit(&far).unwrap_err().contains("no start inside the horizon"));
     // Submits answered at once only when they must be.
     let invalid = vec![(submit(0, 1, 0, 10, 20, 1), vec![])];
     assert!(audit(&invalid).unwrap_err().contains("invalid"));

@@ -135,12 +135,12 @@ fn a_header_out_of_range_is_refused_by_field() {
     let cases: Vec<(Damage, &str)> = vec![
         (
             |h| h.inputs[0].hash = "12345".into(),
-            "header field `inputs[0].hash`: \"12345\" is not 16 lower-case hex digits",
+            "header field `inputs[0].hash`: `12345` is not 16 lower-case hex digits",
         ),
         (|h| h.inputs[0].hash = "0123456789ABCDEF".into(), "header field `inputs[0].hash`"),
         (
             |h| h.inputs[0].name = "traces/kth.swf".into(),
-            "header field `inputs[0].name`: \"traces/kth.swf\" names a folder",
+            "header field `inputs[0].name`: `traces/kth.swf` names a folder",
         ),
         (
             |h| h.inputs[0].name = "a\u{7}b".into(),
@@ -157,20 +157,17 @@ fn a_header_out_of_range_is_refused_by_field() {
         ),
         (|h| h.levels.clear(), "header field `levels`: 0 levels"),
         (|h| h.window_ticks = Some(0), "header field `window_ticks`: is 0"),
-        (|h| h.set("alpha", "1.50"), "header field `settings.alpha`: \"1.50\" is not a decimal"),
-        (
-            |h| h.set("flex", "huge"),
-            "header field `settings.flex`: \"huge\" is not none, short, medium, long",
-        ),
+        (|h| h.set("alpha", "1.50"), "header field `settings.alpha`: `1.50` is not a decimal"),
+        (|h| h.set("flex", "huge"), "header field `settings.flex`: `huge` is not none, short, medium, long"),
         (|h| h.set("colour", "blue"), "header field `settings.colour`: is not a setting of this format"),
-        (|h| h.set("Alpha", "1"), "header field `settings[0].key`: \"Alpha\" is not a kebab-case key"),
+        (|h| h.set("Alpha", "1"), "header field `settings[0].key`: `Alpha` is not a kebab-case key"),
         (
             |h| {
                 h.set("load", "1");
                 h.settings.reverse();
                 h.settings.insert(0, replay::format::Setting::new("skip-bad-lines", "true"));
             },
-            "header field `settings.load`: comes after \"skip-bad-lines\"; keys are sorted and unique",
+            "header field `settings.load`: comes after `skip-bad-lines`; keys are sorted and unique",
         ),
     ];
     for (damage, expected) in cases {

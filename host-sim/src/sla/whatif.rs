@@ -49,6 +49,13 @@ fn plan(recorded: &Recorded, changes: &Changes) -> Result<Plan, CliError> {
         let spec = super::heuristic::parse(text).map_err(|e| CliError::Usage(format!("--heuristic: {e}")))?;
         config.order = spec.order(header.seed);
     }
+    // Generated sets (the header counts them) are the paper's 64 nodes, as `sla` says.
+    if changes.nodes.is_some() && header.setting("sets").is_some() {
+        return Err(recorded.error(
+            "--nodes applies to traces; generated sets are whole six-minute slots on 64 nodes \
+             (the log's header has the setting `sets`)",
+        ));
+    }
     config.nodes = changes.nodes.unwrap_or(config.nodes);
     let batch_setting =
         header.setting("batch").ok_or_else(|| recorded.error("the header has no `batch` setting"))?;

@@ -14,7 +14,7 @@ use kernel::log::Body;
 use kernel::tiers::{Event, Policy};
 
 use super::cli::print_summary;
-use super::faults::{self, Change, ChangePlan, Faults};
+use super::faults::{self, Change, ChangePlan, Faults, Seeded};
 use super::{Requests, Scenario, TiersError};
 use crate::error::CliError;
 use crate::output::RunOutputArgs;
@@ -55,8 +55,9 @@ fn scenario(recorded: &Recorded, changes: &Changes) -> Result<Scenario, CliError
             .ok_or_else(|| CliError::Usage(format!("--policy: `{name}` is not no-qos, qos or qos-res")))?;
     }
     if let Some(text) = &changes.laxity {
-        config.laxity_threshold_milli = parse_milli(text)
-            .ok_or_else(|| CliError::Usage(format!("--laxity: `{text}` is not a decimal")))?;
+        // As `tiers --laxity` reads it, in the same words.
+        config.laxity_threshold_milli =
+            crate::units::parse_decimal(text).map_err(|e| CliError::Usage(format!("--laxity: {e}")))?;
     }
     let number = |key: &str| {
         let text = header
@@ -95,6 +96,8 @@ fn scenario(recorded: &Recorded, changes: &Changes) -> Result<Scenario, CliError
         faults.down_mean_s = number("down-mean")?;
         let paper = header.inputs.first().is_some_and(|i| i.name.starts_with("tiers paper workload"));
         let until = if paper { faults::paper_until(&requests) } else { faults::trace_until(&requests) };
+        let drawn = Seeded::new(&resources, faults, header.seed, Some(until));
+        same_changes(recorded, drawn, &logged_changes)?;
         ChangePlan::Seeded { until: Some(until) }
     } else if config != tiers.config {
         return Err(CliError::Tiers(TiersError::Usage(
@@ -107,4 +110,23 @@ fn scenario(recorded: &Recorded, changes: &Changes) -> Result<Scenario, CliError
     };
     let requests = Requests::Listed(requests);
     Ok(Scenario { config, resources, requests, changes: changes_list, faults, seed: header.seed })
+}
+
+/// The header against the records: the availability changes the log holds are the
+/// first the header's seed and fault settings draw, or the header is not the run's
+/// (edited, say), and a what-if of it would draw another run's.
+fn same_changes(recorded: &Recorded, mut drawn: Seeded, logged: &[Change]) -> Result<(), CliError> {
+    for (index, change) in logged.iter().enumerate() {
+        let next = drawn.peek(None);
+        drawn.pop();
+        if next != Some(*change) {
+            let what = if change.back { "return" } else { "leave" };
+            return Err(recorded.error(format!(
+                "the header's seed {} and availability settings do not draw the log's availability \
+                 change {index} (resource {} {what}s at {}): the header is not the one its run wrote",
+                recorded.header.seed, change.resource, change.t
+            )));
+        }
+    }
+    Ok(())
 }

@@ -51,7 +51,7 @@ fn follow_record<M: Diffed>(fates: &mut Fates, body: &Body, seq: u64, name: &str
         M::follow_decision(fates, &decision);
     } else {
         let error = VerifyError::WrongModel { seq, found: body_label(body), header: M::LABEL };
-        return Err(DiffError::Records { name: name.to_owned(), error: Box::new(error) });
+        return Err(DiffError::Records(crate::trust::TrustError::new(name, error)));
     }
     Ok(())
 }

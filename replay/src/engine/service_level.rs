@@ -146,7 +146,7 @@ mod tests {
         let err = Engine::new(4, 100, Policy::FirstFit, &levels).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "queue capacity 100 is not compiled in; choose one of [16, 32, 64, 256, 1024]"
+            "queue capacity 100 is not compiled in; choose one of 16, 32, 64, 256, 1024"
         );
         let err = Engine::new(65, 16, Policy::FirstFit, &levels).unwrap_err();
         assert_eq!(err.to_string(), "65 machines asked for; at most 64 are supported");

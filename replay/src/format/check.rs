@@ -9,6 +9,7 @@
 use kernel::service_level::SLACK_ONE_MILLI;
 
 use super::{Header, Model, ReservationHeader, Setting, SlaHeader, TiersHeader};
+use crate::echo::echo;
 use crate::engine::service_level::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};
 
 /// The input hash: a CRC-64 as lower-case hex.
@@ -84,7 +85,7 @@ impl Value {
             Self::WholeOr(word) => text == word || Self::Whole.check(text).is_ok(),
             Self::OneOf(words) => words.contains(&text),
         };
-        if ok { Ok(()) } else { Err(format!("{text:?} is not {}", self.describe())) }
+        if ok { Ok(()) } else { Err(format!("{} is not {}", echo(text), self.describe())) }
     }
 
     fn describe(self) -> String {
@@ -129,7 +130,7 @@ fn text(field: &str, value: &str, required: bool) -> Result<(), HeaderError> {
         return Err(fail(field, format!("is {} bytes long, more than {TEXT_MAX_BYTES}", value.len())));
     }
     if let Some(c) = value.chars().find(|c| c.is_control()) {
-        return Err(fail(field, format!("holds the control character {:?}", c)));
+        return Err(fail(field, format!("holds the control character U+{:04X}", u32::from(c))));
     }
     Ok(())
 }
@@ -171,12 +172,14 @@ impl Header {
             let field = |part: &str| format!("inputs[{index}].{part}");
             text(&field("name"), &input.name, true)?;
             if input.name.contains(['/', '\\']) {
-                let problem = format!("{:?} names a folder; the header holds file names only", input.name);
+                let problem =
+                    format!("{} names a folder; the header holds file names only", echo(&input.name));
                 return Err(fail(field("name"), problem));
             }
             let hex = input.hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
             if input.hash.len() != INPUT_HASH_DIGITS || !hex {
-                let problem = format!("{:?} is not {INPUT_HASH_DIGITS} lower-case hex digits", input.hash);
+                let problem =
+                    format!("{} is not {INPUT_HASH_DIGITS} lower-case hex digits", echo(&input.hash));
                 return Err(fail(field("hash"), problem));
             }
         }
@@ -288,13 +291,16 @@ fn check_settings(settings: &[Setting]) -> Result<(), HeaderError> {
         if setting.key.is_empty() || !kebab {
             return Err(fail(
                 format!("settings[{index}].key"),
-                format!("{:?} is not a kebab-case key", setting.key),
+                format!("{} is not a kebab-case key", echo(&setting.key)),
             ));
         }
         if let Some(before) = index.checked_sub(1).and_then(|i| settings.get(i))
             && before.key >= setting.key
         {
-            return Err(fail(field, format!("comes after {:?}; keys are sorted and unique", before.key)));
+            return Err(fail(
+                field,
+                format!("comes after {}; keys are sorted and unique", echo(&before.key)),
+            ));
         }
         text(&field, &setting.value, true)?;
         let Some((_, value)) = SETTINGS.iter().find(|(key, _)| *key == setting.key) else {

@@ -85,8 +85,12 @@ impl<R: Read> LogReader<R> {
         if kind != KIND_HEADER {
             return Err(reader.corrupt(offset, "the first frame is not a header"));
         }
-        reader.header = Header::decode(found, &reader.block)
+        let (header, rest) = Header::decode(found, &reader.block)
             .map_err(|_| reader.corrupt(offset, "the header does not decode"))?;
+        if rest > 0 {
+            return Err(FormatError::FrameTrailing { offset, what: "header", bytes: rest as u64 });
+        }
+        reader.header = header;
         if reader.header.format_version != found {
             return Err(reader.corrupt(offset, "the header's version is not the one after the magic"));
         }
@@ -167,11 +171,15 @@ impl<R: Read> LogReader<R> {
     }
 
     fn finish_footer(&mut self, offset: u64) -> Result<(), FormatError> {
-        let footer: Footer = postcard::from_bytes(&self.block)
+        let (footer, rest) = postcard::take_from_bytes::<Footer>(&self.block)
             .map_err(|_| self.corrupt(offset, "the footer does not decode"))?;
+        if !rest.is_empty() {
+            return Err(FormatError::FrameTrailing { offset, what: "footer", bytes: rest.len() as u64 });
+        }
         self.block.clear();
         if footer.records != self.seq {
             return Err(FormatError::FooterMismatch {
+                offset,
                 what: "records",
                 footer: footer.records,
                 actual: self.seq,
@@ -179,6 +187,7 @@ impl<R: Read> LogReader<R> {
         }
         if footer.blocks != self.blocks {
             return Err(FormatError::FooterMismatch {
+                offset,
                 what: "blocks",
                 footer: footer.blocks,
                 actual: self.blocks,

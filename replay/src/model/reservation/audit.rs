@@ -46,7 +46,10 @@ pub enum ReservationViolation {
     EndFlags { job: JobId, t: Tick, early: bool, cut: bool, reserved_end: Tick },
     #[error("{used} nodes in use at t = {t}, the pool has {nodes}")]
     Overcommit { t: Tick, used: u64, nodes: u32 },
-    #[error("reservations still waiting or running at the end of the log: jobs {0:?}")]
+    #[error(
+        "reservations still waiting or running at the end of the log: jobs {}",
+        .0.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    )]
     Unfinished(Vec<JobId>),
 }
 

@@ -34,6 +34,18 @@ pub struct SlaViolation {
     pub what: String,
 }
 
+/// Decisions in words: `accept job 3 at 60, reject job 4 (late)`, or `no decision`.
+fn words(decisions: &[Decision]) -> String {
+    if decisions.is_empty() {
+        return "no decision".to_owned();
+    }
+    let word = |d: &Decision| match *d {
+        Decision::Accept { job, start } => format!("accept job {job} at {start}"),
+        Decision::Reject { job, reason } => format!("reject job {job} ({reason})"),
+    };
+    decisions.iter().map(word).collect::<Vec<_>>().join(", ")
+}
+
 fn broken(what: impl Into<String>) -> SlaViolation {
     SlaViolation { what: what.into() }
 }
@@ -204,10 +216,12 @@ impl SlaAudit {
             }
             (Some(reason), [Decision::Reject { job: j, reason: r }]) if *j == job && *r == reason => Ok(()),
             (Some(reason), _) => Err(broken(format!(
-                "job {job}: the submit must be rejected with {reason}, the log has {decisions:?}"
+                "job {job}: the submit must be rejected with {reason}, the log has {}",
+                words(decisions)
             ))),
             (None, _) => Err(broken(format!(
-                "job {job}: a valid submit waits for its plan, the log has {decisions:?}"
+                "job {job}: a valid submit waits for its plan, the log has {}",
+                words(decisions)
             ))),
         }
     }
@@ -220,7 +234,9 @@ impl SlaAudit {
             .collect();
         if decisions != expected {
             return Err(broken(format!(
-                "a reset must drop the pending {expected:?}, the log has {decisions:?}"
+                "a reset must drop the pending ({}), the log has {}",
+                words(&expected),
+                words(decisions)
             )));
         }
         self.pending.clear();
@@ -284,7 +300,7 @@ impl SlaAudit {
                     )));
                 }
                 if fit != Fit::Start(start) {
-                    return Err(broken(format!("job {job} accepted at {start}; first fit gives {fit:?}")));
+                    return Err(broken(format!("job {job} accepted at {start}; first fit gives {fit}")));
                 }
                 let highest = self.used.add(slots, r.ncpu);
                 debug_assert!(highest <= config.nodes);
@@ -302,7 +318,7 @@ impl SlaAudit {
                 Err(broken(format!("job {job} rejected ({reason}) at its turn, but start {s} had room")))
             }
             (Decision::Reject { reason, .. }, fit) => Err(broken(format!(
-                "job {job} rejected with {reason} at a plan; the tried starts give {fit:?}"
+                "job {job} rejected with {reason} at a plan; the tried starts give {fit}"
             ))),
         }
     }

@@ -83,6 +83,17 @@ pub enum Fit {
     NoRoom,
 }
 
+impl std::fmt::Display for Fit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Start(t) => write!(f, "a start at {t}"),
+            Self::Late => f.write_str("no start (late)"),
+            Self::Horizon => f.write_str("no start inside the horizon"),
+            Self::NoRoom => f.write_str("no start with room"),
+        }
+    }
+}
+
 /// First fit of `r` at `now` over `used` (nodes in use per slot), trying `TS + k*Δt`
 /// one start at a time and every slot of each: brute force. The horizon is the
 /// `horizon_slots` slots from `now`'s.

@@ -40,7 +40,8 @@ impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Verdicts { expected, found } => {
-                write!(f, "verdicts for jobs {found:?}, expected exactly one for {expected:?}")
+                let expected = expected.map_or_else(|| "no job".to_owned(), |job| format!("job {job}"));
+                write!(f, "verdicts for {}, expected exactly one for {expected}", jobs(found))
             }
             Self::DuplicateJob(job) => write!(f, "job {job} accepted twice"),
             Self::UnknownMachine(m) => write!(f, "machine {m} is not in use"),
@@ -57,12 +58,14 @@ impl fmt::Display for Violation {
                 write!(f, "job {job} completed at {completed} after its deadline {deadline}")
             }
             Self::NotWorkConserving { machine, running, unfinished } => {
-                write!(f, "machine {machine} runs {running:?} with {unfinished} unfinished jobs")
+                let running = running.map_or_else(|| "nothing".to_owned(), |job| format!("job {job}"));
+                write!(f, "machine {machine} runs {running} with {unfinished} unfinished jobs")
             }
             Self::WrongDeadline { job, promised, expected } => {
-                write!(f, "job {job} accepted with deadline {promised}, its level gives {expected:?}")
+                let expected = expected.map_or_else(|| "none".to_owned(), |t| t.to_string());
+                write!(f, "job {job} accepted with deadline {promised}, its level gives {expected}")
             }
-            Self::Unfinished(jobs) => write!(f, "accepted jobs {jobs:?} never completed"),
+            Self::Unfinished(list) => write!(f, "accepted {} never completed", jobs(list)),
         }
     }
 }
@@ -83,10 +86,33 @@ impl fmt::Display for TraceError {
             None => write!(f, "end of trace")?,
         }
         if let Some(decision) = &self.decision {
-            write!(f, ", {decision:?}")?;
+            write!(f, ", {}", decision_words(decision))?;
         }
         write!(f, ": {}", self.violation)
     }
 }
 
 impl std::error::Error for TraceError {}
+
+/// `jobs 1, 2, 3` (`job 1`, `no job`).
+fn jobs(list: &[JobId]) -> String {
+    match list {
+        [] => "no job".to_owned(),
+        [one] => format!("job {one}"),
+        many => format!("jobs {}", many.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// A decision in words.
+fn decision_words(decision: &Decision) -> String {
+    match *decision {
+        Decision::Accept { job, machine, deadline, preempted } => {
+            let interrupts = preempted.map_or_else(String::new, |p| format!(", interrupting job {p}"));
+            format!("accept job {job} on machine {machine} by {deadline}{interrupts}")
+        }
+        Decision::Reject { job, reason } => format!("reject job {job} ({reason})"),
+        Decision::Start { t, job, machine } => format!("start job {job} on machine {machine} at {t}"),
+        Decision::Preempt { t, job, machine } => format!("preempt job {job} on machine {machine} at {t}"),
+        Decision::Complete { t, job, machine } => format!("complete job {job} on machine {machine} at {t}"),
+    }
+}
