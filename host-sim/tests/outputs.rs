@@ -116,7 +116,8 @@ fn sigterm_mid_run_removes_the_staged_log() {
 /// `.tmp` beside it.
 fn refused_and_kept(args: &[&str], input: &Path, text: &str) -> String {
     let stderr = stderr_of_failure(&host_sim(args));
-    assert!(stderr.contains("same file as"), "{args:?}: {stderr}");
+    let figure = "gets the figures (*.svg) and";
+    assert!(stderr.contains("same file as") || stderr.contains(figure), "{args:?}: {stderr}");
     assert_eq!(fs::read_to_string(input).unwrap(), text, "{args:?} changed {}", input.display());
     let tmp = replay::staged::tmp_path(input);
     assert!(!tmp.exists(), "{args:?} left {}", tmp.display());
@@ -203,6 +204,8 @@ fn no_folder_output_writes_over_an_input() {
             }
             let s = scenario.display().to_string();
             refused_and_kept(&[args, &["--config", &s, "--out", &o]].concat(), &at, &text);
+            // Refused before the run, figures too: the failed run wrote nothing.
+            assert_eq!(fs::read_dir(&out).unwrap().count(), 1, "{args:?} {name}: the failed run wrote files");
             fs::remove_dir_all(&out).unwrap();
         }
     }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use host_sim::error::CliError;
 use host_sim::input::TraceArgs;
+use host_sim::plot::PlotArgs;
 use replay::staged::{self, paths::Named};
 
 use super::Command;
@@ -57,6 +58,8 @@ struct Files {
     traces: Vec<Owned>,
     outputs: Vec<Owned>,
     folders: Vec<Owned>,
+    /// The output folders that get figures (`*.svg`, named by what the run finds).
+    figures: Vec<Owned>,
 }
 
 impl Files {
@@ -83,6 +86,14 @@ impl Files {
         }
         self
     }
+
+    /// An output folder that gets figures too, when `plots` are on.
+    fn figures(mut self, option: &'static str, dir: Option<&Path>, names: &[&str], plots: PlotArgs) -> Self {
+        if let Some(dir) = dir.filter(|_| plots.enabled()) {
+            self.figures.push((option, dir.to_owned()));
+        }
+        self.folder(option, dir, names)
+    }
 }
 
 /// Checks `command`'s files; `run` is the subcommand `host-sim` alone runs, and
@@ -105,6 +116,9 @@ pub fn check(
         )));
     }
     let inputs = [traces, named(&files.inputs)].concat();
+    for (option, dir) in &files.figures {
+        no_figure_over(option, dir, &inputs)?;
+    }
     staged::distinct(&inputs, &named(&files.outputs)).map_err(|clash| CliError::Usage(clash.to_string()))
 }
 
@@ -120,21 +134,23 @@ fn listed(command: Option<&Command>, run: &host_sim::service_level::cli::RunArgs
         Some(Command::Run(args)) => run_files(args),
         Some(Command::Config(_)) => new,
         Some(Command::Sweep(args)) => {
-            new.traces(&args.input.source).folder("--out", args.out.as_deref(), SWEEP)
+            new.traces(&args.input.source).figures("--out", args.out.as_deref(), SWEEP, args.plots)
         }
         Some(Command::Reserve(args)) => {
             new.traces(&args.input.source).output("--log", args.output.log.as_deref())
         }
         Some(Command::ReserveSweep(args)) => {
-            new.traces(&args.input.source).folder("--out", Some(&args.out), RESERVE)
+            new.traces(&args.input.source).figures("--out", Some(&args.out), RESERVE, args.plots)
         }
         Some(Command::Criteria(args)) => {
             let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
             let sweep = args.sweep_dir.join("sweep.csv");
-            new.input("SWEEP_DIR", Some(&sweep)).folder("--out", Some(out), CRITERIA)
+            new.input("SWEEP_DIR", Some(&sweep)).figures("--out", Some(out), CRITERIA, args.plots)
         }
         Some(Command::Optimum(args)) => new.traces(&args.input.source).output("--out", args.out.as_deref()),
-        Some(Command::CvSweep(args)) => new.traces(&args.input.source).folder("--out", Some(&args.out), CV),
+        Some(Command::CvSweep(args)) => {
+            new.traces(&args.input.source).figures("--out", Some(&args.out), CV, args.plots)
+        }
         Some(Command::Compare(args)) => {
             new.traces(&args.source).folder("--out", args.out.as_deref(), COMPARE)
         }
@@ -142,9 +158,9 @@ fn listed(command: Option<&Command>, run: &host_sim::service_level::cli::RunArgs
             .traces(&args.input)
             .input("--availability", args.availability.as_deref())
             .output("--log", args.output.log.as_deref()),
-        Some(Command::TiersSweep(args)) => new.folder("--out", Some(&args.out), TIERS),
+        Some(Command::TiersSweep(args)) => new.figures("--out", Some(&args.out), TIERS, args.plots),
         Some(Command::Sla(args)) => new.traces(&args.input).output("--log", args.output.log.as_deref()),
-        Some(Command::SlaSweep(args)) => new.folder("--out", Some(&args.out), SLA),
+        Some(Command::SlaSweep(args)) => new.figures("--out", Some(&args.out), SLA, args.plots),
         Some(Command::Whatif(args)) => {
             new.input("LOG", Some(&args.input)).output("--log", args.output.log.as_deref())
         }
@@ -174,4 +190,24 @@ fn not_a_file(option: &str, dir: &Path) -> Result<(), CliError> {
         }
         _ => Ok(()),
     }
+}
+
+/// Refuses an input that is a figure's name (`*.svg`) in folder `dir`, where the run
+/// writes figures whose names depend on what it finds.
+fn no_figure_over(option: &str, dir: &Path, inputs: &[Named]) -> Result<(), CliError> {
+    let Ok(folder) = std::fs::canonicalize(dir) else { return Ok(()) };
+    for &(input, path) in inputs {
+        let real = staged::paths::follow_links(path).unwrap_or_else(|_| path.to_owned());
+        let is_figure = real.extension().is_some_and(|e| e == "svg");
+        let parent = real.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if is_figure && std::fs::canonicalize(parent).is_ok_and(|p| p == folder) {
+            return Err(CliError::Usage(format!(
+                "{option} {} gets the figures (*.svg) and {input} {} is one of its files: an output never \
+                 replaces an input; move the input, name another folder, or give --no-plots",
+                dir.display(),
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }
