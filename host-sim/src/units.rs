@@ -170,8 +170,8 @@ pub fn count(text: &str) -> Result<u64, String> {
     whole(text, 1, u64::MAX)
 }
 
-/// A count of jobs, which fits 32 bits (`--jobs`).
-pub fn jobs(text: &str) -> Result<u32, String> {
+/// A whole number that fits 32 bits (`--jobs`, `--queue-capacity`).
+pub fn whole32(text: &str) -> Result<u32, String> {
     whole(text, 0, u64::from(u32::MAX)).and_then(|n| u32::try_from(n).map_err(|e| e.to_string()))
 }
 

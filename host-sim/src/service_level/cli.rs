@@ -17,7 +17,7 @@ use crate::service_level::once::Run;
 use crate::service_level::record::Files;
 use crate::service_level::report::{self, RunSummary};
 use crate::service_level::sim::RunConfig;
-use crate::service_level::sweep::{self, SweepConfig, SweepDocument};
+use crate::service_level::sweep::{self, Mode, SweepConfig, SweepDocument};
 use crate::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
 use crate::window::parse_window;
 use crate::workload::Workload;
@@ -42,12 +42,13 @@ pub struct InputArgs {
     #[command(flatten)]
     pub source: TraceArgs,
     /// Jobs in the synthetic workload.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_JOBS, value_parser = crate::units::jobs)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_JOBS, value_parser = crate::units::whole32)]
     pub jobs: u32,
     /// Seeds the level draw and the synthetic workload.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::units::seed)]
     pub seed: u64,
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_QUEUE_CAPACITY, help = concat!(
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_QUEUE_CAPACITY, value_parser = queue_capacity,
+          help = concat!(
         "Jobs each machine's queue can hold: ", queue_capacities!(), " (the compiled sizes). A job \
          that only a full queue could take is rejected as queue_full"))]
     pub queue_capacity: u32,
@@ -147,6 +148,18 @@ pub struct SweepArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub plots: crate::plot::PlotArgs,
+}
+
+/// `--queue-capacity` as a number; [`check_queue_capacity`] then says whether it is compiled.
+fn queue_capacity(text: &str) -> Result<u32, String> {
+    crate::units::whole32(text).map_err(|_| {
+        let supported: Vec<String> = QUEUE_CAPACITIES.iter().map(u32::to_string).collect();
+        format!(
+            "{} is not a queue capacity; choose one of {}",
+            replay::echo::echo(text),
+            supported.join(", ")
+        )
+    })
 }
 
 pub(crate) fn check_queue_capacity(capacity: u32) -> Result<(), CliError> {
@@ -325,12 +338,17 @@ fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliE
 
 fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
     check_queue_capacity(args.input.queue_capacity)?;
+    let modes = parse_modes(&args.modes)?;
+    let slacks_milli = match &args.slacks {
+        Some(list) => levels::parse_slack_list(list).map_err(named("--slacks"))?,
+        None => sweep::default_slacks_milli(),
+    };
+    if modes.contains(&Mode::Multi) {
+        lists::check_ks(&slacks_milli)?;
+    }
     Ok(SweepConfig {
-        modes: parse_modes(&args.modes)?,
-        slacks_milli: match &args.slacks {
-            Some(list) => levels::parse_slack_list(list).map_err(named("--slacks"))?,
-            None => sweep::default_slacks_milli(),
-        },
+        modes,
+        slacks_milli,
         machine_counts: match &args.machine_counts {
             Some(list) => parse_machine_counts(list)?,
             None => sweep::default_machine_counts(),

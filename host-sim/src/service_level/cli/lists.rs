@@ -1,8 +1,9 @@
 //! The list options of `run` and `sweep` (and `cv-sweep`, `criteria`): modes,
 //! machine counts and policies, each item once, an empty item refused.
 
+use kernel::service_level::SLACK_ONE_MILLI;
 use replay::echo::echo;
-use replay::engine::service_level::MAX_MACHINES;
+use replay::engine::service_level::{MAX_LEVELS, MAX_MACHINES};
 
 use crate::error::CliError;
 use crate::service_level::levels::LevelError;
@@ -27,6 +28,20 @@ pub(crate) fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
         modes.push(mode);
     }
     Ok(modes)
+}
+
+/// `sweep --slacks` in multi mode: each a level count k, whole and at most the
+/// compiled kernel's levels.
+pub(crate) fn check_ks(slacks_milli: &[u32]) -> Result<(), CliError> {
+    let max = MAX_LEVELS as u32;
+    match slacks_milli.iter().find(|&&s| s % SLACK_ONE_MILLI != 0 || s > max * SLACK_ONE_MILLI) {
+        None => Ok(()),
+        Some(&k) => Err(CliError::Usage(format!(
+            "--slacks: {} is not a level count k for multi mode: a whole number from 1 to {max} (the \
+             compiled kernel's levels); fractional or larger slack factors take --modes single",
+            crate::units::format_milli(u64::from(k))
+        ))),
+    }
 }
 
 /// `--machine-counts`: whole numbers from 1 to 64, each once.
