@@ -210,7 +210,7 @@ mod tests {
             assert!(whole(text, 0, 10).unwrap_err().contains("is not a whole number"), "{text}");
         }
         assert_eq!(
-            jobs("4294967296").unwrap_err(),
+            whole32("4294967296").unwrap_err(),
             "`4294967296` is above 4294967295; give a whole number from 0 to 4294967295"
         );
     }
