@@ -46,6 +46,7 @@ fn read_reported(path: &Path) -> Result<(Vec<u8>, StreamRead), ExitCode> {
         let lost = match (lost, read.count_unknown()) {
             (0, false) => "no record lost".to_owned(),
             (n, false) => format!("{n} {} lost", import::plural(n, "record", "records")),
+            (0, true) => "how many records were lost is unknown".to_owned(),
             (n, true) => format!(
                 "at least {n} {} lost; how many in all is unknown",
                 import::plural(n, "record", "records")
