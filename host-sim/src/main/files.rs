@@ -3,9 +3,10 @@
 //! ([`replay::staged::distinct`]), and so is a trace given twice. Every input takes
 //! part: traces, the scenario file (`--config`), availability files, the sweep a
 //! `criteria` reads, logs. An output folder (`--out DIR` of the grids) must be a
-//! folder, and each file written there is checked as an output; figures whose names
-//! depend on the run are guarded when written, since `distinct` registers the inputs
-//! and [`replay::staged::write`] never replaces one.
+//! folder, and each file written there is checked as an output; where the names of
+//! its figures depend on the run, an input named `*.svg` in it is refused. Behind all
+//! this, `distinct` registers the inputs and [`replay::staged::write`] never replaces
+//! one, whatever path it is given.
 
 use std::path::{Path, PathBuf};
 
