@@ -12,9 +12,10 @@
 //! 2^64 - 1 seconds is refused. `NULL` may stand for any column but `node_id`,
 //! `event_type` and `event_start_time`; an unavailability whose `event_stop_time` is
 //! `NULL` never ends. A `node_id` is a whole number from 0 to 2^64 - 1. A NUL byte,
-//! which no text file holds, is refused where it is met. Blank lines, lines whose first field starts with `#`, and one
-//! line of column names before the first event (a first field that is neither a number
-//! nor `NULL`) are skipped. A file without an event line is refused; so is every bad
+//! which no text file holds, is refused where it is met. Blank lines, lines whose
+//! first field starts with `#`, and one line of column names before the first event
+//! (a first field that is neither a number nor `NULL`; the names must be [`COLUMNS`],
+//! in order) are skipped. A file without an event line is refused; so is every bad
 //! field, with the file, the line and the column.
 //!
 //! # Nodes and desktops
@@ -252,6 +253,7 @@ pub fn parse_fta(
             None => continue,
             Some(first) if first.starts_with(b"#") => continue,
             Some(first) if events == 0 && !header && !is_number_or_null(first) => {
+                check_names(file, line, &fields)?;
                 header = true;
                 continue;
             }
@@ -286,6 +288,29 @@ pub fn parse_fta(
         nodes_left_out: seen.len() - used.len(),
         hash: digest.finalize(),
     })
+}
+
+/// The line of column names must name the columns the reader takes them for, in
+/// their order: a file of other columns, or of these in another order, would be
+/// misread without a word.
+fn check_names(file: &str, line: usize, names: &[&[u8]]) -> Result<(), TiersError> {
+    let wrong =
+        names.iter().enumerate().find(|&(i, name)| COLUMNS.get(i).is_none_or(|c| c.as_bytes() != *name));
+    match wrong {
+        None => Ok(()),
+        Some((i, name)) => Err(TiersError::Fta {
+            file: file.to_owned(),
+            line,
+            field: "column names".to_owned(),
+            why: format!(
+                "column {} is named {}, where the reader takes {} (the archive's columns, in its order: {})",
+                i + 1,
+                shown(name),
+                COLUMNS.get(i).map_or_else(|| "no column".to_owned(), |c| format!("`{c}`")),
+                COLUMNS.join(" ")
+            ),
+        }),
+    }
 }
 
 /// Reads line `line` of `file` into `bytes`, its `\n` included; `false` at the end.

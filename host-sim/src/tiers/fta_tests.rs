@@ -183,3 +183,23 @@ fn bytes_that_are_not_utf8_are_only_names() {
     let fta = parse_fta("x.tab", text.as_slice(), &paper_resources(), NODE).unwrap();
     assert_eq!(fta.changes, vec![change(0, 1, false), change(10, 1, true)]);
 }
+
+#[test]
+fn a_line_of_names_must_name_the_columns_in_their_order() {
+    let swapped = "node_id component_id event_id platform_id node_name event_type event_start_time\n";
+    let err = error(&format!("{swapped}1 0 5 0 n 0 1 2 NULL\n"));
+    assert!(
+        err.starts_with(
+            "x.tab:1: column names: column 1 is named `node_id`, where the reader takes `event_id`"
+        ),
+        "{err}"
+    );
+    let long = format!("{} extra\n1 0 5 0 n 0 1 2 NULL\n", COLUMNS.join(" "));
+    assert!(
+        error(&long).starts_with(
+            "x.tab:1: column names: column 10 is named `extra`, where the reader takes no column"
+        )
+    );
+    // The first eight names alone are fine, as a file without end reasons has them.
+    assert!(parse(&format!("{}\n1 0 5 0 n 0 1 2\n", COLUMNS[..8].join("\t")), NODE).is_ok());
+}
