@@ -65,8 +65,8 @@ pub enum SwfError {
         #[source]
         source: io::Error,
     },
-    #[error("{file}:{line}: the line is not valid UTF-8")]
-    NotUtf8 { file: String, line: u64 },
+    #[error("{file}:{line}: the line is not valid UTF-8: byte {at} of the line is {byte:02x}{utf16}")]
+    NotUtf8 { file: String, line: u64, at: usize, byte: u8, utf16: &'static str },
     #[error("{file}:{line}: {found} fields, an SWF job line has exactly 18")]
     FieldCount { file: String, line: u64, found: usize },
     #[error(

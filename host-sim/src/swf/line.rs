@@ -44,8 +44,7 @@ pub(super) fn parse_line(file: &str, line: u64, bytes: &[u8], extra_fields: bool
         // ASCII (every line of the shared traces): split the bytes directly.
         split_ascii(bytes, &mut fields)
     } else {
-        let text =
-            std::str::from_utf8(bytes).map_err(|_| SwfError::NotUtf8 { file: file.to_owned(), line })?;
+        let text = std::str::from_utf8(bytes).map_err(|e| not_utf8(file, line, bytes, e.valid_up_to()))?;
         keep_fields(text.split_whitespace().map(str::as_bytes), &mut fields)
     };
     match found {
@@ -57,6 +56,17 @@ pub(super) fn parse_line(file: &str, line: u64, bytes: &[u8], extra_fields: bool
         }
         _ => job_line(file, line, &fields, found.min(FIELDS)),
     }
+}
+
+/// The error of line `line`, not UTF-8 from byte `at` (counted from 0).
+fn not_utf8(file: &str, line: u64, bytes: &[u8], at: usize) -> SwfError {
+    let utf16 = if line == 1 && (bytes.starts_with(b"\xff\xfe") || bytes.starts_with(b"\xfe\xff")) {
+        " (the file starts with a UTF-16 byte-order mark: an SWF trace is ASCII text)"
+    } else {
+        ""
+    };
+    let byte = bytes.get(at).copied().unwrap_or(0);
+    SwfError::NotUtf8 { file: file.to_owned(), line, at: at + 1, byte, utf16 }
 }
 
 /// Splits ASCII `bytes` at [`is_space`] runs like `keep_fields`, 64 bytes at a time:

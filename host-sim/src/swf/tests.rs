@@ -135,7 +135,11 @@ fn errors_name_file_line_and_field() {
     }
     let not_utf8 = [b"; header\n".as_slice(), &[0xff, 0xfe, b'\n']].concat();
     let err = parse("t.swf", &not_utf8, SwfOptions::default()).unwrap_err();
-    assert_eq!(err.to_string(), "t.swf:2: the line is not valid UTF-8");
+    assert_eq!(err.to_string(), "t.swf:2: the line is not valid UTF-8: byte 1 of the line is ff");
+    let utf16 = parse("t.swf", b"\xff\xfe1\x00 \x00", SwfOptions::default()).unwrap_err().to_string();
+    assert!(
+        utf16.ends_with("is ff (the file starts with a UTF-16 byte-order mark: an SWF trace is ASCII text)")
+    );
 }
 
 #[test]
