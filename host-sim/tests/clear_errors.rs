@@ -99,3 +99,46 @@ fn a_machine_size_in_the_header_that_is_no_size_names_the_header_field() {
         }
     }
 }
+
+#[test]
+fn negative_values_reach_their_parsers_and_lists_refuse_repeats() {
+    refused(&["run", "--jobs", "10", "--window", "-1d"], &["--window: `-1d` is negative"]);
+    refused(&["reserve", "--slot", "-1m"], &["--slot", "`-1m` is negative"]);
+    refused(&["sla", "--sets", "1", "--step", "-6m"], &["--step: `-6m` is negative"]);
+    refused(&["run", "--jobs", "10", "--seeds", "-1..3"], &["--seeds: `-1` is negative"]);
+    refused(&["run", "--jobs", "10", "--levels", "2,2,2"], &["--levels: slack factor `2` is given twice"]);
+    refused(&["run", "--jobs", "10", "--levels", "1,,2"], &["--levels: item 2 of `1,,2` is empty"]);
+    refused(&["sweep", "--jobs", "10", "--modes", "single,single"], &["--modes: single is given twice"]);
+    refused(&["run", "--jobs", "10", "--seeds", "0..18446744073709551615"], &["at most 100000"]);
+    refused(
+        &["sla", "--sets", "1", "--slot", "2d"],
+        &["--slot", "generated sets are whole six-minute slots"],
+    );
+}
+
+#[test]
+fn criteria_refuses_a_bad_row_by_file_line_and_column() {
+    let header = "mode,sf_or_k,machines,policy,windows,g_mean,prj_mean,prj_sd,mwt_mean,mbsd_mean,cv_l_mean\n";
+    let good = "single,1,1,first-fit,30,1,50,0,1,1,1\n";
+    for (name, row, expected) in [
+        ("policy", "single,2,1,firstfit,30,1,50,0,1,1,1", "field policy: `firstfit` is not a policy"),
+        ("machines", "single,2,0,first-fit,30,1,50,0,1,1,1", "field machines: `0` is not a machine count"),
+        ("prj", "single,2,1,first-fit,30,1,250,0,1,1,1", "field prj_mean: `250` is not a percentage"),
+        (
+            "sd",
+            "single,2,1,first-fit,30,1,50,-1,1,1,1",
+            "field prj_sd: `-1` is not a finite standard deviation",
+        ),
+        (
+            "windows",
+            "single,2,1,first-fit,0,1,50,0,1,1,1",
+            "field windows: `0` is not a whole number of windows",
+        ),
+    ] {
+        let dir = scratch(&format!("criteria-{name}"));
+        std::fs::write(dir.join("sweep.csv"), format!("{header}{good}{row}\n")).unwrap();
+        let path = dir.display().to_string();
+        refused(&["criteria", &path, "--no-plots"], &[&format!("sweep.csv, line 3, {expected}")]);
+        assert!(!dir.join("criteria.csv").exists(), "{name}: nothing written");
+    }
+}
