@@ -74,7 +74,7 @@ pub struct Changes {
     pub queue_capacity: Option<u32>,
     /// Service level: the level draw's seed (each job's level is drawn again).
     /// Default: the log's.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::units::seed)]
     pub seed: Option<u64>,
     /// Service level: cost per tick of the benefit metric G (a metric, not a
     /// decision). Default: the log's.
@@ -99,7 +99,7 @@ pub struct Changes {
     pub offers: Option<String>,
     /// Tiers: the laxity threshold of Algorithm 1 (up to three decimals). Default: the
     /// log's.
-    #[arg(long, value_name = "NUMBER", allow_hyphen_values = true)]
+    #[arg(long, value_name = "NUMBER")]
     pub laxity: Option<String>,
     /// SLA: the priority heuristic, e.g. `min(TF - 0.8*tD)` (its random order is
     /// seeded with the log's seed). Default: the log's.

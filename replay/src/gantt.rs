@@ -162,9 +162,15 @@ pub enum GanttError {
     Format(#[from] FormatError),
     #[error("--from {from} is not before --to {to}")]
     EmptyRange { from: Tick, to: Tick },
-    #[error("--machines {start}..{end}: the log has {rows} {noun}s (rows 0..{rows})")]
+    #[error(
+        "--machines {start}..{end}: the log has {rows} {noun}{} (rows 0..{rows})",
+        if *rows == 1 { "" } else { "s" }
+    )]
     Rows { start: u32, end: u32, rows: u32, noun: &'static str },
-    #[error("the log has {windows} window(s); --window {window} is not one of them")]
+    #[error(
+        "the log has {windows} {}; --window {window} is not one of them (0 is the first)",
+        if *windows == 1 { "window" } else { "windows" }
+    )]
     NoWindow { window: u64, windows: u64 },
     #[error(
         "more than {MAX_BARS} runs and marks fall in the range (at least {runs} runs and {marks} marks); \

@@ -110,7 +110,7 @@ impl fmt::Display for Problem {
             Self::EndCount { counted, held } => write!(
                 f,
                 "an end frame that counts {counted} {} where the stream holds {held}",
-                crate::import::plural(*counted, "record", "records")
+                if *counted == 1 { "record" } else { "records" }
             ),
             Self::Implausible { what, number } => write!(
                 f,

@@ -20,6 +20,11 @@ pub enum TrustError {
     Read { log: String, error: FormatError },
     #[error("{log} does not verify, so it is not used: {error}\n(`replay verify {log}` gives the details)")]
     Unverified { log: String, error: Box<VerifyError> },
+    #[error(
+        "{log} is a device's record stream, not a decision log: `replay import {log} --out LOG` \
+         makes it one (`replay verify` reads a stream as it is)"
+    )]
+    Stream { log: String },
 }
 
 impl TrustError {
@@ -44,6 +49,11 @@ pub fn vouch<R: Read + Send>(reader: LogReader<R>) -> Result<Report, VerifyError
 /// [`vouch`] of the log at `path`, named in any error as it was given.
 pub fn vouch_file(path: &Path) -> Result<Report, TrustError> {
     let log = path.display().to_string();
-    let reader = LogReader::open(path).map_err(|e| TrustError::new(&log, e.into()))?;
+    let reader = LogReader::open(path).map_err(|e| match e {
+        FormatError::BadMagic if std::fs::read(path).is_ok_and(|bytes| crate::stream::is_stream(&bytes)) => {
+            TrustError::Stream { log: log.clone() }
+        }
+        e => TrustError::new(&log, e.into()),
+    })?;
     vouch(reader).map_err(|e| TrustError::new(&log, e))
 }

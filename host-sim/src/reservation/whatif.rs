@@ -159,14 +159,17 @@ fn experiment(recorded: &Recorded, changes: &Changes) -> Result<Experiment, CliE
         header.setting(key).ok_or_else(|| recorded.error(format!("the header has no `{key}` setting")))
     };
     let bad = |key: &str| recorded.error(format!("the header's `{key}` setting is not one `reserve` writes"));
-    let offers_text = changes.offers.as_deref().map_or_else(|| setting("offers"), Ok)?;
-    let offers_phi_milli = match offers_text {
-        "off" => None,
-        text => Some(parse_milli(text).ok_or_else(|| {
-            CliError::Usage(format!(
-                "--offers: \"{text}\" is not a number with at most three decimals, or off"
-            ))
-        })?),
+    // The option read as `reserve --offers` reads it, in the same words; the header's
+    // value as the header's.
+    let offers_phi_milli = match changes.offers.as_deref() {
+        Some("off") => None,
+        Some(text) => {
+            Some(crate::units::parse_decimal(text).map_err(|e| CliError::Usage(format!("--offers: {e}")))?)
+        }
+        None => match setting("offers")? {
+            "off" => None,
+            text => Some(parse_milli(text).ok_or_else(|| bad("offers"))?),
+        },
     };
     Ok(Experiment {
         seed: header.seed,

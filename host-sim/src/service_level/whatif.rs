@@ -96,19 +96,22 @@ fn config(header: &Header, changes: &Changes) -> Result<RunConfig, CliError> {
     if !(1..=MAX_MACHINES).contains(&machines) {
         return Err(CliError::Usage(format!("--machines {machines}: choose 1 to {MAX_MACHINES}")));
     }
+    // Each error names its option, as `run` names it.
+    let named = |option: &'static str| move |e: levels::LevelError| CliError::Usage(format!("{option}: {e}"));
     let slacks = match (&changes.slack, &changes.levels) {
-        (_, Some(list)) => Some(levels::parse_slack_list(list)?),
-        (Some(sf), None) => Some(vec![levels::parse_slack(sf)?]),
+        (_, Some(list)) => Some(levels::parse_slack_list(list).map_err(named("--levels"))?),
+        (Some(sf), None) => Some(vec![levels::parse_slack(sf).map_err(named("--slack"))?]),
         (None, None) => None,
     };
-    let prices = changes.prices.as_deref().map(levels::parse_prices).transpose()?;
+    let prices =
+        changes.prices.as_deref().map(levels::parse_prices).transpose().map_err(named("--prices"))?;
     let levels = match (slacks, prices) {
         (None, None) => header.levels.clone(),
         (None, Some(prices)) => {
             let slacks: Vec<u32> = header.levels.iter().map(|l| l.slack_milli).collect();
-            levels::build(&slacks, Some(&prices))?
+            levels::build(&slacks, Some(&prices)).map_err(named("--prices"))?
         }
-        (Some(slacks), prices) => levels::build(&slacks, prices.as_deref())?,
+        (Some(slacks), prices) => levels::build(&slacks, prices.as_deref()).map_err(named("--prices"))?,
     };
     let policy = match &changes.policy {
         Some(name) => super::policy::parse(name).map_err(|e| CliError::Usage(format!("--policy: {e}")))?,

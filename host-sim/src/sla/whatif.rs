@@ -52,8 +52,8 @@ fn plan(recorded: &Recorded, changes: &Changes) -> Result<Plan, CliError> {
     // Generated sets (the header counts them) are the paper's 64 nodes, as `sla` says.
     if changes.nodes.is_some() && header.setting("sets").is_some() {
         return Err(recorded.error(
-            "--nodes applies to traces; generated sets are whole six-minute slots on 64 nodes \
-             (the log's header has the setting `sets`)",
+            "--nodes: --slot, --nodes and --limit apply to traces; generated sets are whole six-minute \
+             slots on 64 nodes (the log's header has the setting `sets`)",
         ));
     }
     config.nodes = changes.nodes.unwrap_or(config.nodes);
