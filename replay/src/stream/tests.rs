@@ -168,3 +168,42 @@ fn a_log_is_not_a_stream() {
     assert!(!is_stream(&log));
     assert!(!is_stream(b""));
 }
+
+#[test]
+fn an_end_frame_that_counts_fewer_records_than_the_stream_holds_is_damage() {
+    let (starts, bytes) = device_stream(5);
+    let end_at = *starts.last().unwrap();
+    let mut forged = bytes[..end_at as usize].to_vec();
+    let mut buf = [0u8; RECORD_BUFFER_BYTES];
+    // A fresh writer's end frame counts 0 records.
+    forged.extend_from_slice(StreamWriter::new().end(&mut buf).unwrap());
+    let read = read(&forged);
+    let held = record_count(&starts) as u64;
+    let len = forged.len() as u64 - end_at;
+    let what = Problem::EndCount { counted: 0, held };
+    assert_eq!(read.losses, vec![Loss { offset: end_at, len, what, missing: None }]);
+    assert_eq!(
+        read.losses[0].to_string(),
+        format!(
+            "byte {end_at} ({len} bytes): an end frame that counts 0 records where the stream holds {held}"
+        )
+    );
+    assert!(!read.count_unknown());
+    let refused = import::write_log(&read, "s", &forged, Vec::new());
+    assert!(matches!(refused, Err(ImportError::Damaged { losses: 1 })), "{refused:?}");
+}
+
+#[test]
+fn a_stream_whose_setup_is_damaged_is_read_as_a_stream_and_its_checksum_named() {
+    let (_, mut bytes) = device_stream(5);
+    // A letter of the setup's magic, `ADMSTRM1`, after the code and kind bytes.
+    assert_eq!(bytes[3], b'D');
+    bytes[3] = b'E';
+    assert!(is_stream(&bytes));
+    let read = read(&bytes);
+    assert_eq!(read.losses.len(), 1, "{:?}", read.losses);
+    assert_eq!(read.losses[0].offset, 0);
+    assert!(matches!(read.losses[0].what, Problem::Damaged(FrameError::Checksum { .. })));
+    assert!(read.losses[0].to_string().contains("a damaged frame (checksum 0x"), "{}", read.losses[0]);
+    assert!(matches!(import::write_log(&read, "s", &bytes, Vec::new()), Err(ImportError::Damaged { .. })));
+}
