@@ -10,7 +10,8 @@
 //!   bytes follow; `MaxProcs` and `MaxNodes` are read from them when present (two
 //!   different values of one are an error naming both lines). Blank lines are skipped.
 //! - Every other line must have exactly 18 whitespace-separated fields (trailing
-//!   blanks and `\r` are fine), each a decimal number (`-1`, `12`, `31.69`). With
+//!   blanks and `\r` are fine; a `\r` with more after it on its line is an error,
+//!   of a file whose lines end in `\r` alone), each a decimal number (`-1`, `12`, `31.69`). With
 //!   `allow_extra_fields` (`--allow-extra-fields`), a line may have more (Alea's
 //!   variant has 21): the standard 18 are read and checked, the rest ignored. The job
 //!   number (field 1) must be a whole number that fits in a `u32`, and unique.
@@ -67,6 +68,12 @@ pub enum SwfError {
     },
     #[error("{file}:{line}: the line is not valid UTF-8: byte {at} of the line is {byte:02x}{utf16}")]
     NotUtf8 { file: String, line: u64, at: usize, byte: u8, utf16: &'static str },
+    #[error(
+        "{file}:{line}: a carriage return inside the line, at byte {at}, with more after it: the file's lines \
+         end in a carriage return alone, and an SWF line ends in a line feed; convert it first, e.g. \
+         tr '\\r' '\\n' < T > T.lf"
+    )]
+    LoneCarriageReturn { file: String, line: u64, at: usize },
     #[error("{file}:{line}: {found} fields, an SWF job line has exactly 18")]
     FieldCount { file: String, line: u64, found: usize },
     #[error(

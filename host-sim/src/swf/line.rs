@@ -37,7 +37,7 @@ const fn is_space(byte: u8) -> bool {
 /// fields; the standard ones are read and the rest ignored.
 pub(super) fn parse_line(file: &str, line: u64, bytes: &[u8], extra_fields: bool) -> Result<Line, SwfError> {
     if bytes.iter().find(|&&b| !is_space(b)) == Some(&b';') {
-        return Ok(Line::Comment);
+        return lone_cr(file, line, bytes).map(|()| Line::Comment);
     }
     let mut fields: [&[u8]; FIELDS] = [&[]; FIELDS];
     let found = if bytes.is_ascii() {
@@ -51,10 +51,28 @@ pub(super) fn parse_line(file: &str, line: u64, bytes: &[u8], extra_fields: bool
         0 => Ok(Line::Blank),
         // A comment after Unicode blanks (a no-break space, say).
         _ if fields[0].starts_with(b";") => Ok(Line::Comment),
+        _ if found != FIELDS
+            && let Err(error) = lone_cr(file, line, bytes) =>
+        {
+            Err(error)
+        }
         _ if found > FIELDS && !extra_fields => {
             Err(SwfError::ExtraFields { file: file.to_owned(), line, found })
         }
         _ => job_line(file, line, &fields, found.min(FIELDS)),
+    }
+}
+
+/// An error when a carriage return inside `bytes` is followed by more than blanks:
+/// the line holds several of a file whose lines end in a carriage return alone, which
+/// would otherwise be read as one line (and with `--allow-extra-fields`, as its first
+/// job only).
+fn lone_cr(file: &str, line: u64, bytes: &[u8]) -> Result<(), SwfError> {
+    match memchr::memchr(b'\r', bytes) {
+        Some(at) if bytes[at..].iter().any(|&b| !is_space(b)) => {
+            Err(SwfError::LoneCarriageReturn { file: file.to_owned(), line, at: at + 1 })
+        }
+        _ => Ok(()),
     }
 }
 

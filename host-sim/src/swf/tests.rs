@@ -411,3 +411,14 @@ fn bytes_after_the_last_gzip_member_are_named_with_their_offset() {
         line("1", "0", "5").repeat(2).into_bytes()
     );
 }
+
+#[test]
+fn lines_that_end_in_a_carriage_return_alone_are_named() {
+    let text = format!("; MaxProcs: 4\r{}\r{}\r", line("1", "0", "5"), line("2", "1", "5"));
+    let expected = "trace.swf:1: a carriage return inside the line, at byte 14, with more after it";
+    assert!(error(&text).starts_with(expected), "{}", error(&text));
+    let options = SwfOptions { skip_bad_lines: false, allow_extra_fields: true };
+    let jobs = format!("{}\r{}\r", line("1", "0", "5"), line("2", "1", "5"));
+    let err = parse("trace.swf", jobs.as_bytes(), options).unwrap_err().to_string();
+    assert!(err.contains("a carriage return inside the line"), "{err}");
+}

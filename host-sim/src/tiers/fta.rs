@@ -248,6 +248,16 @@ pub fn parse_fta(
             break;
         }
         digest.update(&bytes);
+        if let Some(at) = memchr::memchr(b'\r', &bytes)
+            && bytes[at..].iter().any(|b| !b.is_ascii_whitespace())
+        {
+            let why = format!(
+                "a carriage return at byte {} with more after it: the file's lines end in a carriage return \
+                 alone; convert it first, e.g. tr '\\r' '\\n' < T > T.lf",
+                at + 1
+            );
+            return Err(TiersError::Fta { file: file.to_owned(), line, field: "the line".to_owned(), why });
+        }
         let fields: Vec<&[u8]> = bytes.split(u8::is_ascii_whitespace).filter(|f| !f.is_empty()).collect();
         match fields.first() {
             None => continue,

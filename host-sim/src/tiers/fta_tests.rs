@@ -203,3 +203,9 @@ fn a_line_of_names_must_name_the_columns_in_their_order() {
     // The first eight names alone are fine, as a file without end reasons has them.
     assert!(parse(&format!("{}\n1 0 5 0 n 0 1 2\n", COLUMNS[..8].join("\t")), NODE).is_ok());
 }
+
+#[test]
+fn lines_that_end_in_a_carriage_return_alone_are_named() {
+    let err = error("1 0 5 0 n 0 1 2 NULL\r2 0 5 0 n 0 3 4 NULL\r");
+    assert!(err.starts_with("x.tab:1: the line: a carriage return at byte 21 with more after it"), "{err}");
+}
