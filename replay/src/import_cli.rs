@@ -29,16 +29,25 @@ pub fn is_stream(path: &Path) -> io::Result<bool> {
 /// Reads the stream and reports each loss, and a missing end frame, on standard error.
 fn read_reported(path: &Path) -> Result<(Vec<u8>, StreamRead), ExitCode> {
     let bytes = fs::read(path).map_err(|e| fail(path, &e))?;
+    if bytes.starts_with(&MAGIC) {
+        return Err(fail(path, &"a decision log already, not a device's record stream: it needs no import"));
+    }
+    if bytes.is_empty() {
+        return Err(fail(path, &"empty: a device's record stream starts with its setup frame"));
+    }
     let read = stream::read(&bytes);
     for loss in &read.losses {
         eprintln!("replay: {}: {loss}", path.display());
     }
     if read.losses.is_empty() && read.end.is_none() {
+        let stop = match read.records.last() {
+            Some(last) => format!("after record {}", last.seq),
+            None => "before its first record".to_owned(),
+        };
         eprintln!(
-            "replay: {}: warning: no end frame: the stream stops after record {} (cut at a frame's end, \
+            "replay: {}: warning: no end frame: the stream stops {stop} (cut at a frame's end, \
              or the device was still writing)",
             path.display(),
-            read.records.len().saturating_sub(1)
         );
     }
     if !read.losses.is_empty() {
