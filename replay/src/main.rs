@@ -166,6 +166,10 @@ fn main() -> ExitCode {
 fn run_diff(args: &DiffArgs) -> ExitCode {
     use replay::diff::{self, Log};
     let trouble = ExitCode::from(2);
+    if let Some(stream) = [&args.a, &args.b].into_iter().find(|path| replay::trust::is_stream_file(path)) {
+        fail(Path::new(""), &replay::trust::TrustError::Stream { log: stream.display().to_string() });
+        return trouble;
+    }
     let (name_a, name_b) = (args.a.display().to_string(), args.b.display().to_string());
     let (open_a, open_b) = (|| LogReader::open(&args.a), || LogReader::open(&args.b));
     let found = diff::diff(&Log { name: &name_a, open: &open_a }, &Log { name: &name_b, open: &open_b });

@@ -10,7 +10,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::format::{FormatError, LogReader};
+use crate::format::{FormatError, LogReader, MAGIC};
 use crate::verify::{Report, VerifyError, audit, verify};
 
 /// Why a log is not used: it cannot be read at all, or it does not verify.
@@ -50,10 +50,20 @@ pub fn vouch<R: Read + Send>(reader: LogReader<R>) -> Result<Report, VerifyError
 pub fn vouch_file(path: &Path) -> Result<Report, TrustError> {
     let log = path.display().to_string();
     let reader = LogReader::open(path).map_err(|e| match e {
-        FormatError::BadMagic if std::fs::read(path).is_ok_and(|bytes| crate::stream::is_stream(&bytes)) => {
-            TrustError::Stream { log: log.clone() }
-        }
+        FormatError::BadMagic if is_stream_file(path) => TrustError::Stream { log: log.clone() },
         e => TrustError::new(&log, e.into()),
     })?;
     vouch(reader).map_err(|e| TrustError::new(&log, e))
+}
+
+/// Whether the file at `path` is a device's record stream rather than a log; a log
+/// is told by its first bytes alone.
+pub fn is_stream_file(path: &Path) -> bool {
+    let mut start = [0u8; MAGIC.len()];
+    let read = std::fs::File::open(path).and_then(|mut file| file.read(&mut start));
+    match read {
+        Ok(n) if n == start.len() && start == MAGIC => false,
+        Ok(_) => std::fs::read(path).is_ok_and(|bytes| crate::stream::is_stream(&bytes)),
+        Err(_) => false,
+    }
 }
