@@ -191,8 +191,12 @@ impl fmt::Display for BoundViolation {
             if self.machines == 1 { "1 machine".into() } else { format!("{} machines", self.machines) };
         writeln!(
             f,
-            "  experiment after {} resets, {machines} under {:?}: V = {}, V* = {}, V/V* below {}",
-            self.reset, self.policy, self.income, self.optimal, self.bound
+            "  experiment after {} resets, {machines} under {}: V = {}, V* = {}, V/V* below {}",
+            self.reset,
+            self.policy.name(),
+            self.income,
+            self.optimal,
+            self.bound
         )?;
         write!(f, "  jobs (release, p, deadline, level, accepted):")?;
         for j in &self.jobs {
