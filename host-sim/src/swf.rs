@@ -11,7 +11,8 @@
 //!   different values of one are an error naming both lines). Blank lines are skipped.
 //! - Every other line must have exactly 18 whitespace-separated fields (trailing
 //!   blanks and `\r` are fine; a `\r` with more after it on its line is an error,
-//!   of a file whose lines end in `\r` alone), each a decimal number (`-1`, `12`, `31.69`). With
+//!   of a file whose lines end in `\r` alone), each a decimal number (`-1`, `12`,
+//!   `31.69`). With
 //!   `allow_extra_fields` (`--allow-extra-fields`), a line may have more (Alea's
 //!   variant has 21): the standard 18 are read and checked, the rest ignored. The job
 //!   number (field 1) must be a whole number that fits in a `u32`, and unique.
