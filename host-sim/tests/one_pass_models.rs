@@ -134,12 +134,16 @@ fn reserve_read_once_gives_the_log_and_summary_of_two_passes() {
         );
     }
     // A MaxProcs past the first job changes the pool: the one-pass run is made again.
-    let late = format!("; MaxProcs: 64\n{}; MaxProcs: 32\n{}", jobs(10), &jobs(300)[jobs(10).len()..]);
+    let late = format!("{}; MaxProcs: 32\n{}", jobs(10), &jobs(300)[jobs(10).len()..]);
     succeeds(
         "reserve-late",
         &[("t.swf", late.as_bytes())],
         &["reserve", "--trace", "t.swf", "--window", "1d"],
     );
+    // One that contradicts an earlier one is refused, both ways, naming both lines.
+    let contradicted = format!("; MaxProcs: 64\n{}; MaxProcs: 32\n", jobs(10));
+    let args = ["reserve", "--trace", "t.swf", "--window", "1d"];
+    fails("reserve-contradicted", &[("t.swf", contradicted.as_bytes())], &args, "t.swf:12");
     let merged: &[(&str, &[u8])] =
         &[("a.swf", text.as_bytes()), ("b.swf.gz", &gz), ("c.swf", bare.as_bytes())];
     let args = ["reserve", "--trace", "c.swf", "--trace", "a.swf", "--trace", "b.swf.gz", "--limit", "900"];

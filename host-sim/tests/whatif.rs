@@ -47,7 +47,10 @@ fn the_recorded_configuration_remakes_a_service_level_log() {
     let dir = scratch("whatif-same");
     let trace = dir.join("hand.swf");
     std::fs::write(&trace, HAND_TRACE).unwrap();
-    let trace = trace.to_str().unwrap();
+    // A second trace of the same jobs, for the merge (one file given twice is refused).
+    let copy = dir.join("hand-copy.swf");
+    std::fs::write(&copy, HAND_TRACE).unwrap();
+    let (trace, copy) = (trace.to_str().unwrap(), copy.to_str().unwrap());
     let runs: [&[&str]; 4] = [
         &["run", "--trace", trace, "--machines", "2", "--levels", "1,2,3", "--seed", "3", "--alpha", "0.5"],
         &[
@@ -67,7 +70,7 @@ fn the_recorded_configuration_remakes_a_service_level_log() {
             "--queue-capacity",
             "16",
         ],
-        &["run", "--trace", trace, "--trace", trace, "--limit", "12", "--window", "250", "--windows", "3"],
+        &["run", "--trace", trace, "--trace", copy, "--limit", "12", "--window", "250", "--windows", "3"],
     ];
     for run in runs {
         let (original, whatif) = run_and_whatif(&dir, run, &[]);
