@@ -66,7 +66,7 @@ pub struct TraceArgs {
     pub allow_empty: bool,
     /// Only the first N jobs of the trace, in submit order (at least 1); without it,
     /// every job.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = crate::units::count, allow_hyphen_values = true)]
     pub limit: Option<u64>,
 }
 

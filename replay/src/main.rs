@@ -93,8 +93,23 @@ struct DiffArgs {
     out: Option<PathBuf>,
     /// List at most N changed jobs in the table (all by default); the table says how
     /// many were left out. CSV and JSON list every changed job.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = job_count, allow_hyphen_values = true)]
     limit: Option<usize>,
+}
+
+/// `--limit`'s value, refused in words: a count of jobs, 0 or more.
+fn job_count(text: &str) -> Result<usize, String> {
+    let shown = replay::echo::echo(text);
+    match text.trim().parse::<usize>() {
+        Ok(count) => Ok(count),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+            Err(format!("{shown} is more than {} jobs", usize::MAX))
+        }
+        Err(_) if text.trim().starts_with('-') => {
+            Err(format!("{shown} is negative; give a count of jobs, 0 or more"))
+        }
+        Err(_) => Err(format!("{shown} is not a whole number of jobs (0 or more)")),
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -150,7 +165,9 @@ fn main() -> ExitCode {
         return fail(Path::new(""), &format!("cannot watch for interrupts: {e}"));
     }
     if let Err(clash) = distinct_files(&cli.command) {
-        return fail(Path::new(""), &clash);
+        let refused = fail(Path::new(""), &clash);
+        // `diff`'s 1 means "the logs differ"; its errors are 2.
+        return if matches!(cli.command, Command::Diff(_)) { ExitCode::from(2) } else { refused };
     }
     match cli.command {
         Command::Verify { log } => run_verify(&log),

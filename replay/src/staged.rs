@@ -143,6 +143,11 @@ fn staged<T, E: From<StageError>>(
             );
             return Err(StageError::new(&tmp, &problem).into());
         }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let folder = path.parent().map_or_else(|| Path::new(".").display(), Path::display);
+            let problem = format!("the folder {folder} does not exist; create it first");
+            return Err(StageError::new(path, &problem).into());
+        }
         Err(source) => return Err(StageError { path: tmp, source }.into()),
     };
     let result = write(file, &tmp).and_then(|value| {

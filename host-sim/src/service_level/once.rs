@@ -13,7 +13,7 @@ use crate::input::{Scanned, TraceArgs};
 use crate::one_pass::{self, Held, Log, LogError, OnePass};
 use crate::path_error::PathError;
 use crate::progress;
-use crate::service_level::sim::{self, Recorder, RunConfig, RunReport, SimError};
+use crate::service_level::sim::{self, Recorder, RunConfig, RunReport};
 use crate::workload::{Job, Workload};
 
 /// What a run reads and writes.
@@ -62,10 +62,14 @@ impl OnePass for ServiceLevel<'_> {
         let end = self.end;
         let mut jobs = jobs.take_while(|job| end.is_none_or(|end| job.release < end));
         let progress = progress::bar(0, "jobs");
+        let at = log.as_ref().map(|(_, at)| at.to_path_buf());
         let recorder = log.map(|(writer, _)| writer as &mut dyn Recorder);
         let report = sim::run_stream(self.config, &mut jobs, recorder, &progress);
         progress.finish_and_clear();
-        Ok(report?)
+        report.map_err(|error| match &at {
+            Some(at) => super::record::naming_log(error.into(), at),
+            None => error.into(),
+        })
     }
 
     fn settle(&mut self, _: &Scanned, _: bool) -> Result<Held, CliError> {
@@ -74,7 +78,7 @@ impl OnePass for ServiceLevel<'_> {
 
     fn log_error(&self, error: LogError, path: &Path) -> CliError {
         match error {
-            LogError::Format(error) => SimError::from(error).into(),
+            LogError::Format(error) => crate::record_log::format_error(error, path).into(),
             LogError::Io(source) => CliError::Io(PathError { path: path.display().to_string(), source }),
         }
     }

@@ -178,14 +178,24 @@ fn run_logged(
     let Some(path) = log else {
         return source.run(config, jobs);
     };
-    staged::write(path, |file, _| {
+    staged::write(path, |file, at| {
         let header = config.log_header(source.workload);
         let mut writer = LogWriter::new(BufWriter::new(file), &header).map_err(SimError::from)?;
         let report = match jobs {
             Some(jobs) => source.run(config, Some(&mut Both(&mut writer, jobs))),
             None => source.run(config, Some(&mut writer)),
-        }?;
-        writer.finish().map_err(SimError::from)?;
-        Ok(report)
+        };
+        report
+            .and_then(|report| Ok(writer.finish().map(|_| report).map_err(SimError::from)?))
+            .map_err(|error| naming_log(error, at))
     })
+}
+
+/// A failure to write the log as an error of its file `at` (the staged file, or the
+/// device written through), not of the run.
+pub(crate) fn naming_log(error: CliError, at: &Path) -> CliError {
+    match error {
+        CliError::Sim(SimError::Log(error)) => crate::record_log::format_error(error, at).into(),
+        error => error,
+    }
 }

@@ -56,12 +56,13 @@ impl<R: Read> LogReader<R> {
     /// Reads and checks the magic, the version and the header.
     pub fn new(mut input: R) -> Result<Self, FormatError> {
         let mut start = [0u8; 10];
-        if read_full(&mut input, &mut start)? < start.len() {
+        let read = read_full(&mut input, &mut start)?;
+        let (magic, version) = start.split_at(8);
+        if read < magic.len() || magic != MAGIC {
             return Err(FormatError::BadMagic);
         }
-        let (magic, version) = start.split_at(8);
-        if magic != MAGIC {
-            return Err(FormatError::BadMagic);
+        if read < start.len() {
+            return Err(FormatError::Truncated { offset: read as u64, records: 0 });
         }
         let found = u16::from_le_bytes([version[0], version[1]]);
         if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&found) {

@@ -87,7 +87,7 @@ fn read_classes(only: &[String]) -> Result<Vec<Class>> {
     let name_of = |p: &PathBuf| p.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
     let names: Vec<String> = paths.iter().map(name_of).collect();
     if let Some(unknown) = only.iter().find(|c| !names.contains(c)) {
-        return Err(format!("bad-inputs: no class {unknown:?} in {DIR} (the classes: {})", names.join(", ")));
+        return Err(format!("bad-inputs: no class `{unknown}` in {DIR} (the classes: {})", names.join(", ")));
     }
     let mut classes = Vec::new();
     for path in paths.iter().filter(|p| only.is_empty() || only.contains(&name_of(p))) {
