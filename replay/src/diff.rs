@@ -342,3 +342,18 @@ fn keyed_lines(header: &Header) -> Vec<(String, String)> {
     }
     keyed
 }
+
+/// `replay diff --limit`'s value, refused in words: a count of jobs, 0 or more.
+pub fn parse_limit(text: &str) -> Result<usize, String> {
+    let shown = crate::echo::echo(text);
+    match text.trim().parse::<usize>() {
+        Ok(count) => Ok(count),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+            Err(format!("{shown} is more than {} jobs", usize::MAX))
+        }
+        Err(_) if text.trim().starts_with('-') => {
+            Err(format!("{shown} is negative; give a count of jobs, 0 or more"))
+        }
+        Err(_) => Err(format!("{shown} is not a whole number of jobs (0 or more)")),
+    }
+}

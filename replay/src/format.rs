@@ -312,9 +312,12 @@ pub enum FormatError {
     SequenceGap { offset: u64, expected: u64, found: u64 },
     #[error("the footer at byte {offset} counts {footer} {what}, the log holds {actual}")]
     FooterMismatch { offset: u64, what: &'static str, footer: u64, actual: u64 },
-    #[error("damaged frame at byte {offset}: the {what} frame holds {bytes} bytes after its last field")]
+    #[error(
+        "damaged frame at byte {offset}: the {what} frame holds {bytes} byte{} after its last field",
+        if *bytes == 1 { "" } else { "s" }
+    )]
     FrameTrailing { offset: u64, what: &'static str, bytes: u64 },
-    #[error("{bytes} unexpected bytes after the footer at byte {offset}")]
+    #[error("{bytes} unexpected byte{} after the footer at byte {offset}", if *bytes == 1 { "" } else { "s" })]
     TrailingBytes { offset: u64, bytes: u64 },
     #[error("the header or footer could not be encoded: {0}")]
     Encode(postcard::Error),

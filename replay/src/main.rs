@@ -93,23 +93,8 @@ struct DiffArgs {
     out: Option<PathBuf>,
     /// List at most N changed jobs in the table (all by default); the table says how
     /// many were left out. CSV and JSON list every changed job.
-    #[arg(long, value_name = "N", value_parser = job_count, allow_hyphen_values = true)]
+    #[arg(long, value_name = "N", value_parser = replay::diff::parse_limit, allow_hyphen_values = true)]
     limit: Option<usize>,
-}
-
-/// `--limit`'s value, refused in words: a count of jobs, 0 or more.
-fn job_count(text: &str) -> Result<usize, String> {
-    let shown = replay::echo::echo(text);
-    match text.trim().parse::<usize>() {
-        Ok(count) => Ok(count),
-        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
-            Err(format!("{shown} is more than {} jobs", usize::MAX))
-        }
-        Err(_) if text.trim().starts_with('-') => {
-            Err(format!("{shown} is negative; give a count of jobs, 0 or more"))
-        }
-        Err(_) => Err(format!("{shown} is not a whole number of jobs (0 or more)")),
-    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -305,12 +290,9 @@ fn write_summary(summary: &str) -> ExitCode {
 /// Exports to `out` through `OUT.tmp`, renamed only once the whole log was read, so
 /// a damaged log never leaves a partial export that looks whole.
 fn run_export(log: &Path, format: Format, out: Option<&Path>) -> ExitCode {
-    if let Err(e) = vouch_file(log) {
-        return fail(Path::new(""), &e);
-    }
-    let reader = match LogReader::open(log) {
+    let reader = match open_vouched(log) {
         Ok(reader) => reader,
-        Err(e) => return fail(log, &e),
+        Err(code) => return code,
     };
     let Some(path) = out else {
         let mut sink = BufWriter::new(io::stdout().lock());
@@ -361,7 +343,19 @@ impl From<StageError> for Staged {
     }
 }
 
+/// The log open for reading, once it verifies ([`vouch_file`]).
+fn open_vouched(log: &Path) -> Result<LogReader<io::BufReader<std::fs::File>>, ExitCode> {
+    vouch_file(log).map_err(|e| fail(Path::new(""), &e))?;
+    LogReader::open(log).map_err(|e| fail(log, &e))
+}
+
+/// Lists the log as it is, to look into one that does not verify; such a log is
+/// checked first all the same, said so on standard error, and exits 1.
 fn run_show(log: &Path) -> ExitCode {
+    let untrusted = vouch_file(log).err();
+    if let Some(replay::trust::TrustError::Unverified { error, .. }) = &untrusted {
+        eprintln!("warning: {} does not verify, and is listed as it is: {error}", log.display());
+    }
     let reader = match LogReader::open(log) {
         Ok(reader) => reader,
         Err(e) => return fail(log, &e),
@@ -369,7 +363,8 @@ fn run_show(log: &Path) -> ExitCode {
     let mut out = BufWriter::new(io::stdout().lock());
     let result = replay::export::show(reader, &mut out);
     let flushed = out.flush();
-    finish_output(log, Path::new("standard output"), result, flushed)
+    let code = finish_output(log, Path::new("standard output"), result, flushed);
+    if untrusted.is_some() { ExitCode::FAILURE } else { code }
 }
 
 /// The exit of a listing: a reader that went away (`| head`) is not an error.
