@@ -48,11 +48,22 @@ fn push_escaped(shown: &mut String, c: char) {
         '\n' => shown.push_str("\\n"),
         '\r' => shown.push_str("\\r"),
         '`' => shown.push_str("\\`"),
-        c if c.is_control() => {
+        c if c.is_control() || invisible(c) => {
             let _ = write!(shown, "\\u{{{:x}}}", c as u32);
         }
         c => shown.push(c),
     }
+}
+
+/// A character that shows as nothing (a format character: zero-width spaces and
+/// joiners, direction marks and overrides, a byte-order mark), so it is shown by its
+/// code instead.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{AD}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{206F}'
+            | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}'
+    )
 }
 
 #[cfg(test)]
@@ -67,6 +78,11 @@ mod tests {
     #[test]
     fn control_characters_are_escaped() {
         assert_eq!(echo("a\0b\tc\u{7}"), "`a\\0b\\tc\\u{7}`");
+    }
+
+    #[test]
+    fn invisible_characters_are_shown_by_their_code() {
+        assert_eq!(echo("\u{FEFF}1\u{200B}"), "`\\u{feff}1\\u{200b}`");
     }
 
     #[test]

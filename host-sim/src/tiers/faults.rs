@@ -65,6 +65,33 @@ pub fn trace_until(requests: &[kernel::tiers::Request]) -> Tick {
     requests.iter().map(|r| r.deadline.max(r.t)).max().unwrap_or(0) + 86_400
 }
 
+/// Seeded availability changes a trace's run may draw: past them, a job released
+/// so late (a submit time far past any real trace's) is refused rather than waited
+/// for while hundreds of millions of changes are drawn.
+pub const MAX_SEEDED_CHANGES: u128 = 100_000_000;
+
+/// The changes `volunteers` desktops make by `release`, on average, under `faults`.
+fn seeded_changes(faults: Faults, volunteers: u64, release: Tick) -> u128 {
+    let period = u128::from(faults.up_mean_s.saturating_add(faults.down_mean_s).max(1));
+    u128::from(release) * 2 * u128::from(volunteers) / period
+}
+
+/// Why a trace job released at `release` (job `id`) is too late for the seeded
+/// availability of `volunteers` desktops, or `None` when it is not (or no desktop
+/// leaves).
+pub fn too_late(faults: Faults, volunteers: u64, id: u32, release: Tick) -> Option<String> {
+    let changes = seeded_changes(faults, volunteers, release);
+    (faults.down_mean_s > 0 && changes > MAX_SEEDED_CHANGES).then(|| {
+        format!(
+            "trace job {id} is released {release} s after the first: the seeded availability of \
+             {volunteers} volunteer desktops would change about {changes} times by then (--up-mean \
+             {} s, --down-mean {} s), and at most {MAX_SEEDED_CHANGES} changes are drawn; keep the \
+             jobs before it with --limit, give a longer --up-mean, or --down-mean 0 (desktops never leave)",
+            faults.up_mean_s, faults.down_mean_s
+        )
+    })
+}
+
 /// The availability changes a run sends, in time order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChangePlan {

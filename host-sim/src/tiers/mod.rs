@@ -123,9 +123,34 @@ impl Scenario {
         observe: &mut dyn FnMut(&Event, &[Decision]),
         fated: &mut dyn FnMut(&JobFate),
     ) -> Result<(Summary, Ran), TiersError> {
-        let mut requests = testbed::TraceRequests::new(jobs, mix, self.seed);
-        let (summary, out) = self.run_requests(&mut requests, observe, fated)?;
-        Ok((summary, Ran { out, wide: requests.wide }))
+        let mut late = None;
+        let (summary, out, wide) = {
+            let jobs = jobs.map_while(|job| match job {
+                Ok(job) if late.is_none() => match self.too_late(&job) {
+                    Some(why) => {
+                        late = Some(why);
+                        None
+                    }
+                    None => Some(Ok(job)),
+                },
+                other => Some(other),
+            });
+            let mut requests = testbed::TraceRequests::new(jobs, mix, self.seed);
+            let (summary, out) = self.run_requests(&mut requests, observe, fated)?;
+            (summary, out, requests.wide)
+        };
+        match late {
+            Some(why) => Err(TiersError::Usage(why)),
+            None => Ok((summary, Ran { out, wide })),
+        }
+    }
+
+    /// Why `job` is released too late for the seeded availability (see
+    /// [`faults::too_late`]); `None` under an availability file.
+    fn too_late(&self, job: &crate::workload::Job) -> Option<String> {
+        let ChangePlan::Seeded { .. } = self.changes else { return None };
+        let volunteers = self.resources.iter().filter(|r| r.group == kernel::tiers::Group::Low).count();
+        faults::too_late(self.faults, volunteers as u64, job.id, job.release)
     }
 
     /// The run loop over `requests`, its fates tallied.
