@@ -9,7 +9,7 @@ use kernel::stream::{DeviceModel, RECORD_BUFFER_BYTES, Setup, StreamWriter};
 /// `embedded/firmware/src/main.rs`).
 pub const FIRMWARE_SOURCE: &str = "kernel-firmware";
 /// The list bound of the firmware's setups (`SETUP_LIST` there); not in the bytes.
-pub const SETUP_LIST: usize = 8;
+pub const SETUP_LIST: usize = 16;
 
 /// The bytes `kernel::log::encode` writes for `records`, one after another (the
 /// firmware's input streams).

@@ -1,9 +1,10 @@
-//! `cargo xtask embedded`: the kernels on a Cortex-M4F under QEMU, byte for byte
+//! `cargo xtask embedded`: the four kernels on a Cortex-M4F under QEMU, byte for byte
 //! against the host.
 //!
-//! 1. Makes the event streams from the shared traces ([`streams`]) and the records
-//!    the host's kernels decide for them, and writes the streams file the firmware
-//!    includes: `target/embedded/streams.bin` (generated, never committed).
+//! 1. Makes the event streams from the shared traces ([`streams`]: service level and
+//!    reservation) and from fixed scenarios ([`scenarios`]: tiers and SLA) and the
+//!    records the host's kernels decide for them, and writes the streams file the
+//!    firmware includes: `target/embedded/streams.bin` (generated, never committed).
 //! 2. Builds `embedded/firmware` for `thumbv7em-none-eabihf` with that file.
 //! 3. Runs it on `qemu-system-arm -machine mps2-an386` with a time limit; the
 //!    firmware writes its records and its defmt frames to files over semihosting.
@@ -19,6 +20,7 @@
 
 pub mod compare;
 mod imported;
+pub mod scenarios;
 pub mod streams;
 #[cfg(test)]
 mod tests;
@@ -29,6 +31,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use kernel::log::{Body, Record};
+use kernel::stream::DeviceModel;
 
 use crate::cmd::{Result, cargo, render, root, run, shared_traces, target_dir, wait_within, works};
 use crate::toolchain::{EMBEDDED_TARGET, ensure_target, size_tool};
@@ -41,6 +44,20 @@ const FIRMWARE: &str = "kernel-firmware";
 /// Whether `qemu-system-arm` runs here.
 pub fn qemu_present() -> bool {
     works(Command::new(QEMU).arg("--version"))
+}
+
+/// One model's stream as the check compares it: the firmware's file, its setup, and
+/// the host's records.
+struct Checked {
+    name: &'static str,
+    model: DeviceModel<{ compare::SETUP_LIST }>,
+    expected: Vec<Record>,
+}
+
+impl Checked {
+    fn file(&self) -> String {
+        format!("{}.stream", self.name)
+    }
 }
 
 /// The whole check. `tamper` changes one processing time in the host's copy of the
@@ -59,59 +76,89 @@ pub fn embedded(tamper: bool) -> Result {
             .ok_or_else(|| format!("embedded: ../shared/traces/{name} is missing"))
     };
     println!(
-        "==> embedded: event streams from {} and {}",
+        "==> embedded: event streams from {} and {}, the tiers testbed and the SLA sets",
         streams::SERVICE_TRACE,
         streams::RESERVATION_TRACE
     );
     let service = streams::service(&find(streams::SERVICE_TRACE)?).map_err(|e| format!("embedded: {e}"))?;
     let resv =
         streams::reservation(&find(streams::RESERVATION_TRACE)?).map_err(|e| format!("embedded: {e}"))?;
+    let (mut checked, bytes) = make_streams(&service, &resv).map_err(|e| format!("embedded: {e}"))?;
     let dir = target_dir().join("embedded");
     let run_dir = dir.join("run");
     fs::create_dir_all(&run_dir)
         .map_err(|e| format!("embedded: cannot create {}: {e}", run_dir.display()))?;
     let streams_file = dir.join("streams.bin");
-    let bytes = streams::file(&service, &resv).map_err(|e| format!("embedded: {e}"))?;
     fs::write(&streams_file, &bytes)
         .map_err(|e| format!("embedded: cannot write {}: {e}", streams_file.display()))?;
+
+    let elf = build_firmware(&dir, &streams_file)?;
+    let figures = run_qemu(&elf, &run_dir, &checked)?;
+
+    if tamper {
+        tamper_one(&mut checked[0].expected, &service)?;
+    }
+    let mut written = Vec::new();
+    for c in &checked {
+        let path = run_dir.join(c.file());
+        let stream = fs::read(&path)
+            .map_err(|e| format!("embedded: the firmware wrote no {}: {e}", path.display()))?;
+        let count = compare::compare(c.name, &stream, c.model.clone(), &c.expected)?;
+        println!("==> embedded: {}: {count} records identical (firmware stream = host stream)", c.name);
+        written.push(stream);
+    }
+    for (c, stream) in checked.iter().zip(&written) {
+        imported::check(&run_dir, &c.file(), stream)?;
+    }
+    let rejections = checked.iter().map(|c| count_rejections(&c.expected)).sum();
+    defmt_log(&dir, &elf, &run_dir, rejections)?;
+    report(&elf, &figures, bytes.len())
+}
+
+/// The four models' streams and the streams file that holds their events.
+fn make_streams(
+    service: &streams::Stream<streams::ServiceConfig>,
+    resv: &streams::Stream<kernel::reservation::Config>,
+) -> std::result::Result<(Vec<Checked>, Vec<u8>), String> {
+    let tiers = scenarios::tiers()?;
+    let sla = scenarios::sla()?;
+    let bytes = streams::file(&[
+        streams::service_section(service)?,
+        streams::reservation_section(resv)?,
+        streams::section(scenarios::tiers_setup(&tiers.config)?, &tiers.events)?,
+        streams::section(scenarios::sla_setup(sla.config)?, &sla.events)?,
+    ])?;
     println!(
-        "==> embedded: {} service-level events ({} jobs of {}), {} reservation events ({} jobs of {}): {} bytes",
+        "==> embedded: {} service-level events ({} jobs of {}), {} reservation events ({} jobs of {}), \
+         {} tiers events (the paper's testbed, mix {}, seed {}), {} SLA events ({} generated sets): {} bytes",
         service.events.len(),
         streams::SERVICE_JOBS,
         streams::SERVICE_TRACE,
         resv.events.len(),
         streams::RESERVATION_JOBS,
         streams::RESERVATION_TRACE,
+        tiers.events.len(),
+        scenarios::TIERS_MIX,
+        scenarios::TIERS_SEED,
+        sla.events.len(),
+        scenarios::SLA_SETS,
         bytes.len()
     );
-
-    let elf = build_firmware(&dir, &streams_file)?;
-    let figures = run_qemu(&elf, &run_dir)?;
-
-    let mut host_service = service.expected.clone();
-    if tamper {
-        tamper_one(&mut host_service, &service)?;
-    }
-    let read = |name: &str| {
-        let path = run_dir.join(name);
-        fs::read(&path).map_err(|e| format!("embedded: the firmware wrote no {}: {e}", path.display()))
-    };
-    let service_stream = read("service-level.stream")?;
-    let resv_stream = read("reservation.stream")?;
-    let service_model = streams::service_model(&service.config).map_err(|e| format!("embedded: {e}"))?;
-    let resv_model = streams::reservation_model(resv.config);
-    let service_count = compare::compare("service-level", &service_stream, service_model, &host_service)?;
-    let resv_count = compare::compare("reservation", &resv_stream, resv_model, &resv.expected)?;
-    println!(
-        "==> embedded: service-level: {service_count} records identical (firmware stream = host stream)"
-    );
-    println!("==> embedded: reservation: {resv_count} records identical (firmware stream = host stream)");
-    imported::check(&run_dir, "service-level.stream", &service_stream)?;
-    imported::check(&run_dir, "reservation.stream", &resv_stream)?;
-
-    let rejections = count_rejections(&service.expected) + count_rejections(&resv.expected);
-    defmt_log(&dir, &elf, &run_dir, rejections)?;
-    report(&elf, &figures, bytes.len())
+    let checked = vec![
+        Checked {
+            name: "service-level",
+            model: streams::service_model(&service.config)?,
+            expected: service.expected.clone(),
+        },
+        Checked {
+            name: "reservation",
+            model: streams::reservation_model(resv.config),
+            expected: resv.expected.clone(),
+        },
+        Checked { name: "tiers", model: scenarios::tiers_model(&tiers.config)?, expected: tiers.expected },
+        Checked { name: "sla", model: scenarios::sla_model(sla.config), expected: sla.expected },
+    ];
+    Ok((checked, bytes))
 }
 
 /// The changed processing time of `--tamper`: the 1000th submit's `p` plus one, and
@@ -140,6 +187,8 @@ fn count_rejections(records: &[Record]) -> usize {
                 r.body,
                 Body::Decision(kernel::service_level::Decision::Reject { .. })
                     | Body::ReservationDecision(kernel::reservation::Decision::Reject { .. })
+                    | Body::TiersDecision(kernel::tiers::Decision::Reject { .. })
+                    | Body::SlaDecision(kernel::sla::Decision::Reject { .. })
             )
         })
         .count()
@@ -163,8 +212,8 @@ fn build_firmware(dir: &Path, streams_file: &Path) -> Result<PathBuf> {
 /// The firmware's `FIGURES` line, as (name, value) pairs.
 type Figures = Vec<(String, u64)>;
 
-fn run_qemu(elf: &Path, run_dir: &Path) -> Result<Figures> {
-    for name in ["service-level.stream", "reservation.stream", "defmt.bin"] {
+fn run_qemu(elf: &Path, run_dir: &Path, checked: &[Checked]) -> Result<Figures> {
+    for name in checked.iter().map(Checked::file).chain(["defmt.bin".to_owned()]) {
         let _ = fs::remove_file(run_dir.join(name));
     }
     let mut cmd = Command::new(QEMU);
@@ -186,11 +235,16 @@ fn run_qemu(elf: &Path, run_dir: &Path) -> Result<Figures> {
     if !status.success() {
         return Err(format!("embedded: the firmware failed ({status}):\n{stdout}{stderr}"));
     }
-    let line = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("FIGURES "))
-        .ok_or_else(|| format!("embedded: the firmware printed no FIGURES line:\n{stdout}{stderr}"))?;
-    line.split_whitespace()
+    let lines: Vec<&str> = stdout.lines().filter_map(|l| l.strip_prefix("FIGURES ")).collect();
+    if lines.len() != checked.len() {
+        return Err(format!(
+            "embedded: the firmware printed {} FIGURES lines, not one per model:\n{stdout}{stderr}",
+            lines.len()
+        ));
+    }
+    lines
+        .iter()
+        .flat_map(|l| l.split_whitespace())
         .map(|pair| {
             let (name, value) = pair.split_once('=').ok_or_else(|| format!("embedded: bad figure {pair}"))?;
             let value = value.parse().map_err(|e| format!("embedded: figure {name}: {e}"))?;
@@ -236,8 +290,10 @@ fn defmt_log(dir: &Path, elf: &Path, run_dir: &Path, rejections: usize) -> Resul
             "embedded: the defmt log has {rejected_lines} rejection lines, the records {rejections} rejections"
         ));
     }
-    if !text.contains("INFO  service-level: ") || !text.contains("INFO  stack high-water: ") {
-        return Err("embedded: the defmt log lacks the summaries".into());
+    for summary in ["service-level", "reservation", "tiers", "sla", "stack high-water"] {
+        if !text.contains(&format!("INFO  {summary}: ")) {
+            return Err(format!("embedded: the defmt log lacks the {summary} summary"));
+        }
     }
     Ok(())
 }
@@ -273,10 +329,12 @@ fn report(elf: &Path, figures: &Figures, streams_bytes: usize) -> Result {
         // The comparison is the check; the sizes are figures a missing tool only hides.
         Err(e) => println!("    flash and RAM: NOT MEASURED: {e}"),
     }
-    for (model, kernel) in
-        [("service-level", "Kernel<4, 32, 8>"), ("reservation", "ReservationKernel<16384, 256, 256, 8>")]
-    {
-        let key = model.replace('-', "_").replace("service_level", "service");
+    for (model, key, kernel) in [
+        ("service-level", "service", "Kernel<4, 32, 8>"),
+        ("reservation", "reservation", "ReservationKernel<16384, 256, 256, 8>"),
+        ("tiers", "tiers", "TiersKernel<16, 2048, 1024>"),
+        ("sla", "sla", "SlaKernel<65536, 4096>"),
+    ] {
         println!(
             "    {model}: {kernel}: state {} bytes; {} events -> {} records ({} stream bytes); \
              stack high-water {} bytes (state and a 4 KiB record buffer included: they live \

@@ -41,7 +41,7 @@ pub const SERVICE_CAPACITIES: [u32; 3] = [4, 32, 8];
 pub const RESERVATION_CAPACITIES: [u32; 4] = [16384, 256, 256, 8];
 pub type ServiceKernel = Kernel<4, 32, 8>;
 pub type ResvKernel = ReservationKernel<16384, 256, 256, 8>;
-const MAGIC: &[u8] = b"KSTREAM1";
+const MAGIC: &[u8] = b"KSTREAM2";
 
 /// One model's stream: the configuration, the events, and the host's records.
 #[derive(Clone, Debug)]
@@ -204,22 +204,37 @@ fn numbered(events: &[Body]) -> Vec<Record> {
     events.iter().enumerate().map(|(seq, &body)| Record { seq: seq as u64, body }).collect()
 }
 
-/// The streams file the firmware includes (see `embedded/firmware/src/main.rs`).
-pub fn file(service: &Stream<ServiceConfig>, resv: &Stream<reservation::Config>) -> Result<Vec<u8>, String> {
+/// The service-level section of the streams file: its setup, then its events.
+pub fn service_section(service: &Stream<ServiceConfig>) -> Result<Vec<u8>, String> {
     let setup = ServiceSetup {
         capacities: SERVICE_CAPACITIES,
         machines: service.config.machines,
         levels: &service.config.levels,
     };
-    let mut service_bytes = postcard::to_allocvec(&setup).map_err(|e| e.to_string())?;
-    service_bytes.extend(encode_all(&numbered(&service.events))?);
+    section(postcard::to_allocvec(&setup).map_err(|e| e.to_string())?, &service.events)
+}
+
+/// The reservation section of the streams file.
+pub fn reservation_section(resv: &Stream<reservation::Config>) -> Result<Vec<u8>, String> {
     let setup = ReservationSetup { capacities: RESERVATION_CAPACITIES, config: resv.config };
-    let mut resv_bytes = postcard::to_allocvec(&setup).map_err(|e| e.to_string())?;
-    resv_bytes.extend(encode_all(&numbered(&resv.events))?);
-    let len = u32::try_from(service_bytes.len()).map_err(|_| "the service-level stream is over 4 GiB")?;
+    section(postcard::to_allocvec(&setup).map_err(|e| e.to_string())?, &resv.events)
+}
+
+/// A section of the streams file: `setup` (postcard), then `events`.
+pub fn section(setup: Vec<u8>, events: &[Body]) -> Result<Vec<u8>, String> {
+    let mut bytes = setup;
+    bytes.extend(encode_all(&numbered(events))?);
+    Ok(bytes)
+}
+
+/// The streams file the firmware includes (see `embedded/firmware/src/main.rs`): the
+/// magic, then each section (service level, reservation, tiers, SLA) after its length.
+pub fn file(sections: &[Vec<u8>]) -> Result<Vec<u8>, String> {
     let mut out = MAGIC.to_vec();
-    out.extend(len.to_le_bytes());
-    out.extend(service_bytes);
-    out.extend(resv_bytes);
+    for bytes in sections {
+        let len = u32::try_from(bytes.len()).map_err(|_| "a stream section is over 4 GiB")?;
+        out.extend(len.to_le_bytes());
+        out.extend(bytes);
+    }
     Ok(out)
 }
