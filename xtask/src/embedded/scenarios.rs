@@ -89,8 +89,9 @@ pub fn tiers() -> Result<Stream<TiersConfig>, String> {
 
 /// The records `TiersKernel<16, 2048, 1024>` makes for `events`.
 pub fn decide_tiers(config: &TiersConfig, events: &[Body]) -> Result<Vec<Record>, String> {
+    let (tiers, resources) = (config.config, config.resources.as_slice());
     let mut kernel =
-        Box::new(FirmwareTiers::new(config.config, &config.resources).map_err(|e| format!("tiers: {e:?}"))?);
+        boxed(|| FirmwareTiers::new(tiers, resources).map(Box::new))?.map_err(|e| format!("tiers: {e:?}"))?;
     let mut records = Vec::new();
     for body in events {
         let Body::TiersEvent(event) = *body else { return Err(format!("not a tiers event: {body:?}")) };
@@ -145,7 +146,7 @@ pub fn sla() -> Result<Stream<sla::Config>, String> {
 
 /// The records `SlaKernel<65536, 4096>` makes for `events`.
 pub fn decide_sla(config: sla::Config, events: &[Body]) -> Result<Vec<Record>, String> {
-    let mut kernel = Box::new(FirmwareSla::new(config).map_err(|e| format!("sla: {e:?}"))?);
+    let mut kernel = boxed(|| FirmwareSla::new(config).map(Box::new))?.map_err(|e| format!("sla: {e:?}"))?;
     let mut records = Vec::new();
     for body in events {
         let Body::SlaEvent(event) = *body else { return Err(format!("not an SLA event: {body:?}")) };
@@ -166,6 +167,18 @@ fn agree(kernel: &str, what: &str, expected: &[Record], recorded: &[Body]) -> Re
             Err(format!("{kernel} decides {what} differently from host-sim's compiled size ({diff})"))
         }
     }
+}
+
+/// Builds a kernel on a thread with a stack that holds it by value (the SLA kernel's
+/// 800 KiB overflow a test thread's stack in a debug build).
+fn boxed<T: Send>(build: impl FnOnce() -> T + Send) -> Result<T, String> {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn_scoped(scope, build)
+            .map_err(|e| format!("cannot start a thread to build a kernel: {e}"))?;
+        Ok(handle.join().unwrap_or_else(|payload| std::panic::resume_unwind(payload)))
+    })
 }
 
 fn push(records: &mut Vec<Record>, body: Body) {

@@ -5,6 +5,7 @@ use kernel::log::Body;
 use kernel::service_level::{Event, Level};
 
 use super::compare::{compare, stream_of};
+use super::scenarios;
 use super::streams::{self, ServiceConfig, decide_service, service_model};
 
 /// A small stream that admits, preempts and rejects on 4 machines.
@@ -101,4 +102,66 @@ fn a_damaged_firmware_stream_names_the_frame() {
         "{err}"
     );
     assert!(err.ends_with("; record 0 lost"), "{err}");
+}
+
+/// The tiers scenario as the firmware runs it: the stream of the host's records
+/// compares equal with itself, and a host copy with one request's work changed is
+/// refused, naming that request's record.
+#[test]
+fn a_changed_tiers_request_is_named_by_its_record() {
+    use kernel::tiers::Event as TiersEvent;
+    let stream = scenarios::tiers().unwrap();
+    let model = || scenarios::tiers_model(&stream.config).unwrap();
+    let firmware = stream_of(model(), &stream.expected).unwrap();
+    assert_eq!(compare("tiers", &firmware, model(), &stream.expected), Ok(stream.expected.len()));
+    let mut events = stream.events.clone();
+    let (position, submit) = events
+        .iter_mut()
+        .enumerate()
+        .filter(|(_, b)| matches!(b, Body::TiersEvent(TiersEvent::Submit(_))))
+        .nth(20)
+        .unwrap();
+    let Body::TiersEvent(TiersEvent::Submit(request)) = submit else { unreachable!() };
+    request.work += 1;
+    let changed = events[position];
+    let host = scenarios::decide_tiers(&stream.config, &events).unwrap();
+    let record = host.iter().position(|r| r.body == changed).unwrap();
+    let err = compare("tiers", &firmware, model(), &host).unwrap_err();
+    assert!(
+        err.starts_with(&format!(
+            "tiers: the firmware's records differ from the host's: record {record} differs: "
+        )),
+        "{err}"
+    );
+    assert!(err.contains(&format!("host Record {{ seq: {record}, body: {changed:?} }}")), "{err}");
+}
+
+/// The SLA sets as the firmware runs them: equal with the host's records, and a host
+/// copy with one request's node count changed is refused, naming its record.
+#[test]
+fn a_changed_sla_request_is_named_by_its_record() {
+    use kernel::sla::Event as SlaEvent;
+    let stream = scenarios::sla().unwrap();
+    let model = || scenarios::sla_model(stream.config);
+    let firmware = stream_of(model(), &stream.expected).unwrap();
+    assert_eq!(compare("sla", &firmware, model(), &stream.expected), Ok(stream.expected.len()));
+    let mut events = stream.events.clone();
+    let (position, submit) = events
+        .iter_mut()
+        .enumerate()
+        .filter(|(_, b)| matches!(b, Body::SlaEvent(SlaEvent::Submit { .. })))
+        .nth(100)
+        .unwrap();
+    let Body::SlaEvent(SlaEvent::Submit { request, .. }) = submit else { unreachable!() };
+    request.ncpu += 1;
+    let changed = events[position];
+    let host = scenarios::decide_sla(stream.config, &events).unwrap();
+    let record = host.iter().position(|r| r.body == changed).unwrap();
+    let err = compare("sla", &firmware, model(), &host).unwrap_err();
+    assert!(
+        err.starts_with(&format!(
+            "sla: the firmware's records differ from the host's: record {record} differs: "
+        )),
+        "{err}"
+    );
 }
