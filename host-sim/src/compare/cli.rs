@@ -61,6 +61,20 @@ fn rows_of(workload: &Workload, nodes: u32) -> Vec<(&'static str, Result<Row, Co
         .collect()
 }
 
+/// Says on standard error when some jobs, not all, have no processor count: the
+/// models of [`SIZED`] leave them out, so their rows count fewer requests.
+fn note_unsized(workload: &Workload) {
+    let jobs = &workload.jobs;
+    let unsized_jobs = jobs.iter().filter(|job| job.procs == 0).count();
+    if unsized_jobs > 0 && unsized_jobs < jobs.len() {
+        eprintln!(
+            "host-sim: {unsized_jobs} of {} usable jobs have no processor count (SWF fields 5 and 8): \
+             reservations and sla leave them out, so their rows count fewer requests",
+            jobs.len()
+        );
+    }
+}
+
 /// `host-sim compare`: every model on the trace, as a table (or JSON), and with
 /// `--out` as CSV, JSON and a figure.
 pub fn run(args: &CompareArgs) -> Result<(), CliError> {
@@ -69,6 +83,7 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
     };
     trace.workload.check_not_empty(args.source.allow_empty)?;
     let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(&trace.workload.jobs));
+    note_unsized(&trace.workload);
     let (mut rows, mut failed) = (Vec::new(), Vec::new());
     for (model, result) in rows_of(&trace.workload, nodes) {
         match result {
