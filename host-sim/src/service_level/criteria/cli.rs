@@ -41,6 +41,7 @@ pub fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
             replay::echo::echo(&args.machine_counts)
         )));
     }
+    note_absent(&configs, &counts);
     std::io::stdout()
         .lock()
         .write_all(super::report(&analyses).as_bytes())
@@ -54,4 +55,17 @@ pub fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
         eprintln!("host-sim: wrote criteria.csv and {} figures to {}", figures.len(), out.display());
     }
     Ok(())
+}
+
+/// Says on standard error which of the `--machine-counts` asked for the sweep has no
+/// row on, so that an analysis over fewer counts than asked is not silent.
+fn note_absent(configs: &[super::Config], counts: &[u16]) {
+    let absent: Vec<String> =
+        counts.iter().filter(|&&m| !configs.iter().any(|c| c.machines == m)).map(u16::to_string).collect();
+    if !absent.is_empty() {
+        eprintln!(
+            "host-sim: --machine-counts: the sweep has no row on {} machines; the analysis is over the others",
+            absent.join(", ")
+        );
+    }
 }
