@@ -113,5 +113,11 @@ fn a_stream_that_cannot_be_written_fails_the_run_by_its_name() {
     let dir = scratch("stream-unwritable");
     let stream = dir.join("no-such-folder").join("run.stream");
     let output = host_sim(&["run", "--jobs", "10", "--stream-out", stream.to_str().unwrap()]);
-    assert!(stderr_of_failure(&output).contains("run.stream.tmp"));
+    // Named as given (not as its staged `.tmp`), with the folder that is missing.
+    let err = stderr_of_failure(&output);
+    let folder = dir.join("no-such-folder");
+    assert!(
+        err.contains(&format!("{}: the folder {} does not exist", stream.display(), folder.display())),
+        "{err}"
+    );
 }

@@ -295,9 +295,10 @@ fn a_byte_order_mark_before_the_first_line_is_skipped() {
     check(&text, &[(1, 0, 5), (2, 3, 4)], Excluded::default());
     let commented = format!("\u{FEFF}; MaxProcs: 8\n{}", line("1", "0", "5"));
     assert_eq!(parse_text(&commented, false).unwrap().max_procs, Some(8));
-    // Only at the very start: a mark on a later line is not a blank.
+    // Only at the very start: a mark on a later line is not a blank, and the error
+    // shows it by its code (it is invisible).
     let later = format!("{}\n\u{FEFF}{}", line("1", "0", "5"), line("2", "3", "4"));
-    assert_eq!(error(&later), "trace.swf:2: field 1 (job number): `\u{FEFF}2` is not a number");
+    assert_eq!(error(&later), "trace.swf:2: field 1 (job number): `\\u{feff}2` is not a number");
 }
 
 #[test]
