@@ -248,6 +248,13 @@ impl<const H: usize> Calendar<H> {
         Ok(())
     }
 
+    /// Whether no slot of the horizon has more free than the capacity: the kernels'
+    /// `check_invariants` ask it after every step, in debug builds. `O(64 + H / 64)`.
+    #[cfg(debug_assertions)]
+    pub(crate) fn within_capacity(&self) -> bool {
+        self.capacity.checked_add(1).is_none_or(|over| self.free.first_at_least(0, H, over).is_none())
+    }
+
     fn check(&self, nodes: u32, n: u64) -> Result<(), CalendarError> {
         if nodes == 0 || nodes > self.capacity || n == 0 {
             return Err(CalendarError::BadRequest);

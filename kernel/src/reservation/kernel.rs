@@ -12,6 +12,8 @@ use crate::calendar::SlotLength;
 use crate::types::{JobId, Tick};
 
 mod due;
+#[cfg(debug_assertions)]
+mod invariants;
 
 use due::{due_of, earliest_due};
 
@@ -149,6 +151,13 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
     /// Handles one event, hands every decision it causes to `sink` in order, and
     /// summarises the result.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        let outcome = self.dispatch(event, sink);
+        #[cfg(debug_assertions)]
+        self.check_invariants();
+        outcome
+    }
+
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
         match event {
             Event::Request(request) => self.request(request, sink),
             Event::Advance { t } => {

@@ -11,6 +11,9 @@ use super::queue::Tail;
 use super::types::{LevelId, MachineId, RejectReason};
 use crate::types::{JobId, Tick};
 
+#[cfg(debug_assertions)]
+mod invariants;
+
 /// Which machine takes a job that more than one machine could take.
 ///
 /// A machine is *feasible* for a job when it passes the admission test and has room
@@ -170,6 +173,13 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
     /// Handles one event, hands every decision it causes to `sink` in order, and
     /// summarises the result.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        let outcome = self.dispatch(event, sink);
+        #[cfg(debug_assertions)]
+        self.check_invariants();
+        outcome
+    }
+
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
         match event {
             Event::Submit { t, job, p, level } => self.submit(t, job, p, level, sink),
             Event::Advance { t } => {

@@ -272,6 +272,27 @@ impl<const Q: usize> EddQueue<Q> {
         panic_free::remove_first(&mut self.job)
     }
 
+    /// Whether the queue keeps its rules, for a machine whose clock is `clock`: the
+    /// five arrays of one length, deadlines in EDD order, projected finishes
+    /// increasing, each after the clock and by its deadline, and each suffix minimum
+    /// of slack as stored. `O(len)`; asked in debug builds only.
+    #[cfg(debug_assertions)]
+    pub(super) fn consistent(&self, clock: Tick) -> bool {
+        let len = self.len();
+        let lengths = [self.deadline.len(), self.finish.len(), self.slack_min.len(), self.processed.len()];
+        let sorted = self.deadline.windows(2).all(|w| w.first() <= w.last());
+        let increasing = self.finish.windows(2).all(|w| w.first() < w.last());
+        let after_clock = self.finish.first().is_none_or(|&f| f > clock);
+        let mut behind = Tick::MAX;
+        let mut kept = true;
+        for ((&d, &f), &s) in self.deadline.iter().zip(&self.finish).zip(&self.slack_min).rev() {
+            let Some(own) = d.checked_sub(f) else { return false };
+            behind = behind.min(own);
+            kept &= s == behind;
+        }
+        lengths.iter().all(|&l| l == len) && sorted && increasing && after_clock && kept
+    }
+
     pub fn clear(&mut self) {
         self.deadline.clear();
         self.finish.clear();
