@@ -119,6 +119,13 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
 
     /// Handles one event, hands every decision to `sink` in order, and summarises.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        let outcome = self.dispatch(event, sink);
+        #[cfg(debug_assertions)]
+        self.check_invariants();
+        outcome
+    }
+
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
         if event.time().is_some_and(|t| t < self.now) {
             if let Event::Submit(request) = event {
                 sink(Decision::Reject { job: request.job, reason: RejectReason::TimeWentBackwards });

@@ -115,6 +115,8 @@
 pub mod event;
 mod faults;
 mod frees;
+#[cfg(debug_assertions)]
+mod invariants;
 mod job;
 mod kernel;
 mod known;

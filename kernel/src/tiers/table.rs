@@ -145,6 +145,21 @@ impl<const R: usize, const J: usize> Table<R, J> {
         Some(out)
     }
 
+    /// Whether the side arrays are the function of the jobs they are said to be, and
+    /// the floor of deadlines is at most their least. `O(J)`; debug builds only.
+    #[cfg(debug_assertions)]
+    pub(super) fn consistent(&self) -> bool {
+        let len = self.jobs.len();
+        let lengths =
+            [self.ids.len(), self.places.len(), self.waits.len(), self.dues.len(), self.stuck.len()];
+        let sides = self.ids.iter().zip(&self.places).zip(self.waits.iter().zip(&self.dues));
+        let matched = self.jobs.iter().zip(sides).all(|(job, ((&id, &place), (&w, &d)))| {
+            id == job.job && place == job.resource && w == wait(job) && d == due(job)
+        });
+        let floor = self.dues.iter().all(|&d| d >= self.due_floor);
+        lengths.iter().all(|&l| l == len) && matched && floor
+    }
+
     /// Job `index` could not move, given back a tail of `tail` slots, when the count
     /// of freed ranges was `stamp`.
     pub(super) fn set_stuck(&mut self, index: usize, stamp: u64, tail: u64) {
