@@ -42,6 +42,19 @@
 //! `serde` derives (and `defmt::Format` behind the feature), and every enum only ever
 //! gets variants at its end, so that all of it can be logged.
 //!
+//! # Invariants
+//! After every [`ReservationKernel::step`], debug builds assert
+//! (`kernel/invariants.rs`): every waiting reservation has `1..=m` nodes, starts
+//! inside its window and after now, is fixed only once its fix time has passed and has
+//! no fix left overdue, and the queue is in acceptance order; every running one
+//! contains now (or ends exactly now), and those that hold nodes now need no more than
+//! the pool; the kept due instant is the scanned one; the calendar starts at now's
+//! slot and no slot has more than the pool free; and at each reservation's first slot
+//! the calendar's free nodes are the pool less what the reservations overlapping it
+//! hold (at the present's slot, at most that: an early finish keeps its last slot).
+//! With more than 64 reservations only the last waiting one's slot is counted.
+//! Release builds do not compile the checks.
+//!
 //! # Limits
 //! `H` calendar slots, `W` waiting reservations, `RUN` running ones and `OFFERS` offers
 //! per rejection are const generics checked at compile time (`H > 0`, `0 < W <= 2^16`,

@@ -60,6 +60,16 @@
 //!   move it; [`Event::Reset`] forgets it, so each window starts at machine 0. On one
 //!   machine every policy decides as `FirstFit` does.
 //!
+//! # Invariants
+//! After every [`Kernel::step`], debug builds assert (`kernel/invariants.rs`): each
+//! queue's five arrays have one length, its deadlines are in EDD order, its projected
+//! finishes increase, each is after the machine's clock and by its job's deadline
+//! (every admitted job meets its deadline), and each suffix minimum of slack is as
+//! stored; no completion due by now is left unrun (every head finishes after now), no
+//! machine's clock is past now; the kept head finishes and tails equal their queues';
+//! machines not in use are empty; the round-robin position is a machine in use.
+//! Release builds do not compile the checks.
+//!
 //! # Limits
 //! `M` machine slots (the configuration uses `1..=M` of them), `Q` jobs per queue and
 //! `L` service levels are const generics, checked at compile time. A full queue is not

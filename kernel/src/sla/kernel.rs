@@ -9,6 +9,9 @@ use crate::calendar::{Calendar, CalendarError, Slot, SlotLength};
 use crate::panic_free;
 use crate::types::Tick;
 
+#[cfg(debug_assertions)]
+mod invariants;
+
 /// A request waiting in the batch for the next plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pending {
@@ -88,6 +91,13 @@ impl<const H: usize, const B: usize> SlaKernel<H, B> {
 
     /// Handles one event, hands every decision to `sink` in order, and summarises.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        let outcome = self.dispatch(event, sink);
+        #[cfg(debug_assertions)]
+        self.check_invariants();
+        outcome
+    }
+
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
         match event {
             Event::Reset { t } => self.reset(t, sink),
             _ if event.time() < self.now => {

@@ -83,6 +83,12 @@
 //! name the job, so a log reader pairs them with requests by job number; hosts give
 //! distinct numbers within a batch (the audit in `replay` refuses duplicates).
 //!
+//! # Invariants
+//! After every [`SlaKernel::step`], debug builds assert (`kernel/invariants.rs`):
+//! every queued request is valid, the batch is in submit order with indices below
+//! the next, the calendar's horizon starts at now's slot and no slot has more than
+//! the machine's nodes free. Release builds do not compile the checks.
+//!
 //! # Limits
 //! `H` calendar slots and `B` pending requests are const generics checked at compile
 //! time (`H > 0`, `0 < B < 2^32`). A full batch rejects with

@@ -78,6 +78,17 @@
 //! time to them, so the host wakes the kernel with an `Advance` at
 //! [`TiersKernel::poll_at`], the next planned start.
 //!
+//! # Invariants
+//! After every [`TiersKernel::step`], debug builds assert (`invariants.rs`): the job
+//! table's side arrays are the function of its jobs, and its floor of deadlines is
+//! at most their least; jobs are in acceptance order and each is on a present
+//! resource; a waiting job's planned run lies inside its window and a running one
+//! started by now; each resource's running count is the jobs running there and at
+//! most its nodes; no calendar slot has more than its nodes free; and at each job's
+//! first slot from the present's on, its calendar's free nodes are its nodes less the
+//! jobs holding that slot (at the present's slot, at most that). With more than 64
+//! jobs only the last one's slot is counted. Release builds do not compile the checks.
+//!
 //! # Limits
 //! `R` resources (at most 255), `H` calendar slots per resource and `J` accepted
 //! unfinished jobs are const generics checked at compile time. A full table rejects
