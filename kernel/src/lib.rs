@@ -47,6 +47,10 @@
 //! memory; each has its own `Event`, `Decision`, `Outcome` and `RejectReason`.
 //!
 //! # What the models share
+//! - [`contract`]: [`contract::Kernel`], the trait every model's state machine
+//!   implements: its `Config`, `Event`, `Decision` and `Outcome`, its capacities, and
+//!   `step` (the model's `dispatch`, then its invariants in debug builds), so that
+//!   hosts, checkers and the firmware drive any model through one generic path.
 //! - [`types`]: [`Tick`] (time) and [`JobId`].
 //! - [`calendar`]: the slot calendar of free nodes that the reservation, tiers and
 //!   SLA kernels keep their node time in.
@@ -85,6 +89,7 @@
 )]
 
 pub mod calendar;
+pub mod contract;
 pub mod log;
 mod panic_free;
 pub mod reservation;

@@ -9,6 +9,7 @@ use super::offers;
 use super::plan::{Attempt, Plan};
 use super::request::{RejectReason, Request, Reservation};
 use crate::calendar::SlotLength;
+use crate::contract;
 use crate::types::{JobId, Tick};
 
 mod due;
@@ -146,37 +147,9 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
         self.counters
     }
 
-    // Every model's `step` refuses time going backwards the same way; each keeps its
-    // own `Event`, `Outcome` and `RejectReason`, so the lines are alike but not shared.
-    /// Handles one event, hands every decision it causes to `sink` in order, and
-    /// summarises the result.
+    /// [`contract::Kernel::step`], callable without the trait in scope.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        let outcome = self.dispatch(event, sink);
-        #[cfg(debug_assertions)]
-        self.check_invariants();
-        outcome
-    }
-
-    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        match event {
-            Event::Request(request) => self.request(request, sink),
-            Event::Advance { t } => {
-                if t < self.now {
-                    return Outcome::Refused(RejectReason::TimeWentBackwards);
-                }
-                self.advance(t, sink);
-                Outcome::Advanced
-            }
-            Event::Finish { t, job } => self.finish(t, job, sink),
-            Event::Reset => {
-                self.plan.reset();
-                self.now = 0;
-                self.next_seq = 0;
-                self.counters = Counters::default();
-                self.due = Tick::MAX;
-                Outcome::Reset
-            }
-        }
+        contract::Kernel::step(self, event, sink)
     }
 
     fn request<S: FnMut(Decision) + ?Sized>(&mut self, request: Request, sink: &mut S) -> Outcome {
@@ -306,6 +279,59 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
         self.run_due(t, sink);
         self.now = t;
         self.plan.advance_calendar(t);
+    }
+}
+
+impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize> contract::Kernel
+    for ReservationKernel<H, W, RUN, OFFERS>
+{
+    const MODEL: &'static str = "reservation";
+    const CAPACITIES: &'static [(&'static str, usize)] = &[
+        ("calendar slots (H)", H),
+        ("waiting reservations (W)", W),
+        ("running reservations (RUN)", RUN),
+        ("offers per rejection (OFFERS)", OFFERS),
+    ];
+    type Config = Config;
+    type Event = Event;
+    type Decision = Decision;
+    type Outcome = Outcome;
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn now(&self) -> Tick {
+        self.now
+    }
+
+    // Every model's `dispatch` refuses time going backwards the same way; each keeps
+    // its own `Event`, `Outcome` and `RejectReason`, so the lines are alike but not shared.
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        match event {
+            Event::Request(request) => self.request(request, sink),
+            Event::Advance { t } => {
+                if t < self.now {
+                    return Outcome::Refused(RejectReason::TimeWentBackwards);
+                }
+                self.advance(t, sink);
+                Outcome::Advanced
+            }
+            Event::Finish { t, job } => self.finish(t, job, sink),
+            Event::Reset => {
+                self.plan.reset();
+                self.now = 0;
+                self.next_seq = 0;
+                self.counters = Counters::default();
+                self.due = Tick::MAX;
+                Outcome::Reset
+            }
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    fn check_invariants(&self) {
+        self.assert_invariants();
     }
 }
 

@@ -9,6 +9,7 @@ use super::level::{Level, SLACK_ONE_MILLI};
 use super::machine::Machine;
 use super::queue::Tail;
 use super::types::{LevelId, MachineId, RejectReason};
+use crate::contract;
 use crate::types::{JobId, Tick};
 
 #[cfg(debug_assertions)]
@@ -170,34 +171,9 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
         self.machines.get(..usize::from(self.config.machines)).unwrap_or(&[])
     }
 
-    /// Handles one event, hands every decision it causes to `sink` in order, and
-    /// summarises the result.
+    /// [`contract::Kernel::step`], callable without the trait in scope.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        let outcome = self.dispatch(event, sink);
-        #[cfg(debug_assertions)]
-        self.check_invariants();
-        outcome
-    }
-
-    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        match event {
-            Event::Submit { t, job, p, level } => self.submit(t, job, p, level, sink),
-            Event::Advance { t } => {
-                if t < self.now {
-                    return Outcome::Refused(RejectReason::TimeWentBackwards);
-                }
-                self.advance(t, sink);
-                Outcome::Advanced
-            }
-            Event::Reset => {
-                self.machines.iter_mut().for_each(Machine::reset);
-                self.due = [Tick::MAX; M];
-                self.tails = [Tail::EMPTY; M];
-                self.now = 0;
-                self.last_admitting = None;
-                Outcome::Reset
-            }
-        }
+        contract::Kernel::step(self, event, sink)
     }
 
     /// Runs every machine with a completion due by `t` up to `t`, in index order (the
@@ -336,6 +312,50 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
             None if full_seen => Err(RejectReason::QueueFull),
             None => Err(RejectReason::NoFeasibleMachine),
         }
+    }
+}
+
+impl<const M: usize, const Q: usize, const L: usize> contract::Kernel for Kernel<M, Q, L> {
+    const MODEL: &'static str = "service_level";
+    const CAPACITIES: &'static [(&'static str, usize)] =
+        &[("machines (M)", M), ("queue entries (Q)", Q), ("service levels (L)", L)];
+    type Config = Config<L>;
+    type Event = Event;
+    type Decision = Decision;
+    type Outcome = Outcome;
+
+    fn config(&self) -> &Config<L> {
+        &self.config
+    }
+
+    fn now(&self) -> Tick {
+        self.now
+    }
+
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        match event {
+            Event::Submit { t, job, p, level } => self.submit(t, job, p, level, sink),
+            Event::Advance { t } => {
+                if t < self.now {
+                    return Outcome::Refused(RejectReason::TimeWentBackwards);
+                }
+                self.advance(t, sink);
+                Outcome::Advanced
+            }
+            Event::Reset => {
+                self.machines.iter_mut().for_each(Machine::reset);
+                self.due = [Tick::MAX; M];
+                self.tails = [Tail::EMPTY; M];
+                self.now = 0;
+                self.last_admitting = None;
+                Outcome::Reset
+            }
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    fn check_invariants(&self) {
+        self.assert_invariants();
     }
 }
 

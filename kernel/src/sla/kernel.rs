@@ -6,6 +6,7 @@ use heapless::Vec;
 use super::event::{Decision, Event, Outcome};
 use super::types::{Config, ConfigError, Priority, RejectReason, Request};
 use crate::calendar::{Calendar, CalendarError, Slot, SlotLength};
+use crate::contract;
 use crate::panic_free;
 use crate::types::Tick;
 
@@ -89,34 +90,9 @@ impl<const H: usize, const B: usize> SlaKernel<H, B> {
         &self.calendar
     }
 
-    /// Handles one event, hands every decision to `sink` in order, and summarises.
+    /// [`contract::Kernel::step`], callable without the trait in scope.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        let outcome = self.dispatch(event, sink);
-        #[cfg(debug_assertions)]
-        self.check_invariants();
-        outcome
-    }
-
-    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        match event {
-            Event::Reset { t } => self.reset(t, sink),
-            _ if event.time() < self.now => {
-                let reason = RejectReason::TimeWentBackwards;
-                if let Event::Submit { request, .. } = event {
-                    sink(Decision::Reject { job: request.job, reason });
-                    return Outcome::Rejected(reason);
-                }
-                Outcome::Refused(reason)
-            }
-            Event::Submit { t, request } => {
-                self.bring_to(t);
-                self.submit(request, sink)
-            }
-            Event::Plan { t } => {
-                self.bring_to(t);
-                self.plan(sink)
-            }
-        }
+        contract::Kernel::step(self, event, sink)
     }
 
     /// Time moves to `t` (not before now); the calendar forgets the slots before `t`'s.
@@ -217,6 +193,50 @@ impl<const H: usize, const B: usize> SlaKernel<H, B> {
     /// calendar rounds: `(first, count)`.
     pub const fn span(&self, start: Tick, td: Tick) -> (Slot, u64) {
         self.slot.span(start, start.saturating_add(td))
+    }
+}
+
+impl<const H: usize, const B: usize> contract::Kernel for SlaKernel<H, B> {
+    const MODEL: &'static str = "sla";
+    const CAPACITIES: &'static [(&'static str, usize)] = &[("calendar slots (H)", H), ("batch (B)", B)];
+    type Config = Config;
+    type Event = Event;
+    type Decision = Decision;
+    type Outcome = Outcome;
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn now(&self) -> Tick {
+        self.now
+    }
+
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        match event {
+            Event::Reset { t } => self.reset(t, sink),
+            _ if event.time() < self.now => {
+                let reason = RejectReason::TimeWentBackwards;
+                if let Event::Submit { request, .. } = event {
+                    sink(Decision::Reject { job: request.job, reason });
+                    return Outcome::Rejected(reason);
+                }
+                Outcome::Refused(reason)
+            }
+            Event::Submit { t, request } => {
+                self.bring_to(t);
+                self.submit(request, sink)
+            }
+            Event::Plan { t } => {
+                self.bring_to(t);
+                self.plan(sink)
+            }
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    fn check_invariants(&self) {
+        self.assert_invariants();
     }
 }
 

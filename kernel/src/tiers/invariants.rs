@@ -11,7 +11,7 @@ const COUNT_ALL: usize = 64;
 
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     /// `O(J + R)`, plus the calendars' counts (see [`COUNT_ALL`]).
-    pub(super) fn check_invariants(&self) {
+    pub(super) fn assert_invariants(&self) {
         let jobs = self.jobs.as_slice();
         debug_assert!(self.jobs.consistent(), "the job table's side arrays are stale");
         debug_assert!(jobs.windows(2).all(|w| w.first().map(|a| a.seq) < w.last().map(|b| b.seq)));

@@ -10,6 +10,7 @@ use super::known::Known;
 use super::table::Table;
 use super::types::{Config, ConfigError, RejectReason, Resource, Tier};
 use crate::calendar::{Calendar, Slot, SlotLength};
+use crate::contract;
 use crate::types::{JobId, Tick};
 
 /// The tiers kernel: up to `R` resources, `H` calendar slots each, `J` accepted
@@ -117,47 +118,9 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         self.jobs.next_wait_after(self.now)
     }
 
-    /// Handles one event, hands every decision to `sink` in order, and summarises.
+    /// [`contract::Kernel::step`], callable without the trait in scope.
     pub fn step<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        let outcome = self.dispatch(event, sink);
-        #[cfg(debug_assertions)]
-        self.check_invariants();
-        outcome
-    }
-
-    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        if event.time().is_some_and(|t| t < self.now) {
-            if let Event::Submit(request) = event {
-                sink(Decision::Reject { job: request.job, reason: RejectReason::TimeWentBackwards });
-                return Outcome::Rejected(RejectReason::TimeWentBackwards);
-            }
-            return Outcome::Refused(RejectReason::TimeWentBackwards);
-        }
-        match event {
-            Event::Submit(request) => self.submit(request, sink),
-            Event::Advance { t } => {
-                self.advance(t, sink);
-                Outcome::Advanced
-            }
-            Event::Finish { t, job } => self.finish(t, job, sink),
-            Event::Leave { t, resource } => self.leave(t, resource, sink),
-            Event::Return { t, resource } => self.back(t, resource, sink),
-            Event::Reset => {
-                let resources = self.resources.clone();
-                for (i, c) in self.calendars.iter_mut().enumerate() {
-                    *c = Calendar::new(resources.get(i).map_or(1, |r| r.nodes));
-                }
-                self.available = [true; R];
-                self.running = [0; R];
-                self.jobs.clear();
-                self.now = 0;
-                self.next_seq = 0;
-                self.quiet = None;
-                self.frees = Frees::new();
-                self.known.clear();
-                Outcome::Reset
-            }
-        }
+        contract::Kernel::step(self, event, sink)
     }
 
     fn submit<S: FnMut(Decision) + ?Sized>(&mut self, request: Request, sink: &mut S) -> Outcome {
@@ -286,6 +249,64 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         if let Some(c) = self.calendars.get_mut(r).filter(|c| r < self.resources.len() && c.end() < end) {
             c.advance_to(self.slot.slot_of(self.now));
         }
+    }
+}
+
+impl<const R: usize, const H: usize, const J: usize> contract::Kernel for TiersKernel<R, H, J> {
+    const MODEL: &'static str = "tiers";
+    const CAPACITIES: &'static [(&'static str, usize)] =
+        &[("resources (R)", R), ("calendar slots (H)", H), ("jobs (J)", J)];
+    type Config = Config;
+    type Event = Event;
+    type Decision = Decision;
+    type Outcome = Outcome;
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn now(&self) -> Tick {
+        self.now
+    }
+
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        if event.time().is_some_and(|t| t < self.now) {
+            if let Event::Submit(request) = event {
+                sink(Decision::Reject { job: request.job, reason: RejectReason::TimeWentBackwards });
+                return Outcome::Rejected(RejectReason::TimeWentBackwards);
+            }
+            return Outcome::Refused(RejectReason::TimeWentBackwards);
+        }
+        match event {
+            Event::Submit(request) => self.submit(request, sink),
+            Event::Advance { t } => {
+                self.advance(t, sink);
+                Outcome::Advanced
+            }
+            Event::Finish { t, job } => self.finish(t, job, sink),
+            Event::Leave { t, resource } => self.leave(t, resource, sink),
+            Event::Return { t, resource } => self.back(t, resource, sink),
+            Event::Reset => {
+                let resources = self.resources.clone();
+                for (i, c) in self.calendars.iter_mut().enumerate() {
+                    *c = Calendar::new(resources.get(i).map_or(1, |r| r.nodes));
+                }
+                self.available = [true; R];
+                self.running = [0; R];
+                self.jobs.clear();
+                self.now = 0;
+                self.next_seq = 0;
+                self.quiet = None;
+                self.frees = Frees::new();
+                self.known.clear();
+                Outcome::Reset
+            }
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    fn check_invariants(&self) {
+        self.assert_invariants();
     }
 }
 

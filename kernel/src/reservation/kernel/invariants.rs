@@ -15,7 +15,7 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
     ReservationKernel<H, W, RUN, OFFERS>
 {
     /// `O(W + RUN)`, plus the calendar's count (see [`COUNT_ALL`]).
-    pub(super) fn check_invariants(&self) {
+    pub(super) fn assert_invariants(&self) {
         let (now, nodes) = (self.now, self.config.nodes);
         let waiting = self.plan.waiting();
         for r in waiting {

@@ -7,7 +7,7 @@ use crate::types::Tick;
 
 impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
     /// `O(M Q)`: every queue is read once.
-    pub(super) fn check_invariants(&self) {
+    pub(super) fn assert_invariants(&self) {
         let in_use = usize::from(self.config.machines);
         let copies = self.machines.iter().zip(self.due.iter().zip(&self.tails));
         for (index, (machine, (&due, &tail))) in copies.enumerate() {

@@ -6,7 +6,7 @@ use super::SlaKernel;
 
 impl<const H: usize, const B: usize> SlaKernel<H, B> {
     /// `O(B + H / 64)`.
-    pub(super) fn check_invariants(&self) {
+    pub(super) fn assert_invariants(&self) {
         let nodes = self.config.nodes;
         for p in &self.pending {
             debug_assert!(p.request.valid(nodes), "job {}: queued but not valid", p.request.job);
