@@ -1,9 +1,15 @@
 //! The engines: each model's kernel at the sizes the host compiles, rebuilt from a
 //! log header or a command line, one submodule per model ([`service_level`],
-//! [`reservation`], [`tiers`], [`sla`]), and what they share: [`EngineError`] and the
+//! [`reservation`], [`tiers`], [`sla`]), and what they share: [`Stepper`], any
+//! [`kernel::contract::Kernel`] behind a trait object, [`EngineError`] and the
 //! big-stack thread that builds a kernel by value.
+//!
+//! A model's engine file keeps only what is its own: its compiled sizes, the choice
+//! among them from a header or a command line, its own errors ([`EngineError::Model`])
+//! and the accessors its hosts read (a queue's length, the pending batch).
 
-use crate::engine::service_level::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};
+use kernel::Tick;
+use kernel::contract::Kernel;
 
 pub mod reservation;
 pub mod service_level;
@@ -16,45 +22,87 @@ pub mod tiers;
 /// on the stack, which overflowed 64 MiB; only the pages touched are committed.
 const STACK_BYTES: usize = 128 << 20;
 
-/// Why an engine cannot be built.
+/// What an engine needs of a kernel of one model (configuration `C`, events `E`,
+/// decisions `D`, outcomes `O`), whatever its compiled sizes: [`Kernel`] made object
+/// safe. Every kernel is one, so a model's engine boxes any of its sizes as one type.
+pub trait Stepper<C, E, D, O>: Send {
+    /// Handles one event and appends the decisions it caused to `out`: a `Vec` rather
+    /// than a `dyn` sink, so that the kernel's sink is a known closure, not one
+    /// indirect call per decision.
+    fn step(&mut self, event: E, out: &mut Vec<D>) -> O;
+    fn config(&self) -> &C;
+    /// The time of the last event.
+    fn now(&self) -> Tick;
+    /// `size_of` the kernel.
+    fn state_bytes(&self) -> usize;
+    /// The compiled capacities, named ([`Kernel::CAPACITIES`]).
+    fn capacities(&self) -> &'static [(&'static str, usize)];
+}
+
+impl<K: Kernel + Send> Stepper<K::Config, K::Event, K::Decision, K::Outcome> for K {
+    fn step(&mut self, event: K::Event, out: &mut Vec<K::Decision>) -> K::Outcome {
+        Kernel::step(self, event, &mut |d| out.push(d))
+    }
+
+    fn config(&self) -> &K::Config {
+        Kernel::config(self)
+    }
+
+    fn now(&self) -> Tick {
+        Kernel::now(self)
+    }
+
+    fn state_bytes(&self) -> usize {
+        std::mem::size_of::<K>()
+    }
+
+    fn capacities(&self) -> &'static [(&'static str, usize)] {
+        K::CAPACITIES
+    }
+}
+
+/// Why an engine cannot be built. What only one model can refuse (its configuration,
+/// a size only it has) is that model's own error, inside [`Self::Model`].
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
-    #[error(
-        "queue capacity {0} is not compiled in; choose one of {list}",
-        list = QUEUE_CAPACITIES.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-    )]
-    QueueCapacity(u32),
-    #[error("{0} machines asked for; at most {MAX_MACHINES} are supported")]
-    Machines(u16),
-    #[error("{0} service levels given; at most {MAX_LEVELS} are supported")]
-    Levels(usize),
-    #[error("invalid configuration: {0}")]
-    Config(kernel::service_level::ConfigError),
+    /// A log header names a capacity of `model`'s kernel that this build does not have.
+    #[error("the log's {model} kernel has {found} {what}; this build has {compiled}")]
+    Capacity { model: &'static str, what: &'static str, found: u64, compiled: u64 },
+    /// The model's own error, for example `reservation::ModelError`.
+    #[error(transparent)]
+    Model(Box<dyn std::error::Error + Send + Sync>),
     #[error("cannot start the thread that builds the kernel: {0}")]
     Thread(std::io::Error),
-    #[error("the log's reservation kernel has {found} {what}; this build has {compiled}")]
-    ReservationCapacity { what: &'static str, found: u64, compiled: u64 },
-    #[error("invalid reservation configuration: {0}")]
-    Reservation(kernel::reservation::ConfigError),
-    #[error(
-        "the log's reservation kernel has {found} running reservations (RUN); this build has 2048, 8192, 32768 or 262144"
-    )]
-    ReservationRunning { found: u32 },
-    #[error(
-        "a reservation pool of {nodes} nodes needs room for 2 x {nodes} running jobs; the largest compiled kernel holds {} (pools of up to {max} nodes)",
-        2 * u64::from(*max)
-    )]
-    ReservationPool { nodes: u32, max: u32 },
-    #[error("the log's tiers kernel has {found} {what}; this build has {compiled}")]
-    TiersCapacity { what: &'static str, found: u64, compiled: u64 },
-    #[error("invalid tiers configuration: {0}")]
-    Tiers(kernel::tiers::ConfigError),
-    #[error("the log's SLA kernel has {found} {what}; this build has {compiled}")]
-    SlaCapacity { what: &'static str, found: u64, compiled: u64 },
-    #[error("the log's SLA kernel has a batch (B) of {found}; this build has 4096, 16384 or 65536")]
-    SlaBatch { found: u32 },
-    #[error("invalid SLA configuration: {0}")]
-    Sla(kernel::sla::ConfigError),
+}
+
+impl EngineError {
+    /// A model's own error.
+    pub fn model(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self::Model(Box::new(error))
+    }
+
+    /// The model's own error inside, if it is a `T`.
+    pub fn model_error<T: std::error::Error + 'static>(&self) -> Option<&T> {
+        match self {
+            Self::Model(error) => error.downcast_ref(),
+            _ => None,
+        }
+    }
+
+    /// The first capacity `found` in a header that differs from the one `compiled` (in
+    /// [`Kernel::CAPACITIES`]' order, with its name; `None`: checked elsewhere), as a
+    /// [`Self::Capacity`] of `model`.
+    pub(crate) fn first_differing(
+        model: &'static str,
+        compiled: &[(&'static str, usize)],
+        found: &[Option<u64>],
+    ) -> Result<(), Self> {
+        let mut pairs = compiled.iter().zip(found).filter_map(|(&(what, c), &f)| Some((what, c as u64, f?)));
+        match pairs.find(|&(_, compiled, found)| compiled != found) {
+            Some((what, compiled, found)) => Err(Self::Capacity { model, what, found, compiled }),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Runs `f` on a thread with a [`STACK_BYTES`] stack, so that building a kernel by

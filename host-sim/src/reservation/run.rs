@@ -134,12 +134,13 @@ pub fn run_window<'f>(
 /// The kernel for a run; a pool larger than any compiled size is refused with the
 /// largest it may be and the option that sets it.
 pub fn engine(options: &RunOptions) -> Result<Kernel, ReserveError> {
-    Kernel::new(kernel_config(options)).map_err(|e| match e {
-        replay::engine::EngineError::ReservationPool { .. } => {
+    use replay::engine::reservation::ModelError;
+    Kernel::new(kernel_config(options)).map_err(|e| match e.model_error::<ModelError>() {
+        Some(ModelError::Pool { .. }) => {
             ReserveError::Config(format!("{e}; give a pool of at most {MAX_NODES} with --nodes"))
         }
-        replay::engine::EngineError::Reservation(config) => ReserveError::Config(config.to_string()),
-        other => ReserveError::Config(other.to_string()),
+        Some(ModelError::Config(config)) => ReserveError::Config(config.to_string()),
+        _ => ReserveError::Config(e.to_string()),
     })
 }
 
@@ -290,7 +291,7 @@ impl<'k, 'r, 'f> Host<'k, 'r, 'f> {
     fn step(&mut self, event: Event) -> Outcome {
         let mut decisions = std::mem::take(&mut self.decisions);
         decisions.clear();
-        let outcome = self.kernel.step_with(event, &mut |d| decisions.push(d));
+        let outcome = self.kernel.step(event, &mut decisions);
         if let Some(record) = self.record.as_mut() {
             record(Body::ReservationEvent(event));
             decisions.iter().for_each(|&d| record(Body::ReservationDecision(d)));

@@ -15,22 +15,7 @@ use replay::format::{Header, Model};
 
 use super::SlaError;
 use super::plan::{Outcome, Plan, Settle};
-use super::run::Decide;
 use crate::record_log;
-
-impl Decide for SlaEngine {
-    fn decide(
-        &mut self,
-        event: kernel::sla::Event,
-        out: &mut Vec<kernel::sla::Decision>,
-    ) -> kernel::sla::Outcome {
-        self.step(event, out)
-    }
-
-    fn batch_capacity(&self) -> usize {
-        self.batch_capacity() as usize
-    }
-}
 
 /// The header every sla log starts from: the kernel's configuration, the engine's
 /// capacities (its batch `batch`) and the seed. The caller adds the inputs and the

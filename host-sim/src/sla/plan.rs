@@ -6,10 +6,11 @@
 
 use kernel::Tick;
 use kernel::sla::{Config, Decision, Event};
+use replay::engine::sla::SlaStepper;
 
 use super::mapping::Sla;
 use super::metrics::{self, Summary};
-use super::run::{Batch, Decide, Input, SetOutcome, run_set};
+use super::run::{Batch, Input, SetOutcome, run_set};
 
 /// The sets a run goes through: held in memory (generated sets, a log's sets), or a
 /// trace's one set read as a stream.
@@ -58,7 +59,7 @@ impl Plan {
     /// each set done on `bar`.
     pub fn run(
         &self,
-        kernel: &mut dyn Decide,
+        kernel: &mut SlaStepper,
         observe: &mut dyn FnMut(&Event, &[Decision]),
         settle: Settle<'_>,
         bar: &indicatif::ProgressBar,

@@ -27,7 +27,8 @@
 //!   not fit, and that request opens the next batch. Every request is decided.
 
 use kernel::Tick;
-use kernel::sla::{Config, Decision, Event, RejectReason, Request, SlaKernel};
+use kernel::sla::{Config, Decision, Event, RejectReason, Request};
+use replay::engine::sla::SlaStepper;
 
 use super::ledger::Ledger;
 use super::mapping::Sla;
@@ -66,22 +67,10 @@ impl Batch {
     }
 }
 
-/// Anything that decides SLA events: the kernel of a compiled size, or the host's
-/// engine.
-pub trait Decide {
-    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> kernel::sla::Outcome;
-    /// `B`: the most requests a batch holds.
-    fn batch_capacity(&self) -> usize;
-}
-
-impl<const H: usize, const B: usize> Decide for SlaKernel<H, B> {
-    fn decide(&mut self, event: Event, out: &mut Vec<Decision>) -> kernel::sla::Outcome {
-        self.step(event, &mut |d| out.push(d))
-    }
-
-    fn batch_capacity(&self) -> usize {
-        B
-    }
+/// `B`, the most requests a batch of `kernel` holds ([`kernel::contract::Kernel::CAPACITIES`]).
+fn batch_capacity(kernel: &SlaStepper) -> usize {
+    let batch = kernel.capacities().iter().find(|&&(what, _)| what == "batch (B)");
+    batch.map_or(usize::MAX, |&(_, b)| b)
 }
 
 /// One set's requests, as the run loop feeds them.
@@ -129,7 +118,7 @@ fn request(sla: &Sla) -> Request {
 /// decisions to `observe` and each request and its start, in request order, to
 /// `settle`. Online, the requests are submitted in (submit, request order).
 pub fn run_set(
-    kernel: &mut dyn Decide,
+    kernel: &mut SlaStepper,
     input: &Input,
     batch: Batch,
     observe: &mut dyn FnMut(&Event, &[Decision]),
@@ -156,14 +145,14 @@ pub fn run_set(
 /// decisions by job number; the requests of a set have distinct numbers. Stops at
 /// the first error of `requests`.
 pub fn run_requests<E>(
-    kernel: &mut dyn Decide,
+    kernel: &mut SlaStepper,
     requests: impl Iterator<Item = Result<(u64, Sla), E>>,
     set: SetTerms,
     observe: &mut dyn FnMut(&Event, &[Decision]),
     settle: &mut dyn FnMut(&Sla, Option<Tick>),
 ) -> Result<SetOutcome, E> {
     let mut runner = Runner {
-        capacity: kernel.batch_capacity(),
+        capacity: batch_capacity(kernel),
         kernel,
         observe,
         settle,
@@ -199,7 +188,7 @@ pub fn run_requests<E>(
 
 /// The loop's state while a set runs.
 struct Runner<'a> {
-    kernel: &'a mut dyn Decide,
+    kernel: &'a mut SlaStepper,
     observe: &'a mut dyn FnMut(&Event, &[Decision]),
     settle: &'a mut dyn FnMut(&Sla, Option<Tick>),
     /// The requests submitted and not yet summed.
@@ -239,7 +228,7 @@ impl Runner<'_> {
     /// settles.
     fn step(&mut self, event: Event) -> kernel::sla::Outcome {
         self.decisions.clear();
-        let outcome = self.kernel.decide(event, &mut self.decisions);
+        let outcome = self.kernel.step(event, &mut self.decisions);
         (self.observe)(&event, &self.decisions);
         self.out.events += 1;
         self.out.decisions += self.decisions.len() as u64;

@@ -22,11 +22,12 @@
 
 use kernel::Tick;
 use kernel::sla::{Decision, Event};
+use replay::engine::sla::SlaStepper;
 
 use super::SlaError;
 use super::mapping::{Mapper, Sla};
 use super::metrics::Price;
-use super::run::{Batch, Capacity, Decide, Largest, SetOutcome, SetTerms, run_requests};
+use super::run::{Batch, Capacity, Largest, SetOutcome, SetTerms, run_requests};
 use crate::input::Scanned;
 use crate::swf::SwfError;
 use crate::workload::Job;
@@ -88,7 +89,7 @@ impl TraceSet {
     /// a time, as [`super::run::run_set`] runs the same requests held whole.
     pub fn run(
         &self,
-        kernel: &mut dyn Decide,
+        kernel: &mut SlaStepper,
         batch: Batch,
         observe: &mut dyn FnMut(&Event, &[Decision]),
         settle: &mut dyn FnMut(&Sla, Option<Tick>),

@@ -9,11 +9,14 @@
 //! The firmware's size ([`DeviceReservationKernel`]) is here too, so that a device's
 //! record stream verifies; a header names it by all four of its capacities.
 
+use kernel::contract::Kernel;
 use kernel::reservation::{Config, Decision, Event, Outcome, ReservationKernel};
 
-use super::{EngineError, on_big_stack};
+use super::{EngineError, Stepper, on_big_stack};
 use crate::format::ReservationHeader;
 
+/// How capacity errors name the model.
+const MODEL: &str = "reservation";
 /// `H`: calendar slots. 65,536 one-minute slots reach 45.5 days ahead.
 pub const SLOTS: usize = 1 << 16;
 /// `W`: waiting reservations.
@@ -40,30 +43,37 @@ pub fn device_header(config: Config) -> ReservationHeader {
     ReservationHeader { config, slots: 16_384, waiting: 256, running: 256, offers: 8 }
 }
 
-/// What the host and the checker need of a kernel, whatever its capacities.
-trait DynKernel: Send {
-    fn step(&mut self, event: Event, sink: &mut dyn FnMut(Decision)) -> Outcome;
-    fn config(&self) -> &Config;
-    fn now(&self) -> kernel::Tick;
+/// The reservation's own refusals.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("invalid reservation configuration: {0}")]
+    Config(kernel::reservation::ConfigError),
+    #[error(
+        "the log's reservation kernel has {found} running reservations (RUN); this build has 2048, 8192, 32768 or 262144"
+    )]
+    Running { found: u32 },
+    #[error(
+        "a reservation pool of {nodes} nodes needs room for 2 x {nodes} running jobs; the largest compiled kernel holds {} (pools of up to {max} nodes)",
+        2 * u64::from(*max)
+    )]
+    Pool { nodes: u32, max: u32 },
+}
+
+impl From<ModelError> for EngineError {
+    fn from(error: ModelError) -> Self {
+        Self::model(error)
+    }
+}
+
+/// A kernel of any compiled size whose plan can be read.
+trait Plans: Stepper<Config, Event, Decision, Outcome> {
     fn waiting_len(&self) -> usize;
     fn running_nodes(&self, job: kernel::JobId) -> Option<u32>;
 }
 
-impl<const H: usize, const W: usize, const RUN: usize, const O: usize> DynKernel
+impl<const H: usize, const W: usize, const RUN: usize, const O: usize> Plans
     for ReservationKernel<H, W, RUN, O>
 {
-    fn step(&mut self, event: Event, sink: &mut dyn FnMut(Decision)) -> Outcome {
-        ReservationKernel::step(self, event, sink)
-    }
-
-    fn config(&self) -> &Config {
-        ReservationKernel::config(self)
-    }
-
-    fn now(&self) -> kernel::Tick {
-        ReservationKernel::now(self)
-    }
-
     fn waiting_len(&self) -> usize {
         self.plan().waiting().len()
     }
@@ -75,7 +85,7 @@ impl<const H: usize, const W: usize, const RUN: usize, const O: usize> DynKernel
 
 /// A boxed reservation kernel of one of the compiled sizes.
 pub struct ReservationEngine {
-    inner: Box<dyn DynKernel>,
+    inner: Box<dyn Plans>,
     running: u32,
 }
 
@@ -95,7 +105,7 @@ pub fn running_for(nodes: u32) -> Result<u32, EngineError> {
     RUNNING_CAPACITIES
         .into_iter()
         .find(|&c| u64::from(c) >= needed)
-        .ok_or(EngineError::ReservationPool { nodes, max: MAX_NODES })
+        .ok_or(ModelError::Pool { nodes, max: MAX_NODES }.into())
 }
 
 /// The header of a log written by this engine with `config`: the running capacity is
@@ -111,16 +121,15 @@ pub fn header(config: Config) -> ReservationHeader {
     }
 }
 
-fn build<const RUN: usize>(config: Config) -> Result<Box<dyn DynKernel>, EngineError> {
-    let kernel = HostReservationKernel::<RUN>::new(config).map_err(EngineError::Reservation)?;
-    Ok(Box::new(kernel))
+fn build<const RUN: usize>(config: Config) -> Result<Box<dyn Plans>, EngineError> {
+    Ok(Box::new(HostReservationKernel::<RUN>::new(config).map_err(ModelError::Config)?))
 }
 
 impl ReservationEngine {
     /// The kernel for `config`, with the smallest running capacity that holds its pool.
     pub fn new(config: Config) -> Result<Self, EngineError> {
         if config.nodes == 0 {
-            return Err(EngineError::Reservation(kernel::reservation::ConfigError::NoNodes));
+            return Err(ModelError::Config(kernel::reservation::ConfigError::NoNodes).into());
         }
         Self::with_running(config, running_for(config.nodes)?)
     }
@@ -132,7 +141,8 @@ impl ReservationEngine {
             8192 => build::<8192>(config),
             32_768 => build::<32_768>(config),
             262_144 => build::<262_144>(config),
-            other => Err(EngineError::ReservationCapacity {
+            other => Err(EngineError::Capacity {
+                model: MODEL,
                 what: "running reservations (RUN)",
                 found: u64::from(other),
                 compiled: u64::from(RUNNING_CAPACITIES[0]),
@@ -143,9 +153,8 @@ impl ReservationEngine {
 
     /// The engine of the firmware's size.
     pub fn device(config: Config) -> Result<Self, EngineError> {
-        let inner = on_big_stack(move || -> Result<Box<dyn DynKernel>, EngineError> {
-            let kernel = DeviceReservationKernel::new(config).map_err(EngineError::Reservation)?;
-            Ok(Box::new(kernel))
+        let inner = on_big_stack(move || -> Result<Box<dyn Plans>, EngineError> {
+            Ok(Box::new(DeviceReservationKernel::new(config).map_err(ModelError::Config)?))
         })??;
         Ok(Self { inner, running: 256 })
     }
@@ -157,28 +166,22 @@ impl ReservationEngine {
         if *header == device_header(header.config) {
             return Self::device(header.config);
         }
-        let pairs = [
-            ("calendar slots (H)", u64::from(header.slots), SLOTS as u64),
-            ("waiting reservations (W)", u64::from(header.waiting), WAITING as u64),
-            ("offers per rejection (OFFERS)", u64::from(header.offers), OFFERS as u64),
-        ];
-        if let Some(&(what, found, compiled)) = pairs.iter().find(|(_, found, compiled)| found != compiled) {
-            return Err(EngineError::ReservationCapacity { what, found, compiled });
-        }
+        // `RUN` is checked against its table, after the others.
+        let found = [Some(header.slots), Some(header.waiting), None, Some(u32::from(header.offers))];
+        EngineError::first_differing(
+            MODEL,
+            HostReservationKernel::<2048>::CAPACITIES,
+            &found.map(|c| c.map(u64::from)),
+        )?;
         if !RUNNING_CAPACITIES.contains(&header.running) {
-            return Err(EngineError::ReservationRunning { found: header.running });
+            return Err(ModelError::Running { found: header.running }.into());
         }
         Self::with_running(header.config, header.running)
     }
 
     /// Handles one event and appends the decisions it caused to `out`.
     pub fn step(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome {
-        self.inner.step(event, &mut |d| out.push(d))
-    }
-
-    /// Handles one event, handing every decision to `sink`.
-    pub fn step_with(&mut self, event: Event, sink: &mut dyn FnMut(Decision)) -> Outcome {
-        self.inner.step(event, sink)
+        self.inner.step(event, out)
     }
 
     pub fn config(&self) -> &Config {

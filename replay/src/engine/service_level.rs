@@ -8,7 +8,7 @@
 
 use kernel::service_level::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
 
-use super::{EngineError, on_big_stack};
+use super::{EngineError, Stepper, on_big_stack};
 use crate::format::Header;
 
 /// Queue capacities that are compiled in; a run must name one of them. 32 is the
@@ -25,32 +25,43 @@ const MACHINE_CAPACITIES: &[u16] = &[1, 4, 16, 64];
 pub const MAX_MACHINES: u16 = 64;
 /// The most service levels a run may use.
 pub const MAX_LEVELS: usize = 32;
-/// What the engine needs of a kernel, whatever its sizes.
-trait DynKernel: Send {
-    /// Appends the decisions to `out`: a `Vec` rather than a `dyn` sink, so that the
-    /// kernel's sink is a known closure, not one indirect call per decision.
-    fn step(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome;
-    fn queue_len(&self, machine: u16) -> usize;
-    fn state_bytes(&self) -> usize;
+
+/// The service level's own refusals.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error(
+        "queue capacity {0} is not compiled in; choose one of {list}",
+        list = QUEUE_CAPACITIES.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    )]
+    QueueCapacity(u32),
+    #[error("{0} machines asked for; at most {MAX_MACHINES} are supported")]
+    Machines(u16),
+    #[error("{0} service levels given; at most {MAX_LEVELS} are supported")]
+    Levels(usize),
+    #[error("invalid configuration: {0}")]
+    Config(kernel::service_level::ConfigError),
 }
 
-impl<const M: usize, const Q: usize> DynKernel for Kernel<M, Q, MAX_LEVELS> {
-    fn step(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome {
-        Kernel::step(self, event, &mut |d| out.push(d))
+impl From<ModelError> for EngineError {
+    fn from(error: ModelError) -> Self {
+        Self::model(error)
     }
+}
 
+/// A kernel of any compiled size whose queues can be read.
+trait Queues: Stepper<Config<MAX_LEVELS>, Event, Decision, Outcome> {
+    fn queue_len(&self, machine: u16) -> usize;
+}
+
+impl<const M: usize, const Q: usize> Queues for Kernel<M, Q, MAX_LEVELS> {
     fn queue_len(&self, machine: u16) -> usize {
         self.machines().get(usize::from(machine)).map_or(0, |m| m.queue().len())
-    }
-
-    fn state_bytes(&self) -> usize {
-        std::mem::size_of::<Self>()
     }
 }
 
 /// A kernel of a compiled size behind a trait object.
 pub struct Engine {
-    inner: Box<dyn DynKernel>,
+    inner: Box<dyn Queues>,
     machine_capacity: u16,
     queue_capacity: u32,
 }
@@ -64,10 +75,8 @@ impl std::fmt::Debug for Engine {
     }
 }
 
-fn build<const M: usize, const Q: usize>(
-    config: Config<MAX_LEVELS>,
-) -> Result<Box<dyn DynKernel>, EngineError> {
-    Ok(Box::new(Kernel::<M, Q, MAX_LEVELS>::new(config).map_err(EngineError::Config)?))
+fn build<const M: usize, const Q: usize>(config: Config<MAX_LEVELS>) -> Result<Box<dyn Queues>, EngineError> {
+    Ok(Box::new(Kernel::<M, Q, MAX_LEVELS>::new(config).map_err(ModelError::Config)?))
 }
 
 /// Expands to a match over every (machine capacity, queue capacity) pair.
@@ -75,13 +84,13 @@ macro_rules! dispatch {
     ($m:expr, $q:expr, $config:expr; $($mc:literal),+; $qs:tt) => {
         match $m {
             $( $mc => dispatch!(@q $mc, $q, $config; $qs), )+
-            _ => Err(EngineError::Machines($m)),
+            _ => Err(ModelError::Machines($m).into()),
         }
     };
     (@q $mc:literal, $q:expr, $config:expr; [$($qc:literal),+]) => {
         match $q {
             $( $qc => build::<$mc, $qc>($config), )+
-            other => Err(EngineError::QueueCapacity(other)),
+            other => Err(ModelError::QueueCapacity(other).into()),
         }
     };
 }
@@ -94,18 +103,18 @@ impl Engine {
         levels: &[Level],
     ) -> Result<Self, EngineError> {
         if machines > MAX_MACHINES {
-            return Err(EngineError::Machines(machines));
+            return Err(ModelError::Machines(machines).into());
         }
         if !QUEUE_CAPACITIES.contains(&queue_capacity) {
-            return Err(EngineError::QueueCapacity(queue_capacity));
+            return Err(ModelError::QueueCapacity(queue_capacity).into());
         }
-        let levels = heapless::Vec::from_slice(levels).map_err(|_| EngineError::Levels(levels.len()))?;
+        let levels = heapless::Vec::from_slice(levels).map_err(|_| ModelError::Levels(levels.len()))?;
         let config = Config { machines, policy, levels };
         let machine_capacity = MACHINE_CAPACITIES
             .iter()
             .copied()
             .find(|&c| c >= machines)
-            .ok_or(EngineError::Machines(machines))?;
+            .ok_or(ModelError::Machines(machines))?;
         let inner = on_big_stack(
             move || dispatch!(machine_capacity, queue_capacity, config; 1, 4, 16, 64; [16, 32, 64, 256, 1024]),
         )??;

@@ -5,9 +5,10 @@
 //! its input forms ([`batch_for`]), so a run whose batches fit 4,096 keeps the size of
 //! every log written before the table, and splits a batch larger than the largest.
 
+use kernel::contract::Kernel;
 use kernel::sla::{Config, Decision, Event, Outcome, SlaKernel};
 
-use super::{EngineError, on_big_stack};
+use super::{EngineError, Stepper, on_big_stack};
 use crate::format::SlaHeader;
 
 /// `H`: calendar slots; 65,536 one-minute slots reach 45 days ahead (a generated job
@@ -23,30 +24,38 @@ pub const BATCH: usize = BATCHES[0] as usize;
 /// the smallest `B`, 5.8 MB at the largest (80 bytes a pending request).
 pub type HostSlaKernel<const B: usize> = SlaKernel<SLOTS, B>;
 
-/// What the host needs of a kernel, whatever its batch capacity.
-trait DynKernel: Send {
-    fn step(&mut self, event: Event, sink: &mut dyn FnMut(Decision)) -> Outcome;
-    fn config(&self) -> &Config;
+/// The SLA's own refusals.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("the log's SLA kernel has a batch (B) of {found}; this build has 4096, 16384 or 65536")]
+    Batch { found: u32 },
+    #[error("invalid SLA configuration: {0}")]
+    Config(kernel::sla::ConfigError),
+}
+
+impl From<ModelError> for EngineError {
+    fn from(error: ModelError) -> Self {
+        Self::model(error)
+    }
+}
+
+/// A kernel of any batch capacity whose batch can be read.
+trait Batches: Stepper<Config, Event, Decision, Outcome> {
     fn pending_len(&self) -> usize;
 }
 
-impl<const B: usize> DynKernel for HostSlaKernel<B> {
-    fn step(&mut self, event: Event, sink: &mut dyn FnMut(Decision)) -> Outcome {
-        SlaKernel::step(self, event, sink)
-    }
-
-    fn config(&self) -> &Config {
-        SlaKernel::config(self)
-    }
-
+impl<const B: usize> Batches for HostSlaKernel<B> {
     fn pending_len(&self) -> usize {
         self.pending().len()
     }
 }
 
+/// An SLA kernel of any compiled size, as the host's run loop drives it.
+pub type SlaStepper = dyn Stepper<Config, Event, Decision, Outcome>;
+
 /// A boxed SLA kernel of one of the compiled sizes.
 pub struct SlaEngine {
-    inner: Box<dyn DynKernel>,
+    inner: Box<dyn Batches>,
     batch: u32,
 }
 
@@ -73,8 +82,8 @@ pub fn header_with(config: Config, batch: u32) -> SlaHeader {
     SlaHeader { config, slots: SLOTS as u32, batch }
 }
 
-fn build<const B: usize>(config: Config) -> Result<Box<dyn DynKernel>, EngineError> {
-    Ok(Box::new(HostSlaKernel::<B>::new(config).map_err(EngineError::Sla)?))
+fn build<const B: usize>(config: Config) -> Result<Box<dyn Batches>, EngineError> {
+    Ok(Box::new(HostSlaKernel::<B>::new(config).map_err(ModelError::Config)?))
 }
 
 impl SlaEngine {
@@ -91,26 +100,22 @@ impl SlaEngine {
             4096 => build::<4096>(config),
             16_384 => build::<16_384>(config),
             65_536 => build::<65_536>(config),
-            other => Err(EngineError::SlaBatch { found: other }),
+            other => Err(ModelError::Batch { found: other }.into()),
         })??;
         Ok(Self { inner, batch })
     }
 
     /// The engine a log was written with; other capacities are refused by name.
     pub fn from_header(header: &SlaHeader) -> Result<Self, EngineError> {
-        if header.slots != SLOTS as u32 {
-            return Err(EngineError::SlaCapacity {
-                what: "calendar slots (H)",
-                found: u64::from(header.slots),
-                compiled: SLOTS as u64,
-            });
-        }
+        // `B` is checked against its table.
+        let found = [Some(u64::from(header.slots)), None];
+        EngineError::first_differing("SLA", HostSlaKernel::<BATCH>::CAPACITIES, &found)?;
         Self::with_batch(header.config, header.batch)
     }
 
     /// Handles one event and appends its decisions to `out`.
     pub fn step(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome {
-        self.inner.step(event, &mut |d| out.push(d))
+        self.inner.step(event, out)
     }
 
     pub fn config(&self) -> &Config {
@@ -125,6 +130,29 @@ impl SlaEngine {
     /// Requests waiting for the next plan.
     pub fn pending_len(&self) -> usize {
         self.inner.pending_len()
+    }
+}
+
+/// The engine drives as its kernel does, so that a loop over any SLA kernel takes it.
+impl Stepper<Config, Event, Decision, Outcome> for SlaEngine {
+    fn step(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome {
+        self.inner.step(event, out)
+    }
+
+    fn config(&self) -> &Config {
+        self.inner.config()
+    }
+
+    fn now(&self) -> kernel::Tick {
+        self.inner.now()
+    }
+
+    fn state_bytes(&self) -> usize {
+        self.inner.state_bytes()
+    }
+
+    fn capacities(&self) -> &'static [(&'static str, usize)] {
+        self.inner.capacities()
     }
 }
 

@@ -2,9 +2,10 @@
 //! decisions (a full job table rejects, the horizon bounds placements), so a log's
 //! header names exactly these; `host-sim tiers` runs this size.
 
+use kernel::contract::Kernel;
 use kernel::tiers::{Config, Decision, Event, Outcome, Resource, TiersKernel};
 
-use super::{EngineError, on_big_stack};
+use super::{EngineError, Stepper, on_big_stack};
 use crate::format::TiersHeader;
 
 /// `R`: resources (the paper's testbed has ten).
@@ -16,6 +17,13 @@ pub const JOBS: usize = 1024;
 
 /// The compiled tiers kernel: about 345 KiB of state.
 pub type HostTiersKernel = TiersKernel<RESOURCES, SLOTS, JOBS>;
+
+/// The tiers' own refusal.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("invalid tiers configuration: {0}")]
+    Config(kernel::tiers::ConfigError),
+}
 
 /// A boxed [`HostTiersKernel`].
 pub struct TiersEngine {
@@ -45,29 +53,19 @@ impl TiersEngine {
         // would not fit a test thread's.
         let resources = resources.to_vec();
         let inner = on_big_stack(move || HostTiersKernel::new(config, &resources).map(Box::new))?;
-        Ok(Self { inner: inner.map_err(EngineError::Tiers)? })
+        Ok(Self { inner: inner.map_err(|e| EngineError::model(ModelError::Config(e)))? })
     }
 
     /// The engine a log was written with; other capacities are refused by name.
     pub fn from_header(header: &TiersHeader) -> Result<Self, EngineError> {
-        let pairs = [
-            ("resources (R)", header.resource_capacity, RESOURCES as u32),
-            ("calendar slots (H)", header.slots, SLOTS as u32),
-            ("jobs (J)", header.jobs, JOBS as u32),
-        ];
-        if let Some(&(what, found, compiled)) = pairs.iter().find(|(_, found, compiled)| found != compiled) {
-            return Err(EngineError::TiersCapacity {
-                what,
-                found: u64::from(found),
-                compiled: u64::from(compiled),
-            });
-        }
+        let found = [header.resource_capacity, header.slots, header.jobs].map(|c| Some(u64::from(c)));
+        EngineError::first_differing("tiers", HostTiersKernel::CAPACITIES, &found)?;
         Self::new(header.config, &header.resources)
     }
 
     /// Handles one event and appends its decisions to `out`.
     pub fn step(&mut self, event: Event, out: &mut Vec<Decision>) -> Outcome {
-        self.inner.step(event, &mut |d| out.push(d))
+        Stepper::step(&mut *self.inner, event, out)
     }
 
     pub fn kernel(&self) -> &HostTiersKernel {
