@@ -21,6 +21,7 @@
 //!   order and reasons from the records alone, and each job set's accepted starts) and
 //!   its plain sort-then-first-fit reference ([`sla::SlaReference`]).
 
+mod bytes;
 pub mod reservation;
 pub mod service_level;
 pub mod sla;

@@ -17,6 +17,7 @@ use kernel::sla::{
 use super::audit::SlaAudit;
 use super::reference::SlaReference;
 use crate::format::SlaHeader;
+use crate::model::bytes::Bytes;
 
 /// The calendar slots of a case's kernel.
 pub const CASE_SLOTS: usize = 24;
@@ -32,25 +33,6 @@ pub const MAX_EVENTS: usize = 60;
 pub struct SlaCase {
     pub config: Config,
     pub events: Vec<Event>,
-}
-
-/// Reads bytes front to back; zeros once they run out.
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn next(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((&b, rest)) => {
-                self.0 = rest;
-                b
-            }
-            None => 0,
-        }
-    }
-
-    fn below(&mut self, n: u8) -> u8 {
-        self.next() % n
-    }
 }
 
 const TERMS: [Term; 7] = Term::ALL;
@@ -94,7 +76,7 @@ pub fn case_from_bytes(bytes: &[u8]) -> SlaCase {
     let mut events = Vec::new();
     let mut t: Tick = 0;
     let mut job: u32 = 0;
-    while events.len() < MAX_EVENTS && !b.0.is_empty() {
+    while events.len() < MAX_EVENTS && !b.is_empty() {
         let kind = b.next();
         match kind % 16 {
             0..=9 => {
