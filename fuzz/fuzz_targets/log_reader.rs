@@ -20,6 +20,7 @@ use libfuzzer_sys::fuzz_target;
 use replay::format::codec::BlockHeader;
 use replay::format::{
     CRC32C, Footer, Header, KIND_BLOCK, KIND_FOOTER, KIND_HEADER, LogReader, MAGIC, Model, ReservationHeader,
+    ServiceLevelHeader,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -58,7 +59,8 @@ fn read_all(bytes: &[u8]) {
 fn framed(input: &[u8], mode: u8) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     // Two levels, so that accepts with implicit deadlines decode.
-    let mut header = Header::new(2, 16, Policy::FirstFit, vec![Level::whole(2, 1), Level::whole(1, 2)]);
+    let levels = vec![Level::whole(2, 1), Level::whole(1, 2)];
+    let mut header = Header::new(ServiceLevelHeader::new(2, 16, Policy::FirstFit, levels).into());
     let payload = if mode & 2 != 0 {
         // Version 2: its header is version 3's without the last field (`None`, one
         // zero byte).

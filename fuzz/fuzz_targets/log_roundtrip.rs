@@ -17,7 +17,7 @@ use kernel::log::{Body, Record};
 use kernel::reservation::{self, Config, Criterion, Fixing, Request, RequestKind};
 use kernel::service_level::{Decision, Event, Level, Policy, RejectReason};
 use libfuzzer_sys::fuzz_target;
-use replay::format::{Header, LogReader, LogWriter, Model, ReservationHeader, Setting};
+use replay::format::{Header, LogReader, LogWriter, Model, ReservationHeader, ServiceLevelHeader, Setting};
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -280,7 +280,9 @@ fn header(input: &Input) -> Header {
         .iter()
         .map(|&(slack_milli, price_per_tick)| Level { slack_milli, price_per_tick })
         .collect();
-    let mut header = Header::new(input.machines, input.queue_capacity, Policy::FirstFit, levels);
+    let mut header = Header::new(
+        ServiceLevelHeader::new(input.machines, input.queue_capacity, Policy::FirstFit, levels).into(),
+    );
     header.seed = input.seed;
     header
         .inputs
@@ -301,16 +303,19 @@ fn header(input: &Input) -> Header {
             ReservationHeader { config, slots, waiting, running, offers }
         },
     );
-    header.model = reservation.map_or(Model::ServiceLevel, Model::Reservation);
+    if let Some(reservation) = reservation {
+        header.model = Model::Reservation(reservation);
+    }
     header
 }
 
 fuzz_target!(|input: Input| {
     let header = header(&input);
     let mut followed = Followed::default();
+    let levels = header.service_level().map_or(&[][..], |part| part.levels.as_slice());
     let bodies: Vec<Body> = (0..=input.repeat % 32)
         .flat_map(|_| input.bodies.iter())
-        .map(|&b| b.to_body(&header.levels, &mut followed))
+        .map(|&b| b.to_body(levels, &mut followed))
         .collect();
     let mut writer = LogWriter::new(Vec::new(), &header).expect("writing to memory cannot fail");
     for body in &bodies {

@@ -30,13 +30,13 @@ const SETUP_BUFFER_BYTES: usize = 4096;
 /// `None` if the header holds more levels or resources than a setup does.
 pub fn setup(header: &Header, source: &str) -> Option<HostSetup> {
     let model = match &header.model {
-        Model::ServiceLevel => DeviceModel::ServiceLevel {
-            machine_capacity: u32::from(machine_capacity(header.machines)),
-            queue_capacity: header.queue_capacity,
+        Model::ServiceLevel(s) => DeviceModel::ServiceLevel {
+            machine_capacity: u32::from(machine_capacity(s.machines)),
+            queue_capacity: s.queue_capacity,
             level_capacity: MAX_LEVELS as u32,
-            machines: header.machines,
-            policy: header.policy,
-            levels: header.levels.as_slice().try_into().ok()?,
+            machines: s.machines,
+            policy: s.policy,
+            levels: s.levels.as_slice().try_into().ok()?,
         },
         Model::Reservation(r) => DeviceModel::Reservation {
             slots: r.slots,

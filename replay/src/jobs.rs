@@ -25,7 +25,7 @@ use kernel::service_level::{Decision, Event, Level, LevelId, MachineId};
 use kernel::{JobId, Tick};
 
 use crate::export::ExportError;
-use crate::format::{LogReader, Model};
+use crate::format::LogReader;
 
 /// The CSV header line (without the newline).
 pub const CSV_HEADER: &str =
@@ -149,11 +149,11 @@ impl JobTable {
 /// `replay export --format csv`: the header line, then every job's row of a
 /// service-level log. Logs of other models have no such rows and are refused.
 pub fn export_csv<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result<u64, ExportError> {
-    if !matches!(reader.header().model, Model::ServiceLevel) {
+    let Some(part) = reader.header().service_level() else {
         let message = "per-job CSV rows exist for service-level logs only; use --format jsonl";
         return Err(ExportError::Output(io::Error::new(io::ErrorKind::InvalidInput, message)));
-    }
-    let mut table = JobTable::new(&reader.header().levels);
+    };
+    let mut table = JobTable::new(&part.levels);
     writeln!(out, "{CSV_HEADER}")?;
     while let Some(record) = reader.next_record()? {
         match record.body {

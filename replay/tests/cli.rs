@@ -5,7 +5,7 @@ use std::process::Command;
 use kernel::log::Body;
 use kernel::service_level::{Event, Level, Policy};
 use replay::engine::service_level::Engine;
-use replay::format::{Header, LogWriter};
+use replay::format::{Header, LogWriter, ServiceLevelHeader};
 
 fn replay(args: &[&std::ffi::OsStr]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_replay")).args(args).output().expect("the replay binary runs")
@@ -15,7 +15,8 @@ fn replay(args: &[&std::ffi::OsStr]) -> std::process::Output {
 /// blocks; it verifies.
 fn log(jobs: u32) -> Vec<u8> {
     let levels = [Level::whole(2, 19)];
-    let header = Header::new(1, 1024, Policy::FirstFit, levels.to_vec()).with_input("unit", 7);
+    let header = Header::new(ServiceLevelHeader::new(1, 1024, Policy::FirstFit, levels.to_vec()).into())
+        .with_input("unit", 7);
     let mut engine = Engine::new(1, 1024, Policy::FirstFit, &levels).unwrap();
     let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
     let events = (0..jobs).map(|job| Event::Submit { t: u64::from(job) * 10, job, p: 5, level: 0 });
@@ -76,8 +77,12 @@ fn an_export_or_chart_over_its_own_log_is_refused_and_the_log_kept() {
 
 /// A kernel-made log of three jobs at once, each 10 ticks due at 10, on `machines`.
 fn kernel_log(machines: u16) -> Vec<u8> {
-    let header = Header::new(machines, 16, Policy::FirstFit, vec![Level::whole(1, 20)]).with_input("unit", 7);
-    let mut engine = replay::engine::service_level::Engine::from_header(&header).unwrap();
+    let header = Header::new(
+        ServiceLevelHeader::new(machines, 16, Policy::FirstFit, vec![Level::whole(1, 20)]).into(),
+    )
+    .with_input("unit", 7);
+    let mut engine =
+        replay::engine::service_level::Engine::from_header(header.service_level().unwrap()).unwrap();
     let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
     let submits = (1..=3).map(|job| Event::Submit { t: 0, job, p: 10, level: 0 });
     for event in submits.chain([Event::Advance { t: u64::MAX }]) {

@@ -3,10 +3,13 @@
 
 use kernel::log::{Body, Record};
 use kernel::service_level::{Decision, Event, Level, Policy};
-use replay::format::{CRC32C, CodecError, FormatError, Header, KIND_BLOCK, LogReader, LogWriter};
+use replay::format::{
+    CRC32C, CodecError, FormatError, Header, KIND_BLOCK, LogReader, LogWriter, Model, ServiceLevelHeader,
+};
 
 fn header() -> Header {
-    let mut header = Header::new(2, 64, Policy::FirstFit, vec![Level::whole(1, 20), Level::whole(2, 19)]);
+    let levels = vec![Level::whole(1, 20), Level::whole(2, 19)];
+    let mut header = Header::new(ServiceLevelHeader::new(2, 64, Policy::FirstFit, levels).into());
     header.seed = 7;
     header = header.with_input("unit", 0x0123_4567_89ab_cdef);
     header.set("alpha", "1");
@@ -108,8 +111,8 @@ fn every_flipped_byte_is_detected() {
 #[test]
 fn another_version_is_refused_by_name() {
     for (version, message) in [
-        (1, "log format version 1 is not supported (this build reads versions 2 to 5)"),
-        (9, "log format version 9 is not supported (this build reads versions 2 to 5)"),
+        (1, "log format version 1 is not supported (this build reads versions 2 to 6)"),
+        (9, "log format version 9 is not supported (this build reads versions 2 to 6)"),
     ] {
         let (mut bytes, _) = sample_log(1);
         bytes[8] = version;
@@ -123,32 +126,54 @@ fn another_version_is_refused_by_name() {
 /// host version, no settings, no reservation field).
 fn sample_log_v2(jobs: u32) -> (Vec<u8>, Vec<Body>) {
     let (bytes, bodies) = sample_log(jobs);
-    let header_len = u32::from_le_bytes(bytes[11..15].try_into().unwrap()) as usize;
     let h = header();
+    let s = h.service_level().unwrap();
     let v2 = (
         2u16,
         &h.kernel_version,
-        h.machines,
-        h.queue_capacity,
-        h.policy,
-        &h.levels,
+        s.machines,
+        s.queue_capacity,
+        s.policy,
+        &s.levels,
         h.seed,
         &h.inputs[0].name,
         &h.inputs[0].hash,
         h.window_ticks,
         "run --machines 2",
     );
-    let v2_payload = postcard::to_stdvec(&v2).unwrap();
+    (with_header(&bytes, 2, &postcard::to_stdvec(&v2).unwrap()), bodies)
+}
+
+/// `sample_log(jobs)` as version 4 wrote it: the same records, and version 4's
+/// header layout, with the service level's fields after the provenance and its model
+/// variant empty.
+fn sample_log_v4(jobs: u32) -> (Vec<u8>, Vec<Body>) {
+    let (bytes, bodies) = sample_log(jobs);
+    let h = header();
+    let s = h.service_level().unwrap();
+    let v4 = (
+        (4u16, &h.kernel_version, &h.host_version),
+        (s.machines, s.queue_capacity, s.policy, &s.levels),
+        (h.seed, &h.inputs, h.window_ticks, &h.settings),
+        0u8,
+    );
+    (with_header(&bytes, 4, &postcard::to_stdvec(&v4).unwrap()), bodies)
+}
+
+/// The log `bytes` with the version `version` after the magic and its header frame's
+/// payload replaced by `payload`.
+fn with_header(bytes: &[u8], version: u16, payload: &[u8]) -> Vec<u8> {
+    let header_len = u32::from_le_bytes(bytes[11..15].try_into().unwrap()) as usize;
     let mut out = bytes[..8].to_vec();
-    out.extend_from_slice(&2u16.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     let start = out.len();
     out.push(bytes[10]);
-    out.extend_from_slice(&(v2_payload.len() as u32).to_le_bytes());
-    out.extend_from_slice(&v2_payload);
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(payload);
     let crc = CRC32C.checksum(&out[start..]);
     out.extend_from_slice(&crc.to_le_bytes());
     out.extend_from_slice(&bytes[15 + header_len + 4..]);
-    (out, bodies)
+    out
 }
 
 #[test]
@@ -159,7 +184,7 @@ fn a_version_2_log_is_read_with_its_own_header_layout() {
     expected.format_version = 2;
     expected.settings.clear();
     assert_eq!(reader.header(), &expected);
-    assert_eq!(reader.header().model, replay::format::Model::ServiceLevel);
+    assert!(matches!(reader.header().model, Model::ServiceLevel(_)));
     let (records, error) = read_all(&bytes);
     assert!(error.is_none(), "{error:?}");
     assert_eq!(bodies_of(&records), bodies);
@@ -274,16 +299,34 @@ fn a_second_header_frame_is_named() {
 }
 
 #[test]
-fn a_policy_other_than_first_fit_is_stamped_with_the_version_that_knows_it() {
-    let first_fit = LogWriter::new(Vec::new(), &header()).unwrap().finish().unwrap();
-    assert_eq!(first_fit[8], 4, "a first-fit log stays a version 4 log, byte for byte");
-    for policy in [Policy::BestFit, Policy::WorstFit, Policy::LeastLoaded, Policy::RoundRobin] {
+fn a_version_4_log_is_read_with_its_own_header_layout() {
+    let (bytes, bodies) = sample_log_v4(400);
+    let reader = LogReader::new(&bytes[..]).unwrap();
+    let mut expected = header();
+    expected.format_version = 4;
+    assert_eq!(reader.header(), &expected);
+    let (records, error) = read_all(&bytes);
+    assert!(error.is_none(), "{error:?}");
+    assert_eq!(bodies_of(&records), bodies);
+    // Written again, it is a version 6 log of the same records.
+    let mut writer = LogWriter::new(Vec::new(), reader.header()).unwrap();
+    for body in &bodies {
+        writer.record(*body).unwrap();
+    }
+    let again = writer.finish().unwrap();
+    assert_eq!(again, sample_log(400).0);
+}
+
+#[test]
+fn every_policy_is_stamped_version_6() {
+    for policy in Policy::ALL {
         let mut h = header();
-        h.policy = policy;
+        h.service_level_mut().unwrap().policy = policy;
         let bytes = LogWriter::new(Vec::new(), &h).unwrap().finish().unwrap();
-        assert_eq!(bytes[8], 5, "{policy:?}");
+        assert_eq!(bytes[8], 6, "{policy:?}");
         let reader = LogReader::new(&bytes[..]).unwrap();
-        assert_eq!(reader.header().format_version, 5);
+        assert_eq!(reader.header().format_version, 6);
+        assert_eq!(reader.header(), &h);
         assert_eq!(reader.header().check(), Ok(()));
     }
 }
@@ -291,8 +334,8 @@ fn a_policy_other_than_first_fit_is_stamped_with_the_version_that_knows_it() {
 #[test]
 fn a_version_4_header_naming_a_newer_policy_is_refused_by_name() {
     let mut h = header();
-    h.policy = Policy::BestFit;
-    assert_eq!(h.format_version, 4);
+    h.service_level_mut().unwrap().policy = Policy::BestFit;
+    h.format_version = 4;
     let error = h.check().unwrap_err();
     assert_eq!(error.field, "policy");
     assert_eq!(error.problem, "is best-fit, which format version 4 does not have (version 5 on)");

@@ -7,7 +7,7 @@ use kernel::log::Body;
 use kernel::service_level::{Decision, Event, Level, Policy, RejectReason};
 use replay::format::codec::RecordCodec;
 use replay::format::varint::Cursor;
-use replay::format::{Header, LogReader, LogWriter};
+use replay::format::{Header, LogReader, LogWriter, ServiceLevelHeader};
 
 /// Service level 0 has slack factor 2, level 1 slack factor 1.5.
 fn levels() -> Vec<Level> {
@@ -100,7 +100,7 @@ fn rejects_preemptions_and_escapes() {
 
 #[test]
 fn a_whole_block_frame() {
-    let header = Header::new(1, 16, Policy::FirstFit, levels());
+    let header = Header::new(ServiceLevelHeader::new(1, 16, Policy::FirstFit, levels()).into());
     let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
     writer.record(submit(1460, 2, 3726, 0)).unwrap();
     writer

@@ -7,7 +7,7 @@ use kernel::log::Body;
 use kernel::reservation::{Config, Criterion, Decision, Event, Fixing, Request, RequestKind};
 use kernel::service_level::{Level, Policy};
 use replay::engine::reservation::{self, ReservationEngine};
-use replay::format::{Header, LogReader, LogWriter, Model};
+use replay::format::{Header, LogReader, LogWriter, Model, ServiceLevelHeader};
 use replay::model::reservation::{ReservationAudit, ReservationViolation};
 use replay::verify::ModelCounts;
 use replay::verify::VerifyError;
@@ -34,8 +34,7 @@ fn config() -> Config {
 /// A short run: two requests that fill the pool, one that moves, one rejected with
 /// offers, an early finish, and the drain.
 fn honest_run() -> (Header, Vec<Body>) {
-    let mut header = Header::new(0, 0, Policy::FirstFit, vec![Level::whole(1, 1)]).with_input("unit", 1);
-    header.model = Model::Reservation(reservation::header(config()));
+    let header = Header::new(Model::Reservation(reservation::header(config()))).with_input("unit", 1);
     let mut engine = ReservationEngine::new(config()).unwrap();
     let events = [
         Event::Request(request(0, 1, 4, 20, 10, 100, RequestKind::Flexible)),
@@ -91,9 +90,8 @@ fn records_of_the_other_kernel_are_refused_by_name() {
         "record 1 is a service-level record in a log whose header is for the reservation kernel"
     );
     let mut service = header.clone();
-    service.model = Model::ServiceLevel;
-    service.machines = 1;
-    service.queue_capacity = 16;
+    service.model =
+        Model::ServiceLevel(ServiceLevelHeader::new(1, 16, Policy::FirstFit, vec![Level::whole(1, 1)]));
     let error = verify_bytes(&log_of(&service, &bodies[..1])).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -208,8 +206,7 @@ fn seeded_runs_of_every_criterion_and_fixing_verify() {
             fixing: fixings[(run / criteria.len()) % fixings.len()],
             offer_trials: rng.below(12) as u16,
         };
-        let mut header = Header::new(0, 0, Policy::FirstFit, Vec::new()).with_input("unit", 1);
-        header.model = Model::Reservation(reservation::header(config));
+        let header = Header::new(Model::Reservation(reservation::header(config))).with_input("unit", 1);
         let mut engine = ReservationEngine::new(config).unwrap();
         let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
         let mut t = 0;

@@ -176,10 +176,8 @@ fn sample_events() -> Vec<Event> {
 
 fn sla_log(config: Config, events: &[Event]) -> Vec<u8> {
     let mut engine = SlaEngine::new(config).unwrap();
-    let mut h =
-        Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new()).with_input("sample", 7);
-    h.set_model(Model::Sla(header(config)));
-    assert_eq!(h.format_version, 5);
+    let h = Header::new(Model::Sla(header(config))).with_input("sample", 7);
+    assert_eq!(h.format_version, 6);
     let mut writer = LogWriter::new(Vec::new(), &h).unwrap();
     for &event in events {
         writer.record(Body::SlaEvent(event)).unwrap();
@@ -198,14 +196,15 @@ fn sample_config() -> Config {
 }
 
 #[test]
-fn an_sla_log_verifies_summarises_and_is_stamped_version_5() {
+fn an_sla_log_verifies_summarises_and_is_stamped_version_6() {
     let bytes = sla_log(sample_config(), &sample_events());
-    assert_eq!(&bytes[8..10], &5u16.to_le_bytes());
-    // A header given its model by assignment is raised to version 5 by the writer.
-    let mut h = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new()).with_input("x", 1);
-    h.model = Model::Sla(header(sample_config()));
+    assert_eq!(&bytes[8..10], &6u16.to_le_bytes());
+    // A header that says an older version is raised to version 6 by the writer,
+    // which writes only the newest layout.
+    let mut h = Header::new(Model::Sla(header(sample_config()))).with_input("x", 1);
+    h.format_version = 5;
     let raised = LogWriter::new(Vec::new(), &h).unwrap().finish().unwrap();
-    assert_eq!(LogReader::new(&raised[..]).unwrap().header().format_version, 5);
+    assert_eq!(LogReader::new(&raised[..]).unwrap().header().format_version, 6);
     let report = verify(LogReader::new(&bytes[..]).unwrap()).unwrap();
     let ModelCounts::Sla(counts) = report.counts else { panic!("not an SLA log: {report:?}") };
     assert_eq!(counts.requests, 80);
@@ -228,17 +227,17 @@ fn an_sla_log_verifies_summarises_and_is_stamped_version_5() {
     for p in summary.sets.iter().flat_map(|s| &s.accepted) {
         assert!(p.start >= p.request.ts && p.start + p.request.td <= p.request.tf, "{p:?}");
     }
-    // A service-level log is still version 4, byte for byte as before.
-    let h = Header::new(
+    // A service-level log is version 6 too: every model's header part is its own.
+    let part = replay::format::ServiceLevelHeader::new(
         1,
         16,
         kernel::service_level::Policy::FirstFit,
         vec![kernel::service_level::Level::whole(2, 1)],
-    )
-    .with_input("x", 1);
-    let old = LogWriter::new(Vec::new(), &h).unwrap().finish().unwrap();
-    assert_eq!(&old[8..10], &4u16.to_le_bytes());
-    assert_eq!(LogReader::new(&old[..]).unwrap().header().format_version, 4);
+    );
+    let h = Header::new(part.into()).with_input("x", 1);
+    let log = LogWriter::new(Vec::new(), &h).unwrap().finish().unwrap();
+    assert_eq!(&log[8..10], &6u16.to_le_bytes());
+    assert_eq!(LogReader::new(&log[..]).unwrap().header().format_version, 6);
 }
 
 #[test]
@@ -271,8 +270,7 @@ fn a_tampered_sla_log_is_refused() {
 fn sla_headers_are_checked_field_by_field() {
     let good = header(sample_config());
     let check = |sla: SlaHeader| {
-        let mut h = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new()).with_input("x", 1);
-        h.set_model(Model::Sla(sla));
+        let h = Header::new(Model::Sla(sla)).with_input("x", 1);
         h.check().map_err(|e| e.field)
     };
     assert_eq!(check(good), Ok(()));
@@ -287,8 +285,7 @@ fn sla_headers_are_checked_field_by_field() {
     assert_eq!(bad(|h| h.config.ticks_per_hour = 0), "sla.config.ticks_per_hour");
     assert_eq!(bad(|h| h.slots = 0), "sla.slots");
     assert_eq!(bad(|h| h.batch = 0), "sla.batch");
-    let mut h = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new()).with_input("x", 1);
-    h.model = Model::Sla(good);
+    let mut h = Header::new(Model::Sla(good)).with_input("x", 1);
     h.format_version = 4;
     assert_eq!(h.check().unwrap_err().field, "model");
     h.format_version = 5;

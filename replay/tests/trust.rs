@@ -6,7 +6,7 @@
 use kernel::log::Body;
 use kernel::service_level::{Event, Level, Policy};
 use replay::engine::service_level::Engine;
-use replay::format::{CRC32C, FormatError, Header, LogReader, LogWriter};
+use replay::format::{CRC32C, FormatError, Header, LogReader, LogWriter, ServiceLevelHeader};
 use replay::trust::{TrustError, vouch, vouch_file};
 use replay::verify::VerifyError;
 
@@ -14,7 +14,8 @@ use replay::verify::VerifyError;
 /// than the gap, so that fewer machines would decide otherwise.
 fn log(machines: u16, jobs: u32) -> Vec<u8> {
     let levels = [Level::whole(1, 1)];
-    let header = Header::new(machines, 16, Policy::FirstFit, levels.to_vec()).with_input("unit", 7);
+    let header = Header::new(ServiceLevelHeader::new(machines, 16, Policy::FirstFit, levels.to_vec()).into())
+        .with_input("unit", 7);
     let mut engine = Engine::new(machines, 16, Policy::FirstFit, &levels).unwrap();
     let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
     let events = (0..jobs).map(|job| Event::Submit { t: u64::from(job), job, p: 3, level: 0 });
@@ -26,6 +27,15 @@ fn log(machines: u16, jobs: u32) -> Vec<u8> {
         decisions.iter().for_each(|&d| writer.record(Body::Decision(d)).unwrap());
     }
     writer.finish().unwrap()
+}
+
+/// Where the header's `machines` is: the first field of the service level's part,
+/// which ends the header frame's payload (from byte 15 on).
+fn machines_at(bytes: &[u8]) -> usize {
+    let header = LogReader::new(bytes).unwrap().header().clone();
+    let payload = u32::from_le_bytes(bytes[11..15].try_into().unwrap()) as usize;
+    let part = postcard::to_stdvec(header.service_level().unwrap()).unwrap();
+    15 + payload - part.len()
 }
 
 /// Each frame's start, from byte 10 on.
@@ -106,9 +116,7 @@ fn a_footer_that_miscounts_is_named_with_its_offset() {
 fn a_log_whose_machines_were_edited_is_not_vouched_for() {
     let mut bytes = log(3, 12);
     assert!(vouch(LogReader::new(&bytes[..]).unwrap()).is_ok());
-    // `machines` is the varint after the two version strings.
-    let header = LogReader::new(&bytes[..]).unwrap().header().clone();
-    let at = 15 + 1 + 1 + header.kernel_version.len() + 1 + header.host_version.len();
+    let at = machines_at(&bytes);
     assert_eq!(bytes[at], 3);
     bytes[at] = 2;
     fix_checksums(&mut bytes);
@@ -135,7 +143,8 @@ fn a_log_of_another_kernel_version_is_audited_and_its_promises_still_held() {
     let bytes = log(3, 12);
     let header = LogReader::new(&bytes[..]).unwrap().header().clone();
     let version_at = 15 + 1 + 1;
-    let machines_at = version_at + header.kernel_version.len() + 1 + header.host_version.len();
+    let machines_at = machines_at(&bytes);
+    assert_eq!(bytes[machines_at], 3);
     let mut other = bytes.clone();
     // The kernel version's last character, made another version's.
     other[version_at + header.kernel_version.len() - 1] ^= 1;

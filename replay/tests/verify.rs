@@ -5,7 +5,7 @@ use kernel::Tick;
 use kernel::log::Body;
 use kernel::service_level::{Decision, Event, Level, Policy};
 use replay::engine::service_level::Engine;
-use replay::format::{Header, LogReader, Model};
+use replay::format::{Header, LogReader, Model, ServiceLevelHeader};
 use replay::verify::{VerifyError, verify};
 
 mod common;
@@ -13,8 +13,10 @@ use common::{log_of, verify_bytes};
 
 /// The records of a short two-machine run, as the kernel makes them.
 fn honest_run() -> (Header, Vec<Body>) {
-    let header = Header::new(2, 16, Policy::FirstFit, vec![Level::whole(1, 20)]).with_input("unit", 1);
-    let mut engine = Engine::from_header(&header).unwrap();
+    let header =
+        Header::new(ServiceLevelHeader::new(2, 16, Policy::FirstFit, vec![Level::whole(1, 20)]).into())
+            .with_input("unit", 1);
+    let mut engine = Engine::from_header(header.service_level().unwrap()).unwrap();
     let events = [
         Event::Submit { t: 0, job: 1, p: 10, level: 0 },
         Event::Submit { t: 0, job: 2, p: 10, level: 0 },
@@ -81,7 +83,7 @@ fn a_missing_decision_and_an_extra_one_diverge() {
 #[test]
 fn a_log_of_another_configuration_diverges() {
     let (mut header, bodies) = honest_run();
-    header.machines = 1;
+    header.service_level_mut().unwrap().machines = 1;
     let error = verify_bytes(&log_of(&header, &bodies)).unwrap_err();
     assert!(matches!(error, VerifyError::Diverged(_)), "{error}");
 }
@@ -98,7 +100,7 @@ fn version_2_logs_still_read_and_verify() {
         assert_eq!(bytes[8..10], [2, 0], "{name}");
         let reader = LogReader::new(bytes).unwrap();
         assert_eq!(reader.header().format_version, 2, "{name}");
-        assert_eq!(reader.header().model, Model::ServiceLevel, "{name}");
+        assert!(matches!(reader.header().model, Model::ServiceLevel(_)), "{name}");
         let report = verify(reader).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(report.records > 10 && report.accepted > 0, "{name}: {report:?}");
     }
@@ -127,6 +129,11 @@ fn version_3_logs_still_read_and_verify() {
 /// A change to a header.
 type Damage = fn(&mut Header);
 
+/// The service level's part of `header`, to damage.
+fn sl(header: &mut Header) -> &mut ServiceLevelHeader {
+    header.service_level_mut().unwrap()
+}
+
 /// Verify holds the header's text fields and configuration to their ranges, and
 /// names the field that is out of range.
 #[test]
@@ -149,13 +156,16 @@ fn a_header_out_of_range_is_refused_by_field() {
         (|h| h.inputs[0].name.clear(), "header field `inputs[0].name`: is empty"),
         (|h| h.inputs.clear(), "header field `inputs`: is empty"),
         (|h| h.kernel_version = "0.1\n".into(), "header field `kernel_version`: holds the control character"),
-        (|h| h.machines = 65, "header field `machines`: 65 is not from 1 to 64"),
-        (|h| h.queue_capacity = 100, "header field `queue_capacity`: 100 is not one of the compiled sizes"),
+        (|h| sl(h).machines = 65, "header field `machines`: 65 is not from 1 to 64"),
         (
-            |h| h.levels[0].slack_milli = 999,
+            |h| sl(h).queue_capacity = 100,
+            "header field `queue_capacity`: 100 is not one of the compiled sizes",
+        ),
+        (
+            |h| sl(h).levels[0].slack_milli = 999,
             "header field `levels[0].slack_milli`: slack factor 999/1000 is below 1",
         ),
-        (|h| h.levels.clear(), "header field `levels`: 0 levels"),
+        (|h| sl(h).levels.clear(), "header field `levels`: 0 levels"),
         (|h| h.window_ticks = Some(0), "header field `window_ticks`: is 0"),
         (|h| h.set("alpha", "1.50"), "header field `settings.alpha`: `1.50` is not a decimal"),
         (|h| h.set("flex", "huge"), "header field `settings.flex`: `huge` is not none, short, medium, long"),
@@ -185,8 +195,10 @@ fn a_header_out_of_range_is_refused_by_field() {
 /// A run long enough that its log is read on one thread and re-made on the other in
 /// many batches: 12,000 submits on two machines, most of them rejected.
 fn long_run() -> (Header, Vec<Body>) {
-    let header = Header::new(2, 16, Policy::FirstFit, vec![Level::whole(1, 20)]).with_input("unit", 2);
-    let mut engine = Engine::from_header(&header).unwrap();
+    let header =
+        Header::new(ServiceLevelHeader::new(2, 16, Policy::FirstFit, vec![Level::whole(1, 20)]).into())
+            .with_input("unit", 2);
+    let mut engine = Engine::from_header(header.service_level().unwrap()).unwrap();
     let submits = (0..12_000u64).map(|i| Event::Submit { t: i, job: i as u32, p: 1 + i % 7, level: 0 });
     (header, records(&mut engine, submits.chain([Event::Advance { t: Tick::MAX }])))
 }

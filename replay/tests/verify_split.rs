@@ -21,9 +21,7 @@ fn resources() -> Vec<Resource> {
 /// closed by an advance past every deadline.
 fn long_run() -> (Header, Vec<Body>) {
     let config = Config { slot_ticks: 60, ..Config::new(Policy::QosRes) };
-    let mut header_ =
-        Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new()).with_input("unit", 4);
-    header_.model = Model::Tiers(header(config, &resources()));
+    let header_ = Header::new(Model::Tiers(header(config, &resources()))).with_input("unit", 4);
     let mut engine = TiersEngine::new(config, &resources()).unwrap();
     let (mut bodies, mut running, mut draw) = (Vec::new(), Vec::new(), 7u64);
     for job in 0..=6_000u32 {

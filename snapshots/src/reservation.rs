@@ -103,9 +103,7 @@ impl ModelScenario for ReservationScenario {
     }
 
     fn header(&self) -> Header {
-        let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
-        header.model = Model::Reservation(replay::engine::reservation::header(self.config));
-        header
+        Header::new(Model::Reservation(replay::engine::reservation::header(self.config)))
     }
 }
 

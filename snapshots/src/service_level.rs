@@ -10,7 +10,7 @@ use kernel::log::Body;
 use kernel::service_level::{Decision, Event, Level, Policy};
 use kernel::{JobId, Tick};
 use replay::engine::service_level::Engine;
-use replay::format::Header;
+use replay::format::{Header, ServiceLevelHeader};
 
 use super::{Model, ModelScenario, Outcome, Scenario, ScenarioError, listing, narrow};
 
@@ -118,7 +118,9 @@ impl ModelScenario for ServiceLevelScenario {
     }
 
     fn header(&self) -> Header {
-        Header::new(self.machines, self.queue_capacity, self.policy, self.levels.clone())
+        let part =
+            ServiceLevelHeader::new(self.machines, self.queue_capacity, self.policy, self.levels.clone());
+        Header::new(part.into())
     }
 }
 

@@ -99,9 +99,7 @@ impl ModelScenario for SlaScenario {
     }
 
     fn header(&self) -> Header {
-        let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
-        header.set_model(Model::Sla(replay::engine::sla::header(self.config)));
-        header
+        Header::new(Model::Sla(replay::engine::sla::header(self.config)))
     }
 }
 

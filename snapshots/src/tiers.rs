@@ -146,8 +146,6 @@ impl ModelScenario for TiersScenario {
     }
 
     fn header(&self) -> Header {
-        let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
-        header.model = Model::Tiers(replay::engine::tiers::header(self.config, &self.resources));
-        header
+        Header::new(Model::Tiers(replay::engine::tiers::header(self.config, &self.resources)))
     }
 }

@@ -10,7 +10,7 @@ use std::io::Write;
 
 use indicatif::ProgressBar;
 use replay::engine::service_level::{DEFAULT_QUEUE_CAPACITY, Engine};
-use replay::format::{FormatError, Header, LogWriter};
+use replay::format::{FormatError, Header, LogWriter, Model, ServiceLevelHeader};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -86,7 +86,9 @@ impl RunConfig {
     /// what identifies the input, and every other option that changes a decision or a
     /// metric. Nothing else: no path, no command line.
     pub fn log_header(&self, workload: &Workload) -> Header {
-        let mut header = Header::new(self.machines, self.queue_capacity, self.policy, self.levels.clone());
+        let part =
+            ServiceLevelHeader::new(self.machines, self.queue_capacity, self.policy, self.levels.clone());
+        let mut header = Header::new(Model::ServiceLevel(part));
         header.seed = self.seed;
         header.window_ticks = self.window_ticks;
         workload.stamp(&mut header);

@@ -12,7 +12,7 @@
 
 use kernel::service_level::{Event, LevelId};
 use replay::engine::service_level::MAX_MACHINES;
-use replay::format::Header;
+use replay::format::{Header, ServiceLevelHeader};
 
 use super::cli::{check_queue_capacity, parse_alpha, print_summary};
 use super::levels::{self, LevelDraw};
@@ -31,8 +31,10 @@ impl Whatif for crate::model::ServiceLevel {
     fn whatif(recorded: &Recorded, changes: &Changes, output: &RunOutputArgs) -> Result<(), CliError> {
         changes.refuse_except(&KNOWN, "a service-level")?;
         let (jobs, recorded_levels) = requests(recorded)?;
-        check_draw(recorded, &recorded_levels)?;
-        let config = config(&recorded.header, changes)?;
+        let part =
+            recorded.header.service_level().ok_or_else(|| recorded.error("no service-level header"))?;
+        check_draw(recorded, part, &recorded_levels)?;
+        let config = config(&recorded.header, part, changes)?;
         let workload = recorded.workload(jobs);
         let progress = crate::progress::bar(workload.jobs.len() as u64, "jobs");
         super::sim::check_jobs(&workload.jobs)?;
@@ -71,9 +73,13 @@ fn requests(recorded: &Recorded) -> Result<(Vec<Job>, Vec<LevelId>), CliError> {
 
 /// The recorded levels are the seed's draw over the header's levels, as `run`
 /// draws them; a log with levels given otherwise cannot be re-run by `run`'s loop.
-fn check_draw(recorded: &Recorded, job_levels: &[LevelId]) -> Result<(), CliError> {
+fn check_draw(
+    recorded: &Recorded,
+    part: &ServiceLevelHeader,
+    job_levels: &[LevelId],
+) -> Result<(), CliError> {
     let header = &recorded.header;
-    let mut draw = LevelDraw::new(header.seed, header.levels.len());
+    let mut draw = LevelDraw::new(header.seed, part.levels.len());
     for (position, &level) in job_levels.iter().enumerate() {
         let drawn = draw.next_level();
         if drawn != level {
@@ -88,11 +94,11 @@ fn check_draw(recorded: &Recorded, job_levels: &[LevelId]) -> Result<(), CliErro
     Ok(())
 }
 
-/// The header's configuration with `changes` applied.
-fn config(header: &Header, changes: &Changes) -> Result<RunConfig, CliError> {
-    let queue_capacity = changes.queue_capacity.unwrap_or(header.queue_capacity);
+/// The header's configuration (its service-level part `part`) with `changes` applied.
+fn config(header: &Header, part: &ServiceLevelHeader, changes: &Changes) -> Result<RunConfig, CliError> {
+    let queue_capacity = changes.queue_capacity.unwrap_or(part.queue_capacity);
     check_queue_capacity(queue_capacity)?;
-    let machines = changes.machines.unwrap_or(header.machines);
+    let machines = changes.machines.unwrap_or(part.machines);
     if !(1..=MAX_MACHINES).contains(&machines) {
         return Err(CliError::Usage(format!("--machines {machines}: choose 1 to {MAX_MACHINES}")));
     }
@@ -106,16 +112,16 @@ fn config(header: &Header, changes: &Changes) -> Result<RunConfig, CliError> {
     let prices =
         changes.prices.as_deref().map(levels::parse_prices).transpose().map_err(named("--prices"))?;
     let levels = match (slacks, prices) {
-        (None, None) => header.levels.clone(),
+        (None, None) => part.levels.clone(),
         (None, Some(prices)) => {
-            let slacks: Vec<u32> = header.levels.iter().map(|l| l.slack_milli).collect();
+            let slacks: Vec<u32> = part.levels.iter().map(|l| l.slack_milli).collect();
             levels::build(&slacks, Some(&prices)).map_err(named("--prices"))?
         }
         (Some(slacks), prices) => levels::build(&slacks, prices.as_deref()).map_err(named("--prices"))?,
     };
     let policy = match &changes.policy {
         Some(name) => super::policy::parse(name).map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
-        None => header.policy,
+        None => part.policy,
     };
     let alpha = changes.alpha.as_deref().or_else(|| header.setting("alpha")).unwrap_or("1");
     Ok(RunConfig {

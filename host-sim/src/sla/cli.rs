@@ -147,8 +147,10 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
         check_generated(args, slot)?;
     }
     check_step(args, step, slot)?;
+    // A scratch for the inputs and their settings, never written: the log's header
+    // needs the configuration, which needs the input's nodes.
     let mut inputs_header =
-        replay::format::Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
+        replay::format::Header::new(replay::format::Model::ServiceLevel(Default::default()));
     let source = match args.input.scan()? {
         None => generated(args, slot, &mut inputs_header)?,
         Some(scanned) => traced(args, scanned, &mut inputs_header)?,

@@ -21,9 +21,8 @@ use crate::record_log;
 /// capacities (its batch `batch`) and the seed. The caller adds the inputs and the
 /// settings.
 pub fn header(config: Config, batch: u32, seed: u64) -> Header {
-    let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
+    let mut header = Header::new(Model::Sla(replay::engine::sla::header_with(config, batch)));
     header.seed = seed;
-    header.model = Model::Sla(replay::engine::sla::header_with(config, batch));
     header
 }
 

@@ -209,7 +209,9 @@ pub fn header(
     read: Option<&Availability>,
     workload: Option<&Workload>,
 ) -> Header {
-    let mut inputs = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
+    // A scratch for the inputs and their settings, never written: the log's header
+    // is the scenario's, below.
+    let mut inputs = super::log::header(scenario);
     match workload {
         None => {
             let name = format!("tiers paper workload, mix {}, seed {}", mix.name, args.seed);

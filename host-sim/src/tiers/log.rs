@@ -20,12 +20,12 @@ use super::{Ran, Scenario, TiersError};
 /// and the options that shaped the events (`host-sim tiers` adds the trace or the
 /// paper's workload, the mix and the availability's source).
 pub fn header(scenario: &Scenario) -> Header {
-    let mut header = Header::new(0, 0, kernel::service_level::Policy::FirstFit, Vec::new());
+    let mut header =
+        Header::new(Model::Tiers(replay::engine::tiers::header(scenario.config, &scenario.resources)));
     header.host_version = HOST_VERSION.to_owned();
     header.seed = scenario.seed;
     header.set("load-pct", scenario.faults.load_pct);
     header.set("load-max", format_milli(scenario.faults.load_max_milli));
-    header.model = Model::Tiers(replay::engine::tiers::header(scenario.config, &scenario.resources));
     header
 }
 

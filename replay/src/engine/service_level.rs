@@ -9,7 +9,7 @@
 use kernel::service_level::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
 
 use super::{EngineError, Stepper, on_big_stack};
-use crate::format::Header;
+use crate::format::ServiceLevelHeader;
 
 /// Queue capacities that are compiled in; a run must name one of them. 32 is the
 /// firmware's (`embedded/firmware`: `Kernel<4, 32, 8>`), so that a device's record
@@ -122,7 +122,7 @@ impl Engine {
     }
 
     /// The engine a log was written with.
-    pub fn from_header(header: &Header) -> Result<Self, EngineError> {
+    pub fn from_header(header: &ServiceLevelHeader) -> Result<Self, EngineError> {
         Self::new(header.machines, header.queue_capacity, header.policy, &header.levels)
     }
 

@@ -1,5 +1,5 @@
-//! Service-level records as JSON lines and readable lines, and the header's
-//! machines, queue capacity and policy.
+//! Service-level records as JSON lines and readable lines, and the service level's
+//! part of the header: machines, queue capacity, policy and levels.
 
 use std::io::Write;
 
@@ -14,7 +14,8 @@ impl Listed for ServiceLevel {
     fn json_event(out: &mut dyn Write, seq: u64, event: &Event, header: &Header) -> Result<(), ExportError> {
         match *event {
             Event::Submit { t, job, p, level } => {
-                let deadline = header.levels.get(usize::from(level)).and_then(|l| l.deadline(t, p));
+                let levels = header.service_level().map_or(&[][..], |part| part.levels.as_slice());
+                let deadline = levels.get(usize::from(level)).and_then(|l| l.deadline(t, p));
                 let deadline = deadline.map_or_else(|| "null".to_owned(), |d| d.to_string());
                 writeln!(
                     out,
@@ -90,11 +91,22 @@ impl Listed for ServiceLevel {
     }
 
     fn write_header(header: &Header, out: &mut dyn Write) -> std::io::Result<()> {
+        let Some(part) = header.service_level() else { return Ok(()) };
         writeln!(
             out,
             "machines: {}, queue capacity: {}, policy: {:?}",
-            header.machines, header.queue_capacity, header.policy
+            part.machines, part.queue_capacity, part.policy
         )?;
+        for (index, level) in part.levels.iter().enumerate() {
+            let sf = level.slack_milli;
+            writeln!(
+                out,
+                "level {index}: sf {}.{:03}, price {} per tick",
+                sf / 1000,
+                sf % 1000,
+                level.price_per_tick
+            )?;
+        }
         write_common_header(header, out)
     }
 }

@@ -8,7 +8,7 @@
 
 use kernel::service_level::SLACK_ONE_MILLI;
 
-use super::{Header, Model, ReservationHeader, Setting, SlaHeader, TiersHeader};
+use super::{Header, Model, ReservationHeader, ServiceLevelHeader, Setting, SlaHeader, TiersHeader};
 use crate::echo::echo;
 use crate::engine::service_level::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};
 
@@ -148,17 +148,10 @@ impl Header {
             return Err(fail("window_ticks", "is 0; a window is at least one tick long"));
         }
         match &self.model {
-            Model::ServiceLevel => self.check_service_levels(),
+            Model::ServiceLevel(service_level) => check_service_level(service_level, self.format_version),
             Model::Reservation(reservation) => check_reservation(reservation),
             Model::Tiers(tiers) => check_tiers(tiers),
-            Model::Sla(sla) => {
-                if self.format_version < 5 {
-                    let problem =
-                        format!("is sla, which format version {} does not have", self.format_version);
-                    return Err(fail("model", problem));
-                }
-                check_sla(sla)
-            }
+            Model::Sla(sla) => check_sla(sla, self.format_version),
         }
     }
 
@@ -185,46 +178,49 @@ impl Header {
         }
         check_settings(&self.settings)
     }
-
-    fn check_service_levels(&self) -> Result<(), HeaderError> {
-        let needs = super::policy_format_version(self.policy);
-        if self.format_version < needs {
-            let problem = format!(
-                "is {}, which format version {} does not have (version {needs} on)",
-                self.policy.name(),
-                self.format_version
-            );
-            return Err(fail("policy", problem));
-        }
-        if !(1..=MAX_MACHINES).contains(&self.machines) {
-            return Err(fail("machines", format!("{} is not from 1 to {MAX_MACHINES}", self.machines)));
-        }
-        if !QUEUE_CAPACITIES.contains(&self.queue_capacity) {
-            let sizes: Vec<String> = QUEUE_CAPACITIES.iter().map(u32::to_string).collect();
-            return Err(fail(
-                "queue_capacity",
-                format!("{} is not one of the compiled sizes {}", self.queue_capacity, sizes.join(", ")),
-            ));
-        }
-        if !(1..=MAX_LEVELS).contains(&self.levels.len()) {
-            return Err(fail(
-                "levels",
-                format!("{} levels; from 1 to {MAX_LEVELS} are supported", self.levels.len()),
-            ));
-        }
-        for (index, level) in self.levels.iter().enumerate() {
-            if level.slack_milli < SLACK_ONE_MILLI {
-                let problem = format!("slack factor {}/1000 is below 1", level.slack_milli);
-                return Err(fail(format!("levels[{index}].slack_milli"), problem));
-            }
-            if level.price_per_tick == 0 {
-                return Err(fail(format!("levels[{index}].price_per_tick"), "is 0; a price is at least 1"));
-            }
-        }
-        Ok(())
-    }
 }
 
+/// The service level's part; its policies other than first fit came with version 5,
+/// so a header of `version` 4 or older that names one is refused.
+fn check_service_level(part: &ServiceLevelHeader, version: u16) -> Result<(), HeaderError> {
+    let needs = super::policy_format_version(part.policy);
+    if version < needs {
+        let problem = format!(
+            "is {}, which format version {} does not have (version {needs} on)",
+            part.policy.name(),
+            version
+        );
+        return Err(fail("policy", problem));
+    }
+    if !(1..=MAX_MACHINES).contains(&part.machines) {
+        return Err(fail("machines", format!("{} is not from 1 to {MAX_MACHINES}", part.machines)));
+    }
+    if !QUEUE_CAPACITIES.contains(&part.queue_capacity) {
+        let sizes: Vec<String> = QUEUE_CAPACITIES.iter().map(u32::to_string).collect();
+        return Err(fail(
+            "queue_capacity",
+            format!("{} is not one of the compiled sizes {}", part.queue_capacity, sizes.join(", ")),
+        ));
+    }
+    if !(1..=MAX_LEVELS).contains(&part.levels.len()) {
+        return Err(fail(
+            "levels",
+            format!("{} levels; from 1 to {MAX_LEVELS} are supported", part.levels.len()),
+        ));
+    }
+    for (index, level) in part.levels.iter().enumerate() {
+        if level.slack_milli < SLACK_ONE_MILLI {
+            let problem = format!("slack factor {}/1000 is below 1", level.slack_milli);
+            return Err(fail(format!("levels[{index}].slack_milli"), problem));
+        }
+        if level.price_per_tick == 0 {
+            return Err(fail(format!("levels[{index}].price_per_tick"), "is 0; a price is at least 1"));
+        }
+    }
+    Ok(())
+}
+
+/// The reservation model's part.
 fn check_reservation(reservation: &ReservationHeader) -> Result<(), HeaderError> {
     if reservation.config.nodes == 0 {
         return Err(fail("reservation.config.nodes", "is 0; a pool has at least one node"));
@@ -235,6 +231,7 @@ fn check_reservation(reservation: &ReservationHeader) -> Result<(), HeaderError>
     Ok(())
 }
 
+/// The tiers model's part.
 fn check_tiers(tiers: &TiersHeader) -> Result<(), HeaderError> {
     if tiers.config.slot_ticks == 0 {
         return Err(fail("tiers.config.slot_ticks", "is 0; a slot is at least one tick long"));
@@ -259,7 +256,12 @@ fn check_tiers(tiers: &TiersHeader) -> Result<(), HeaderError> {
     Ok(())
 }
 
-fn check_sla(sla: &SlaHeader) -> Result<(), HeaderError> {
+/// The SLA model's part; the model came with version 5, so a header of `version` 4
+/// or older that names it is refused.
+fn check_sla(sla: &SlaHeader, version: u16) -> Result<(), HeaderError> {
+    if version < 5 {
+        return Err(fail("model", format!("is sla, which format version {version} does not have")));
+    }
     let c = &sla.config;
     if c.nodes == 0 {
         return Err(fail("sla.config.nodes", "is 0; a machine has at least one node"));

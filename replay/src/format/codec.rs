@@ -91,16 +91,16 @@ impl RecordCodec {
         Self { space: TagSpace::ServiceLevel(ServiceLevelCodec::new(levels)) }
     }
 
-    /// The codec for the records of a log of `model` whose header holds `levels`: the
-    /// tiers tag space for a tiers log, the SLA tag space for an SLA log, else
-    /// [`RecordCodec::new`] with the levels. It takes the header's two fields rather
-    /// than the header, so that the codec depends on the model alone, not on the
-    /// module that holds the header.
-    pub fn for_log(model: &Model, levels: &[Level]) -> Self {
+    /// The codec for the records of a log of `model`: the tiers tag space for a tiers
+    /// log, the SLA tag space for an SLA log, else [`RecordCodec::new`] with the
+    /// service level's levels (none for a reservation log, whose records take none
+    /// of the service level's context).
+    pub fn for_log(model: &Model) -> Self {
         let space = match model {
             Model::Tiers(_) => TagSpace::Tiers(TiersContext::default()),
             Model::Sla(_) => TagSpace::Sla(SlaContext::default()),
-            Model::ServiceLevel | Model::Reservation(_) => return Self::new(levels),
+            Model::ServiceLevel(part) => return Self::new(&part.levels),
+            Model::Reservation(_) => return Self::new(&[]),
         };
         Self { space }
     }

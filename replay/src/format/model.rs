@@ -1,39 +1,60 @@
 //! Which model a log records ([`Model`]), the format version each model needs, and
-//! each model's part of the header: what rebuilds its kernel.
+//! each model's part of the header: what rebuilds its kernel, and nothing of another
+//! model's.
 
 use kernel::reservation::Config as ReservationConfig;
-use kernel::service_level::Policy;
+use kernel::service_level::{Level, Policy};
 use serde::{Deserialize, Serialize};
 
-/// Which model a log records, and what rebuilds its kernel. A log holds one model's
-/// records. Variants are only added at the end (the index is in the bytes), so a new
-/// model leaves the headers of the others as they were.
+/// Which model a log records, with its part of the header: what rebuilds its kernel.
+/// A log holds one model's records. Variants are only added at the end (the index is
+/// in the bytes), so a new model leaves the headers of the others as they were.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Model {
-    /// Service levels on EDD queues (Lezama 2012): the kernel is rebuilt from the
-    /// header's `machines`, `queue_capacity`, `policy` and `levels`.
-    ServiceLevel,
-    /// Flexible advance reservations (Netto et al. 2007); the service-level fields
-    /// are unused.
+    /// Service levels on EDD queues (Lezama 2012). Until version 5 its fields were
+    /// the header's own, at its top, and every other model wrote them as unused.
+    ServiceLevel(ServiceLevelHeader),
+    /// Flexible advance reservations (Netto et al. 2007).
     Reservation(ReservationHeader),
-    /// Gold, Silver and Bronze over reliable and volunteer resources (Tomás et al.);
-    /// the service-level fields are unused.
+    /// Gold, Silver and Bronze over reliable and volunteer resources (Tomás et al.).
     Tiers(TiersHeader),
-    /// SLA priority heuristics on a parallel machine (Yarmolenko and Sakellariou);
-    /// the service-level fields are unused. Version 5 on.
+    /// SLA priority heuristics on a parallel machine (Yarmolenko and Sakellariou).
+    /// Version 5 on.
     Sla(SlaHeader),
 }
 
 impl Model {
     /// The version a log of this model is stamped with: the oldest whose readers read
-    /// it. Version 5 changed nothing for the first three models, so their logs are
-    /// version 4 logs, byte for byte (the committed logs did not change), and stay
-    /// readable by version 4 readers; an SLA log needs a version 5 reader.
+    /// it. Version 6 gave every model its own part of the header, so every model's
+    /// logs are version 6 logs.
     pub const fn format_version(&self) -> u16 {
         match self {
-            Self::ServiceLevel | Self::Reservation(_) | Self::Tiers(_) => 4,
-            Self::Sla(_) => 5,
+            Self::ServiceLevel(_) | Self::Reservation(_) | Self::Tiers(_) | Self::Sla(_) => 6,
         }
+    }
+}
+
+impl From<ServiceLevelHeader> for Model {
+    fn from(header: ServiceLevelHeader) -> Self {
+        Self::ServiceLevel(header)
+    }
+}
+
+impl From<ReservationHeader> for Model {
+    fn from(header: ReservationHeader) -> Self {
+        Self::Reservation(header)
+    }
+}
+
+impl From<TiersHeader> for Model {
+    fn from(header: TiersHeader) -> Self {
+        Self::Tiers(header)
+    }
+}
+
+impl From<SlaHeader> for Model {
+    fn from(header: SlaHeader) -> Self {
+        Self::Sla(header)
     }
 }
 
@@ -43,6 +64,24 @@ pub const fn policy_format_version(policy: Policy) -> u16 {
     match policy {
         Policy::FirstFit => 2,
         Policy::BestFit | Policy::WorstFit | Policy::LeastLoaded | Policy::RoundRobin => 5,
+    }
+}
+
+/// What rebuilds a service-level kernel: the machines in use, each machine's queue
+/// capacity (it decides `queue_full`), the policy and the level table (the records
+/// also recompute deadlines from it).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServiceLevelHeader {
+    pub machines: u16,
+    pub queue_capacity: u32,
+    pub policy: Policy,
+    /// The service levels, by index.
+    pub levels: Vec<Level>,
+}
+
+impl ServiceLevelHeader {
+    pub fn new(machines: u16, queue_capacity: u32, policy: Policy, levels: Vec<Level>) -> Self {
+        Self { machines, queue_capacity, policy, levels }
     }
 }
 

@@ -8,13 +8,12 @@ use std::path::Path;
 
 use crc::{Digest, Table};
 use kernel::log::Record;
-use kernel::service_level::Policy;
 
 use super::codec::{BlockHeader, CodecError, RecordCodec};
 use super::varint::Cursor;
 use super::{
     CRC32C, FORMAT_VERSION, FRAME_MAX_BYTES, Footer, FormatError, Header, KIND_BLOCK, KIND_FOOTER,
-    KIND_HEADER, MAGIC, OLDEST_READABLE_VERSION,
+    KIND_HEADER, MAGIC, Model, OLDEST_READABLE_VERSION, ServiceLevelHeader,
 };
 
 /// Input buffer of [`LogReader::open`]: several blocks per read from the file.
@@ -70,7 +69,7 @@ impl<R: Read> LogReader<R> {
         }
         let mut reader = Self {
             input,
-            header: Header::new(0, 0, Policy::FirstFit, Vec::new()),
+            header: Header::new(Model::ServiceLevel(ServiceLevelHeader::default())),
             offset: start.len() as u64,
             block: Vec::new(),
             cursor: 0,
@@ -95,7 +94,7 @@ impl<R: Read> LogReader<R> {
         if reader.header.format_version != found {
             return Err(reader.corrupt(offset, "the header's version is not the one after the magic"));
         }
-        reader.codec = RecordCodec::for_log(&reader.header.model, &reader.header.levels);
+        reader.codec = RecordCodec::for_log(&reader.header.model);
         reader.block.clear();
         Ok(reader)
     }

@@ -59,14 +59,13 @@ impl<W: Write> std::fmt::Debug for LogWriter<W> {
 
 impl<W: Write> LogWriter<W> {
     /// Writes the magic, the version and `header`. The version is the header's, raised
-    /// to what its content needs ([`Header::needed_version`]): an SLA log, or a
-    /// service-level log under a policy other than first fit, is version 5 even if its
-    /// header was made by [`Header::new`] (version 4, the version of the other logs).
+    /// to what its content needs ([`Header::needed_version`]): this build writes only
+    /// the newest layout, so a header read from an older log is written as version 6.
     pub fn new(mut out: W, header: &Header) -> Result<Self, FormatError> {
         out.write_all(&head(header)?)?;
         Ok(Self {
             out,
-            codec: RecordCodec::for_log(&header.model, &header.levels),
+            codec: RecordCodec::for_log(&header.model),
             block: Vec::with_capacity(BLOCK_TARGET_BYTES + RECORD_MAX_BYTES),
             head: Vec::with_capacity(BLOCK_HEADER_MAX_BYTES),
             block_first: 0,

@@ -15,7 +15,7 @@ use super::{
 };
 use super::{Drawing, chart};
 use crate::contract::ServiceLevel;
-use crate::format::{Header, LogReader};
+use crate::format::{LogReader, ServiceLevelHeader};
 
 /// What the collector keeps: only the jobs in flight and what falls in the range.
 #[derive(Debug, Default)]
@@ -54,7 +54,7 @@ impl Drawn for ServiceLevel {
     /// Streams a service-level log into its chart.
     fn collect<R: Read>(
         mut reader: LogReader<R>,
-        header: &Header,
+        header: &ServiceLevelHeader,
         options: &Options,
     ) -> Result<Chart, GanttError> {
         let rows = chosen_rows(options, u32::from(header.machines), "machine")?;
@@ -101,7 +101,7 @@ impl Drawn for ServiceLevel {
         let what = format!("{} machine{}", header.machines, if header.machines == 1 { "" } else { "s" });
         let outcomes = vec![Outcome::OnTime, Outcome::Preempted, Outcome::Late, Outcome::Open];
         let drawing = Drawing { bars: state.bars, marks: state.marks, outcomes, ..Drawing::default() };
-        Ok(chart(header, &what, "machine", rows, options, to, drawing))
+        Ok(chart(reader.header(), &what, "machine", rows, options, to, drawing))
     }
 }
 

@@ -60,11 +60,13 @@ fn a_chart_of_more_runs_and_marks_than_the_limit_asks_for_a_range() {
     use kernel::log::Body;
     use kernel::service_level::{Decision, Event, Level, Policy};
 
-    use crate::format::{Header, LogWriter};
+    use crate::format::{Header, LogWriter, ServiceLevelHeader};
     // 110,000 submits, each a mark: past the limit with no run at all, as the
     // submits of a million-job log are.
     let jobs = 110_000u32;
-    let header = Header::new(1, 1024, Policy::FirstFit, vec![Level::whole(2, 19)]).with_input("unit", 7);
+    let header =
+        Header::new(ServiceLevelHeader::new(1, 1024, Policy::FirstFit, vec![Level::whole(2, 19)]).into())
+            .with_input("unit", 7);
     let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
     for job in 0..jobs {
         let t = u64::from(job) * 10;

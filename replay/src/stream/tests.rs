@@ -62,7 +62,7 @@ fn a_whole_stream_is_read_imported_and_verified() {
     let written = import::write_log(&read, "run.stream", &bytes, &mut log).unwrap();
     assert_eq!(written, record_count(&starts) as u64);
     let reader = LogReader::new(Cursor::new(&log)).unwrap();
-    assert_eq!(reader.header().queue_capacity, 32);
+    assert_eq!(reader.header().service_level().unwrap().queue_capacity, 32);
     assert_eq!(reader.header().host_version, "stream test");
     assert_eq!(reader.header().inputs[0].name, "run.stream");
     let report = crate::verify::verify(reader).unwrap();

@@ -8,7 +8,7 @@ use kernel::service_level::{Decision, Event};
 use super::{ModelCounts, Report, Tally, Verified, VerifyError};
 use crate::contract::{LogModel, ServiceLevel};
 use crate::engine::service_level::Engine;
-use crate::format::Header;
+use crate::format::{Header, ServiceLevelHeader};
 use crate::model::service_level::TraceChecker;
 
 /// What a service-level log counts beyond every model's tallies.
@@ -42,8 +42,7 @@ impl LogModel for ServiceLevel {
 }
 
 impl Verified for ServiceLevel {
-    /// The service-level fields are the header's own (`machines`, `levels`, ...).
-    type Header = Header;
+    type Header = ServiceLevelHeader;
     type Engine = Engine;
     type Audit = TraceChecker;
     type Counts = ServiceLevelCounts;
@@ -51,11 +50,11 @@ impl Verified for ServiceLevel {
     /// re-making stays on the reading thread (a second thread made it slower).
     const SPLIT: bool = false;
 
-    fn header(header: &Header) -> Option<&Header> {
-        Some(header)
+    fn header(header: &Header) -> Option<&ServiceLevelHeader> {
+        header.service_level()
     }
 
-    fn engine(header: &Header) -> Result<Engine, VerifyError> {
+    fn engine(header: &ServiceLevelHeader) -> Result<Engine, VerifyError> {
         Ok(Engine::from_header(header)?)
     }
 
@@ -63,7 +62,7 @@ impl Verified for ServiceLevel {
         engine.step(event, out);
     }
 
-    fn audit(header: &Header) -> TraceChecker {
+    fn audit(header: &ServiceLevelHeader) -> TraceChecker {
         TraceChecker::with_levels(header.machines, header.levels.clone())
     }
 
