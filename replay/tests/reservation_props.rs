@@ -1,0 +1,32 @@
+//! The reservation model's checks on seeded random bytes: each byte string decoded into
+//! a small case and run through the kernel, the plain reference of Algorithms 1 and 2
+//! and the promises of every accepted reservation (the fuzz target `reservation` runs
+//! the same `check_case` on arbitrary inputs). `kernel/tests/reservation_props.rs`
+//! holds the kernel's own property tests.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use replay::model::reservation::harness::{CaseStats, case_from_bytes, check_case};
+
+#[test]
+fn seeded_cases_agree_with_the_reference_and_keep_their_promises() {
+    let mut total = CaseStats::default();
+    for seed in 0..3000u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let len = rng.random_range(8..300);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        let case = case_from_bytes(&bytes);
+        let stats = check_case(&case).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{case:?}"));
+        total.accepted += stats.accepted;
+        total.rejected += stats.rejected;
+        total.offers += stats.offers;
+        total.replans += stats.replans;
+        total.fixes += stats.fixes;
+        total.starts += stats.starts;
+        total.ends += stats.ends;
+    }
+    // Every branch is reached (the counts are this seed set's, rounded down).
+    assert!(total.accepted > 10_000 && total.rejected > 10_000, "{total:?}");
+    assert!(total.starts > 10_000 && total.ends > 10_000 && total.fixes > 5_000, "{total:?}");
+    assert!(total.offers >= 200 && total.replans >= 50, "{total:?}");
+}
