@@ -37,8 +37,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::error::ModelError;
 use crate::plot::{BarChart, BarGroup};
-use crate::reservation;
 
 pub mod cli;
 
@@ -69,14 +69,9 @@ pub struct Row {
 /// What failed in one model's run.
 #[derive(Debug, thiserror::Error)]
 pub enum CompareError {
-    #[error("service levels: {0}")]
-    ServiceLevel(#[from] crate::service_level::sim::SimError),
-    #[error("reservations: {0}")]
-    Reservation(#[from] reservation::ReserveError),
-    #[error("tiers: {0}")]
-    Tiers(#[from] crate::tiers::TiersError),
-    #[error("sla: {0}")]
-    Sla(#[from] crate::sla::SlaError),
+    /// A model's own error, after the model's name.
+    #[error("{model}: {error}")]
+    Model { model: &'static str, error: Box<dyn std::error::Error + Send + Sync> },
     /// A model that gives each request the job's processor count, on a trace whose
     /// jobs have none.
     #[error(
@@ -88,6 +83,20 @@ pub enum CompareError {
     /// place; these could not run.
     #[error("compare: {} of the models could not run ({}); the others' rows are written", .0.len(), .0.join(", "))]
     Failed(Vec<&'static str>),
+}
+
+impl<E: ModelError> From<E> for CompareError {
+    fn from(error: E) -> Self {
+        Self::Model { model: E::LABEL, error: Box::new(error) }
+    }
+}
+
+/// The service level's run loop has no model error of its own: its `SimError` is the
+/// command line's too.
+impl From<crate::service_level::sim::SimError> for CompareError {
+    fn from(error: crate::service_level::sim::SimError) -> Self {
+        Self::Model { model: "service levels", error: Box::new(error) }
+    }
 }
 
 pub(crate) fn mean(values: impl ExactSizeIterator<Item = f64>) -> f64 {

@@ -1,54 +1,69 @@
 //! The one error of the command line ([`CliError`]), whose variants keep each
 //! boundary's own error whole: trace reading, durations, levels, the run loop, sweeps,
-//! figures, the criteria analysis, and each model's own (`ReserveError`, `TiersError`,
-//! `SlaError`). Every message names what was wrong and where (file, line and field
-//! for traces). The boundaries' errors live beside their code, so that nothing here
-//! is imported back by them.
+//! figures, the criteria analysis, and a model's own error ([`ModelError`], one
+//! variant for every model). Every message names what was wrong and where (file, line
+//! and field for traces). The boundaries' errors live beside their code, so that
+//! nothing here is imported back by them; the models' errors share their common
+//! variants through [`host_errors!`].
 
-use thiserror::Error;
-
-use crate::path_error::PathError;
 use crate::service_level::levels::LevelError;
 use crate::service_level::sim::SimError;
 use crate::service_level::sweep::SweepError;
-use crate::swf::SwfError;
 use crate::window::DurationError;
 
-/// Everything the command line can report; `main` prints it and exits non-zero.
-#[derive(Debug, Error)]
-pub enum CliError {
-    #[error(transparent)]
-    Swf(#[from] SwfError),
-    #[error("--window: {0}")]
-    Duration(#[from] DurationError),
-    #[error(transparent)]
-    Level(#[from] LevelError),
-    #[error(transparent)]
-    Sim(#[from] SimError),
-    #[error(transparent)]
-    Sweep(#[from] SweepError),
-    #[error(transparent)]
-    Io(#[from] PathError),
-    #[error(transparent)]
-    Output(#[from] replay::staged::StageError),
-    #[error(transparent)]
-    Empty(#[from] crate::workload::EmptyInput),
-    #[error("{0}")]
-    Usage(String),
-    #[error(transparent)]
-    Plot(#[from] crate::plot::PlotError),
-    #[error(transparent)]
-    Criteria(#[from] crate::service_level::criteria::CriteriaError),
-    #[error(transparent)]
-    Reservation(#[from] crate::reservation::ReserveError),
-    #[error(transparent)]
-    Tiers(#[from] crate::tiers::TiersError),
-    #[error(transparent)]
-    Sla(#[from] crate::sla::SlaError),
-    #[error(transparent)]
-    Compare(#[from] crate::compare::CompareError),
-    #[error(transparent)]
-    Optimum(#[from] crate::service_level::optimum::OptimumError),
+/// An error enum with the variants every host boundary shares (a trace, a path, a
+/// staged output, a usage error), then its own: first those kept whole (shown as
+/// they are, converted by `?` in one step), then any others.
+macro_rules! host_errors {
+    ($(#[$meta:meta])* $name:ident { $($whole:ident($from:ty),)* } { $($own:tt)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, thiserror::Error)]
+        pub enum $name {
+            #[error(transparent)]
+            Swf(#[from] $crate::swf::SwfError),
+            #[error(transparent)]
+            Io(#[from] $crate::path_error::PathError),
+            #[error(transparent)]
+            Output(#[from] replay::staged::StageError),
+            #[error("{0}")]
+            Usage(String),
+            $(#[error(transparent)] $whole(#[from] $from),)*
+            $($own)*
+        }
+    };
+}
+pub(crate) use host_errors;
+
+/// A model's own error (`ReserveError`, `TiersError`, `SlaError`), which the command
+/// line and `compare` carry whole in one variant.
+pub trait ModelError: std::error::Error + Send + Sync + 'static {
+    /// The model as `compare` names it before its error: `reservations: ...`.
+    const LABEL: &'static str;
+}
+
+host_errors! {
+    /// Everything the command line can report; `main` prints it and exits non-zero.
+    CliError {
+        Level(LevelError),
+        Sim(SimError),
+        Sweep(SweepError),
+        Empty(crate::workload::EmptyInput),
+        Plot(crate::plot::PlotError),
+        Criteria(crate::service_level::criteria::CriteriaError),
+        // A model's own error ([`ModelError`]).
+        Model(Box<dyn std::error::Error + Send + Sync>),
+        Compare(crate::compare::CompareError),
+        Optimum(crate::service_level::optimum::OptimumError),
+    } {
+        #[error("--window: {0}")]
+        Duration(#[from] DurationError),
+    }
+}
+
+impl<E: ModelError> From<E> for CliError {
+    fn from(error: E) -> Self {
+        Self::Model(Box::new(error))
+    }
 }
 
 /// Whether `error`, or an error it came from, is a write to a closed pipe.
@@ -63,8 +78,8 @@ pub fn closed_pipe(error: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-/// A model's own error as the command line's, kept whole (its variant of
-/// [`CliError`]); a closed pipe stays quiet.
+/// A model's own error as the command line's, kept whole ([`CliError::Model`]); a
+/// closed pipe stays quiet.
 pub fn model_result<E>(result: Result<(), E>) -> Result<(), CliError>
 where
     E: std::error::Error + Into<CliError> + 'static,

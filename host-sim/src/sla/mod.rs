@@ -33,22 +33,16 @@ pub mod stream;
 pub mod sweep;
 pub mod whatif;
 
-use thiserror::Error;
+use crate::error::{ModelError, host_errors};
 
-use crate::path_error::PathError;
-use crate::swf::SwfError;
+host_errors! {
+    /// Everything that can go wrong on the sla side.
+    SlaError {} {
+        #[error("sla kernel: {0}")]
+        Config(String),
+    }
+}
 
-/// Everything that can go wrong on the sla side.
-#[derive(Debug, Error)]
-pub enum SlaError {
-    #[error(transparent)]
-    Swf(#[from] SwfError),
-    #[error(transparent)]
-    Io(#[from] PathError),
-    #[error(transparent)]
-    Output(#[from] replay::staged::StageError),
-    #[error("sla kernel: {0}")]
-    Config(String),
-    #[error("{0}")]
-    Usage(String),
+impl ModelError for SlaError {
+    const LABEL: &'static str = "sla";
 }

@@ -2,29 +2,23 @@
 //! enum that the model's modules share (kept apart from the model's front page so that
 //! they depend on it, not on the front page).
 
-use thiserror::Error;
+use crate::error::{ModelError, host_errors};
 
-use crate::path_error::PathError;
-use crate::swf::SwfError;
+host_errors! {
+    /// Everything that can go wrong on the tiers side.
+    TiersError {} {
+        #[error("{file}:{line}: {field}: {why}")]
+        Fta { file: String, line: usize, field: String, why: String },
+        /// An FTA file wrong as a whole (no event line).
+        #[error("{file}: {why}")]
+        FtaFile { file: String, why: String },
+        #[error("tiers kernel: {0}")]
+        Config(String),
+    }
+}
 
-/// Everything that can go wrong on the tiers side.
-#[derive(Debug, Error)]
-pub enum TiersError {
-    #[error(transparent)]
-    Swf(#[from] SwfError),
-    #[error(transparent)]
-    Io(#[from] PathError),
-    #[error(transparent)]
-    Output(#[from] replay::staged::StageError),
-    #[error("{file}:{line}: {field}: {why}")]
-    Fta { file: String, line: usize, field: String, why: String },
-    /// An FTA file wrong as a whole (no event line).
-    #[error("{file}: {why}")]
-    FtaFile { file: String, why: String },
-    #[error("tiers kernel: {0}")]
-    Config(String),
-    #[error("{0}")]
-    Usage(String),
+impl ModelError for TiersError {
+    const LABEL: &'static str = "tiers";
 }
 
 /// An input with no usable job, as `tiers` words it: a usage error.

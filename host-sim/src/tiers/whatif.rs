@@ -100,7 +100,7 @@ fn scenario(recorded: &Recorded, changes: &Changes) -> Result<Scenario, CliError
         same_changes(recorded, drawn, &logged_changes)?;
         ChangePlan::Seeded { until: Some(until) }
     } else if config != tiers.config {
-        return Err(CliError::Tiers(TiersError::Usage(
+        return Err(CliError::from(TiersError::Usage(
             "whatif: not yet for a tiers log with an availability file and a changed option: the log holds \
              only the availability changes its own run reached"
                 .into(),
