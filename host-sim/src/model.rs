@@ -1,29 +1,27 @@
 //! What a model is on the host: [`HostModel`], implemented once per model (in
-//! `NAME/contract.rs`): its one-configuration and grid subcommands over the shared
-//! trace input ([`crate::input`]), and its row of `compare`. `main` dispatches the
-//! subcommands through it and [`compare_all`] iterates it; [`MODELS`] is the one
-//! list of the models host-sim knows. The models are the marker types of
-//! [`replay::contract`], one name for each in every crate.
+//! `NAME/contract.rs`): its subcommands over the shared trace input
+//! ([`crate::input`]), dispatched; its what-if ([`Whatif`]); and its row of
+//! `compare`. The models host-sim knows are one row each of [`models!`] below, which
+//! makes [`ModelCommand`] (every model's subcommands, flattened into `host-sim`'s own
+//! by `main`), its dispatch and [`MODELS`] (which [`compare_all`] iterates). The
+//! models are the marker types of [`replay::contract`], one name for each in every
+//! crate; a log's model is found by [`replay::with_model!`].
 
 pub use replay::contract::{Reservation, ServiceLevel, Sla, Tiers};
 
 use crate::compare::{CompareError, Row};
 use crate::error::CliError;
+use crate::whatif::Whatif;
 use crate::workload::Workload;
 
 /// A model, as the host runs it.
-pub trait HostModel {
-    /// The options of its one-configuration subcommand (`run`, `reserve`, `tiers`,
-    /// `sla`).
-    type RunArgs;
-    /// The options of its grid subcommand (`sweep`, `reserve-sweep`, `tiers-sweep`,
-    /// `sla-sweep`).
-    type SweepArgs;
+pub trait HostModel: Whatif {
+    /// Its subcommands (`run` and `sweep`, `reserve` and `reserve-sweep`, ...), each
+    /// with its options.
+    type Command: clap::Subcommand;
 
-    /// One configuration, from its options to its output.
-    fn run(args: &Self::RunArgs) -> Result<(), CliError>;
-    /// The model's grid, from its options to its files and figures.
-    fn sweep(args: &Self::SweepArgs) -> Result<(), CliError>;
+    /// One of its subcommands, from its options to its output.
+    fn dispatch(command: &Self::Command) -> Result<(), CliError>;
     /// The model on `workload` with its documented defaults, on a machine of
     /// `processors` where it has a pool: one row of the measures every model shares.
     fn compare(workload: &Workload, processors: u32) -> Result<Row, CompareError>;
@@ -32,13 +30,39 @@ pub trait HostModel {
 /// A model's row of `compare`.
 type CompareRow = fn(&Workload, u32) -> Result<Row, CompareError>;
 
-/// The models host-sim knows, in the order `compare` shows them.
-pub const MODELS: [(&str, CompareRow); 4] = [
-    ("service_level", ServiceLevel::compare),
-    ("reservation", Reservation::compare),
-    ("tiers", Tiers::compare),
-    ("sla", Sla::compare),
-];
+/// The registry: one row per model, `name: Marker(module)`, in the order `compare`
+/// shows them; `module` holds the model's `contract.rs`.
+macro_rules! models {
+    ($($name:literal: $model:ident($module:ident),)*) => {
+        /// Every model's subcommands.
+        #[derive(Debug, clap::Subcommand)]
+        pub enum ModelCommand {
+            $(
+                #[command(flatten)]
+                $model(crate::$module::contract::Command),
+            )*
+        }
+
+        impl ModelCommand {
+            /// The subcommand run by its model.
+            pub fn dispatch(&self) -> Result<(), CliError> {
+                match self {
+                    $(Self::$model(command) => <$model as HostModel>::dispatch(command),)*
+                }
+            }
+        }
+
+        /// The models host-sim knows, by name, with their rows of `compare`.
+        pub const MODELS: &[(&str, CompareRow)] = &[$(($name, <$model as HostModel>::compare),)*];
+    };
+}
+
+models! {
+    "service_level": ServiceLevel(service_level),
+    "reservation": Reservation(reservation),
+    "tiers": Tiers(tiers),
+    "sla": Sla(sla),
+}
 
 /// Every model's row of `compare` on `workload`, by the model's name: a model that
 /// cannot run gives its error in its place, and the others still run.

@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 
 use host_sim::error::CliError;
 use host_sim::input::TraceArgs;
+use host_sim::model::ModelCommand;
 use host_sim::plot::PlotArgs;
+use host_sim::{reservation::contract as reservation, service_level::contract as service_level};
+use host_sim::{sla::contract as sla, tiers::contract as tiers};
 use replay::staged::{self, paths::Named};
 
 use super::Command;
@@ -132,38 +135,54 @@ fn listed(command: Option<&Command>, run: &host_sim::service_level::cli::RunArgs
     let new = Files::default();
     match command {
         None => run_files(run),
-        Some(Command::Run(args)) => run_files(args),
+        Some(Command::Model(ModelCommand::ServiceLevel(command))) => service_level(command),
+        Some(Command::Model(ModelCommand::Reservation(command))) => match command {
+            reservation::Command::Reserve(args) => {
+                new.traces(&args.input.source).output("--log", args.output.log.as_deref())
+            }
+            reservation::Command::ReserveSweep(args) => {
+                new.traces(&args.input.source).figures("--out", Some(&args.out), RESERVE, args.plots)
+            }
+        },
+        Some(Command::Model(ModelCommand::Tiers(command))) => match command {
+            tiers::Command::Tiers(args) => new
+                .traces(&args.input)
+                .input("--availability", args.availability.as_deref())
+                .output("--log", args.output.log.as_deref()),
+            tiers::Command::TiersSweep(args) => new.figures("--out", Some(&args.out), TIERS, args.plots),
+        },
+        Some(Command::Model(ModelCommand::Sla(command))) => match command {
+            sla::Command::Sla(args) => new.traces(&args.input).output("--log", args.output.log.as_deref()),
+            sla::Command::SlaSweep(args) => new.figures("--out", Some(&args.out), SLA, args.plots),
+        },
         Some(Command::Config(_)) => new,
-        Some(Command::Sweep(args)) => {
+        Some(Command::Compare(args)) => {
+            new.traces(&args.source).folder("--out", args.out.as_deref(), COMPARE)
+        }
+        Some(Command::Whatif(args)) => {
+            new.input("LOG", Some(&args.input)).output("--log", args.output.log.as_deref())
+        }
+    }
+}
+
+/// The service level's subcommands' files.
+fn service_level(command: &service_level::Command) -> Files {
+    let new = Files::default();
+    match command {
+        service_level::Command::Run(args) => run_files(args),
+        service_level::Command::Sweep(args) => {
             new.traces(&args.input.source).figures("--out", args.out.as_deref(), SWEEP, args.plots)
         }
-        Some(Command::Reserve(args)) => {
-            new.traces(&args.input.source).output("--log", args.output.log.as_deref())
-        }
-        Some(Command::ReserveSweep(args)) => {
-            new.traces(&args.input.source).figures("--out", Some(&args.out), RESERVE, args.plots)
-        }
-        Some(Command::Criteria(args)) => {
+        service_level::Command::Criteria(args) => {
             let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
             let sweep = args.sweep_dir.join("sweep.csv");
             new.input("SWEEP_DIR", Some(&sweep)).figures("--out", Some(out), CRITERIA, args.plots)
         }
-        Some(Command::Optimum(args)) => new.traces(&args.input.source).output("--out", args.out.as_deref()),
-        Some(Command::CvSweep(args)) => {
+        service_level::Command::Optimum(args) => {
+            new.traces(&args.input.source).output("--out", args.out.as_deref())
+        }
+        service_level::Command::CvSweep(args) => {
             new.traces(&args.input.source).figures("--out", Some(&args.out), CV, args.plots)
-        }
-        Some(Command::Compare(args)) => {
-            new.traces(&args.source).folder("--out", args.out.as_deref(), COMPARE)
-        }
-        Some(Command::Tiers(args)) => new
-            .traces(&args.input)
-            .input("--availability", args.availability.as_deref())
-            .output("--log", args.output.log.as_deref()),
-        Some(Command::TiersSweep(args)) => new.figures("--out", Some(&args.out), TIERS, args.plots),
-        Some(Command::Sla(args)) => new.traces(&args.input).output("--log", args.output.log.as_deref()),
-        Some(Command::SlaSweep(args)) => new.figures("--out", Some(&args.out), SLA, args.plots),
-        Some(Command::Whatif(args)) => {
-            new.input("LOG", Some(&args.input)).output("--log", args.output.log.as_deref())
         }
     }
 }

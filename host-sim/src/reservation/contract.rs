@@ -1,5 +1,6 @@
 //! The reservation model's side of the host contract ([`crate::model::HostModel`]):
-//! its subcommands, and its row of `compare` with its documented defaults.
+//! its subcommands (`reserve`, `reserve-sweep`) and their dispatch, and its row of `compare` with its
+//! documented defaults.
 
 use std::collections::HashMap;
 
@@ -15,16 +16,30 @@ use crate::model::{HostModel, Reservation};
 use crate::reservation;
 use crate::workload::Workload;
 
+/// The reservation model's subcommands (their places in `host-sim --help`).
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Flexible advance reservations (Netto et al. 2007): one configuration.
+    #[command(display_order = 2, allow_negative_numbers = true, after_help = EXAMPLE_RESERVE)]
+    Reserve(super::cli::ReserveArgs),
+    /// Flexible advance reservations: the paper's figures 2-7 as CSV, and its findings.
+    #[command(display_order = 3, allow_negative_numbers = true, after_help = EXAMPLE_RESERVE_SWEEP)]
+    ReserveSweep(super::cli::ReserveSweepArgs),
+}
+
+const EXAMPLE_RESERVE: &str = "Example: host-sim reserve --trace ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz \
+--criterion edf --load 1.25 --flex medium --log out/sdsc-resv.log";
+const EXAMPLE_RESERVE_SWEEP: &str =
+    "Example: host-sim reserve-sweep --trace ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz --out out/netto";
+
 impl HostModel for Reservation {
-    type RunArgs = super::cli::ReserveArgs;
-    type SweepArgs = super::cli::ReserveSweepArgs;
+    type Command = Command;
 
-    fn run(args: &Self::RunArgs) -> Result<(), CliError> {
-        model_result(super::cli::reserve(args))
-    }
-
-    fn sweep(args: &Self::SweepArgs) -> Result<(), CliError> {
-        model_result(super::cli::reserve_sweep(args))
+    fn dispatch(command: &Command) -> Result<(), CliError> {
+        match command {
+            Command::Reserve(args) => model_result(super::cli::reserve(args)),
+            Command::ReserveSweep(args) => model_result(super::cli::reserve_sweep(args)),
+        }
     }
 
     fn compare(workload: &Workload, nodes: u32) -> Result<Row, CompareError> {

@@ -1,5 +1,6 @@
 //! The service-level model's side of the host contract ([`crate::model::HostModel`]):
-//! its subcommands, and its row of `compare` with its documented defaults.
+//! its subcommands (`run`, `sweep`, and the analyses `criteria`, `optimum` and
+//! `cv-sweep`), and its row of `compare` with its documented defaults.
 
 use super::levels;
 use super::sim::{self, RunConfig};
@@ -9,16 +10,54 @@ use crate::workload::Workload;
 
 use crate::model::{HostModel, ServiceLevel};
 
+use super::criteria::cli as criteria_cli;
+use super::optimum::{cli as optimum_cli, grid};
+
+/// The service level's subcommands, in `host-sim --help`'s order.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Simulate one configuration and print its metrics (the default). Each job is one
+    /// unit of work on one machine: its processor count is not used (the thesis'
+    /// model); `reserve` and `sla` use it, `tiers` does not.
+    #[command(display_order = 0, allow_negative_numbers = true, after_help = EXAMPLE_RUN)]
+    Run(super::cli::RunArgs),
+    /// Run the thesis' grid of configurations in parallel and write CSV and JSON.
+    #[command(display_order = 1, allow_negative_numbers = true, after_help = EXAMPLE_SWEEP)]
+    Sweep(super::cli::SweepArgs),
+    /// The thesis' criteria analysis of a sweep's output (degradations, groups, ranks).
+    #[command(display_order = 4, after_help = EXAMPLE_CRITERIA)]
+    Criteria(criteria_cli::CriteriaArgs),
+    /// The exact offline optimum V* of each window (a mixed-integer program, HiGHS) beside
+    /// the greedy run's income V: the true competitive factor V/V*.
+    #[command(display_order = 5, allow_negative_numbers = true, after_help = EXAMPLE_OPTIMUM)]
+    Optimum(optimum_cli::OptimumArgs),
+    /// The true competitive factor V/V* over the thesis' grid, on sampled weeks of each
+    /// trace: CSV, a summary and the cv figures.
+    #[command(display_order = 6, allow_negative_numbers = true, after_help = EXAMPLE_CV_SWEEP)]
+    CvSweep(grid::CvSweepArgs),
+}
+
+const EXAMPLE_RUN: &str = "Example: host-sim run --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz \
+--machines 4 --levels 1,2,3,4,5 --seed 7 --policy best-fit --log out/kth.log --jobs-out out/kth-jobs.csv";
+const EXAMPLE_SWEEP: &str = "Example: host-sim sweep --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz \
+--policy first-fit,best-fit,worst-fit,least-loaded,round-robin --out out/kth-sweep";
+const EXAMPLE_OPTIMUM: &str = "Example: host-sim optimum --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz \
+--window 7d --windows 1 --slack 2 --time-limit 60 --out out/kth-optimum.csv";
+const EXAMPLE_CV_SWEEP: &str = "Example: host-sim cv-sweep --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz \
+--trace ../shared/traces/NASA-iPSC-1993-3.1-cln.swf.gz --weeks 4 --time-limit 10 --out out/cv";
+const EXAMPLE_CRITERIA: &str = "Example: host-sim criteria out/kth-sweep --machine-counts 1,2,4";
+
 impl HostModel for ServiceLevel {
-    type RunArgs = super::cli::RunArgs;
-    type SweepArgs = super::cli::SweepArgs;
+    type Command = Command;
 
-    fn run(args: &Self::RunArgs) -> Result<(), CliError> {
-        super::cli::run(args)
-    }
-
-    fn sweep(args: &Self::SweepArgs) -> Result<(), CliError> {
-        super::cli::sweep(args)
+    fn dispatch(command: &Command) -> Result<(), CliError> {
+        match command {
+            Command::Run(args) => super::cli::run(args),
+            Command::Sweep(args) => super::cli::sweep(args),
+            Command::Criteria(args) => criteria_cli::criteria(args),
+            Command::Optimum(args) => optimum_cli::optimum(args),
+            Command::CvSweep(args) => grid::cv_sweep(args),
+        }
     }
 
     fn compare(workload: &Workload, _nodes: u32) -> Result<Row, CompareError> {

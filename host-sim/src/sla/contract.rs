@@ -1,5 +1,6 @@
 //! The sla model's side of the host contract ([`crate::model::HostModel`]):
-//! its subcommands, and its row of `compare` with its documented defaults.
+//! its subcommands (`sla`, `sla-sweep`) and their dispatch, and its row of `compare` with its
+//! documented defaults.
 
 use crate::compare::{CompareError, Row, mean};
 use crate::error::CliError;
@@ -7,18 +8,28 @@ use crate::error::model_result;
 use crate::model::{HostModel, Sla};
 use crate::workload::Workload;
 
-// The same delegation as the other models' contracts: a model's subcommands are its
-// own functions, and its compare row below is what differs.
+/// The SLA model's subcommands (their places in `host-sim --help`).
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// SLA priority heuristics and pricing on a parallel machine (Yarmolenko and
+    /// Sakellariou): one heuristic on the paper's generated job sets or a trace.
+    #[command(display_order = 11, allow_negative_numbers = true)]
+    Sla(super::cli::SlaArgs),
+    /// SLA priority heuristics: every heuristic of the paper's Tables 1 and 2 (and all
+    /// pairs of terms) over a grid of weights, the tables beside the paper's, its
+    /// figures and findings.
+    #[command(display_order = 12, allow_negative_numbers = true)]
+    SlaSweep(super::cli::SlaSweepArgs),
+}
+
 impl HostModel for Sla {
-    type RunArgs = super::cli::SlaArgs;
-    type SweepArgs = super::cli::SlaSweepArgs;
+    type Command = Command;
 
-    fn run(args: &Self::RunArgs) -> Result<(), CliError> {
-        model_result(super::cli::run(args))
-    }
-
-    fn sweep(args: &Self::SweepArgs) -> Result<(), CliError> {
-        model_result(super::cli::run_sweep(args))
+    fn dispatch(command: &Command) -> Result<(), CliError> {
+        match command {
+            Command::Sla(args) => model_result(super::cli::run(args)),
+            Command::SlaSweep(args) => model_result(super::cli::run_sweep(args)),
+        }
     }
 
     fn compare(workload: &Workload, nodes: u32) -> Result<Row, CompareError> {

@@ -1,5 +1,6 @@
 //! The tiers model's side of the host contract ([`crate::model::HostModel`]):
-//! its subcommands, and its row of `compare` with its documented defaults.
+//! its subcommands (`tiers`, `tiers-sweep`) and their dispatch, and its row of `compare` with its
+//! documented defaults.
 
 use std::collections::HashMap;
 
@@ -11,16 +12,30 @@ use crate::error::model_result;
 use crate::model::{HostModel, Tiers};
 use crate::workload::Workload;
 
+/// The tiers model's subcommands (their places in `host-sim --help`).
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Gold, Silver and Bronze SLAs over reliable and volunteer resources (Tomás et al.):
+    /// one policy and tier mix.
+    #[command(display_order = 9, allow_negative_numbers = true, after_help = EXAMPLE_TIERS)]
+    Tiers(super::cli::TiersArgs),
+    /// Gold, Silver and Bronze: 3 policies x 4 mixes x seeds, CSV and JSON for Figures
+    /// 8-13, and the paper's statements beside ours.
+    #[command(display_order = 10, allow_negative_numbers = true, after_help = EXAMPLE_TIERS_SWEEP)]
+    TiersSweep(super::cli::TiersSweepArgs),
+}
+
+const EXAMPLE_TIERS: &str = "Example: host-sim tiers --policy qos-res --mix C --seed 3 --log out/tiers.log";
+const EXAMPLE_TIERS_SWEEP: &str = "Example: host-sim tiers-sweep --seeds 1..5 --out out/tiers";
+
 impl HostModel for Tiers {
-    type RunArgs = super::cli::TiersArgs;
-    type SweepArgs = super::cli::TiersSweepArgs;
+    type Command = Command;
 
-    fn run(args: &Self::RunArgs) -> Result<(), CliError> {
-        model_result(super::cli::run(args))
-    }
-
-    fn sweep(args: &Self::SweepArgs) -> Result<(), CliError> {
-        model_result(super::cli::run_sweep(args))
+    fn dispatch(command: &Command) -> Result<(), CliError> {
+        match command {
+            Command::Tiers(args) => model_result(super::cli::run(args)),
+            Command::TiersSweep(args) => model_result(super::cli::run_sweep(args)),
+        }
     }
 
     fn compare(workload: &Workload, _nodes: u32) -> Result<Row, CompareError> {
