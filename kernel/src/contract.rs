@@ -9,8 +9,6 @@
 //! the model's [`Kernel::check_invariants`]. A model's compiled capacities (its const
 //! generics) are readable without knowing them, through [`Kernel::CAPACITIES`].
 
-use crate::types::Tick;
-
 /// One model's state machine. See the [module documentation](self).
 pub trait Kernel {
     /// The model's one name, as every layer spells it (`"service_level"`,
@@ -31,9 +29,6 @@ pub trait Kernel {
 
     fn config(&self) -> &Self::Config;
 
-    /// The time of the last event.
-    fn now(&self) -> Tick;
-
     /// Handles one event without the checks of [`Self::step`]: what each model writes.
     /// Callers use `step`.
     fn dispatch<S: FnMut(Self::Decision) + ?Sized>(
@@ -53,5 +48,60 @@ pub trait Kernel {
         #[cfg(debug_assertions)]
         self.check_invariants();
         outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Kernel;
+    use crate::sla::{self, Decision, Event, Outcome, Request, SlaKernel};
+    use crate::{reservation, service_level, tiers};
+
+    /// Every event of `events` through any model's kernel: the decisions counted.
+    fn decisions<K: Kernel>(kernel: &mut K, events: &[K::Event]) -> usize {
+        let mut count = 0;
+        for &event in events {
+            kernel.step(event, &mut |_| count += 1);
+        }
+        count
+    }
+
+    #[test]
+    fn every_model_names_itself_and_its_capacities() {
+        assert_eq!(service_level::Kernel::<4, 32, 8>::MODEL, "service_level");
+        assert_eq!(
+            service_level::Kernel::<4, 32, 8>::CAPACITIES,
+            &[("machines (M)", 4), ("queue entries (Q)", 32), ("service levels (L)", 8)]
+        );
+        assert_eq!(reservation::ReservationKernel::<64, 16, 32, 4>::MODEL, "reservation");
+        assert_eq!(
+            reservation::ReservationKernel::<64, 16, 32, 4>::CAPACITIES,
+            &[
+                ("calendar slots (H)", 64),
+                ("waiting reservations (W)", 16),
+                ("running reservations (RUN)", 32),
+                ("offers per rejection (OFFERS)", 4)
+            ]
+        );
+        assert_eq!(tiers::TiersKernel::<4, 64, 16>::MODEL, "tiers");
+        assert_eq!(
+            tiers::TiersKernel::<4, 64, 16>::CAPACITIES,
+            &[("resources (R)", 4), ("calendar slots (H)", 64), ("jobs (J)", 16)]
+        );
+        assert_eq!(SlaKernel::<64, 8>::MODEL, "sla");
+        assert_eq!(SlaKernel::<64, 8>::CAPACITIES, &[("calendar slots (H)", 64), ("batch (B)", 8)]);
+    }
+
+    #[test]
+    fn step_runs_the_model_and_hands_over_its_decisions() {
+        let config = sla::Config::new(4, 60, sla::Order::Random { seed: 0 });
+        let mut kernel = SlaKernel::<64, 8>::new(config).unwrap();
+        let request = Request { job: 7, ts: 0, tf: 600, td: 120, ncpu: 2 };
+        let events = [Event::Submit { t: 0, request }, Event::Plan { t: 0 }];
+        assert_eq!(decisions(&mut kernel, &events), 1);
+        let mut seen = None;
+        let outcome = Kernel::step(&mut kernel, Event::Plan { t: 60 }, &mut |d: Decision| seen = Some(d));
+        assert_eq!((outcome, seen), (Outcome::Planned { accepted: 0, rejected: 0 }, None));
+        assert_eq!((kernel.now(), Kernel::config(&kernel).nodes), (60, 4));
     }
 }

@@ -68,8 +68,9 @@
 //! your runtime's once-cell), events come from your input, and each decision can be
 //! written with [`log::encode`] into a buffer you own, for a UART, a flash log or a
 //! radio, or framed with [`stream::StreamWriter`] so that the host can verify and
-//! replay the device's log (`docs/stream-format.md`). `embedded/` runs the service-level and reservation kernels on a Cortex-M4F
-//! under QEMU, and `cargo xtask embedded` checks that their bytes equal the host's.
+//! replay the device's log (`docs/stream-format.md`). `embedded/` runs the four kernels
+//! on a Cortex-M4F under QEMU, through one function over [`contract::Kernel`], and
+//! `cargo xtask embedded` checks that their bytes equal the host's.
 //! No panic path is linked: `cargo xtask panic-check` links every model with a panic
 //! handler that cannot link. [`service_level`]'s documentation has a worked example.
 

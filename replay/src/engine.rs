@@ -8,7 +8,6 @@
 //! among them from a header or a command line, its own errors ([`EngineError::Model`])
 //! and the accessors its hosts read (a queue's length, the pending batch).
 
-use kernel::Tick;
 use kernel::contract::Kernel;
 
 pub mod reservation;
@@ -31,8 +30,6 @@ pub trait Stepper<C, E, D, O>: Send {
     /// indirect call per decision.
     fn step(&mut self, event: E, out: &mut Vec<D>) -> O;
     fn config(&self) -> &C;
-    /// The time of the last event.
-    fn now(&self) -> Tick;
     /// `size_of` the kernel.
     fn state_bytes(&self) -> usize;
     /// The compiled capacities, named ([`Kernel::CAPACITIES`]).
@@ -46,10 +43,6 @@ impl<K: Kernel + Send> Stepper<K::Config, K::Event, K::Decision, K::Outcome> for
 
     fn config(&self) -> &K::Config {
         Kernel::config(self)
-    }
-
-    fn now(&self) -> Tick {
-        Kernel::now(self)
     }
 
     fn state_bytes(&self) -> usize {

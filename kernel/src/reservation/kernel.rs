@@ -98,6 +98,55 @@ pub struct ReservationKernel<const H: usize, const W: usize, const RUN: usize, c
     due: Tick,
 }
 
+impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize> contract::Kernel
+    for ReservationKernel<H, W, RUN, OFFERS>
+{
+    #[cfg(debug_assertions)]
+    fn check_invariants(&self) {
+        self.assert_invariants();
+    }
+
+    const MODEL: &'static str = "reservation";
+    type Config = Config;
+    type Event = Event;
+    type Decision = Decision;
+    type Outcome = Outcome;
+    const CAPACITIES: &'static [(&'static str, usize)] = &[
+        ("calendar slots (H)", H),
+        ("waiting reservations (W)", W),
+        ("running reservations (RUN)", RUN),
+        ("offers per rejection (OFFERS)", OFFERS),
+    ];
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    // Every model's `dispatch` refuses time going backwards the same way; each keeps
+    // its own `Event`, `Outcome` and `RejectReason`, so the lines are alike but not shared.
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        match event {
+            Event::Request(request) => self.request(request, sink),
+            Event::Advance { t } => {
+                if t < self.now {
+                    return Outcome::Refused(RejectReason::TimeWentBackwards);
+                }
+                self.advance(t, sink);
+                Outcome::Advanced
+            }
+            Event::Finish { t, job } => self.finish(t, job, sink),
+            Event::Reset => {
+                self.plan.reset();
+                self.now = 0;
+                self.next_seq = 0;
+                self.counters = Counters::default();
+                self.due = Tick::MAX;
+                Outcome::Reset
+            }
+        }
+    }
+}
+
 impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
     ReservationKernel<H, W, RUN, OFFERS>
 {
@@ -279,59 +328,6 @@ impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>
         self.run_due(t, sink);
         self.now = t;
         self.plan.advance_calendar(t);
-    }
-}
-
-impl<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize> contract::Kernel
-    for ReservationKernel<H, W, RUN, OFFERS>
-{
-    const MODEL: &'static str = "reservation";
-    const CAPACITIES: &'static [(&'static str, usize)] = &[
-        ("calendar slots (H)", H),
-        ("waiting reservations (W)", W),
-        ("running reservations (RUN)", RUN),
-        ("offers per rejection (OFFERS)", OFFERS),
-    ];
-    type Config = Config;
-    type Event = Event;
-    type Decision = Decision;
-    type Outcome = Outcome;
-
-    fn config(&self) -> &Config {
-        &self.config
-    }
-
-    fn now(&self) -> Tick {
-        self.now
-    }
-
-    // Every model's `dispatch` refuses time going backwards the same way; each keeps
-    // its own `Event`, `Outcome` and `RejectReason`, so the lines are alike but not shared.
-    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        match event {
-            Event::Request(request) => self.request(request, sink),
-            Event::Advance { t } => {
-                if t < self.now {
-                    return Outcome::Refused(RejectReason::TimeWentBackwards);
-                }
-                self.advance(t, sink);
-                Outcome::Advanced
-            }
-            Event::Finish { t, job } => self.finish(t, job, sink),
-            Event::Reset => {
-                self.plan.reset();
-                self.now = 0;
-                self.next_seq = 0;
-                self.counters = Counters::default();
-                self.due = Tick::MAX;
-                Outcome::Reset
-            }
-        }
-    }
-
-    #[cfg(debug_assertions)]
-    fn check_invariants(&self) {
-        self.assert_invariants();
     }
 }
 

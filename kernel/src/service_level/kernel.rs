@@ -124,6 +124,46 @@ pub struct Kernel<const M: usize, const Q: usize, const L: usize> {
     last_admitting: Option<MachineId>,
 }
 
+impl<const M: usize, const Q: usize, const L: usize> contract::Kernel for Kernel<M, Q, L> {
+    #[cfg(debug_assertions)]
+    fn check_invariants(&self) {
+        self.assert_invariants();
+    }
+
+    const MODEL: &'static str = "service_level";
+    type Config = Config<L>;
+    type Event = Event;
+    type Decision = Decision;
+    type Outcome = Outcome;
+    const CAPACITIES: &'static [(&'static str, usize)] =
+        &[("machines (M)", M), ("queue entries (Q)", Q), ("service levels (L)", L)];
+
+    fn config(&self) -> &Config<L> {
+        &self.config
+    }
+
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        match event {
+            Event::Submit { t, job, p, level } => self.submit(t, job, p, level, sink),
+            Event::Advance { t } => {
+                if t < self.now {
+                    return Outcome::Refused(RejectReason::TimeWentBackwards);
+                }
+                self.advance(t, sink);
+                Outcome::Advanced
+            }
+            Event::Reset => {
+                self.machines.iter_mut().for_each(Machine::reset);
+                self.due = [Tick::MAX; M];
+                self.tails = [Tail::EMPTY; M];
+                self.now = 0;
+                self.last_admitting = None;
+                Outcome::Reset
+            }
+        }
+    }
+}
+
 impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
     /// A kernel at time zero with every queue empty.
     pub fn new(config: Config<L>) -> Result<Self, ConfigError> {
@@ -312,50 +352,6 @@ impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
             None if full_seen => Err(RejectReason::QueueFull),
             None => Err(RejectReason::NoFeasibleMachine),
         }
-    }
-}
-
-impl<const M: usize, const Q: usize, const L: usize> contract::Kernel for Kernel<M, Q, L> {
-    const MODEL: &'static str = "service_level";
-    const CAPACITIES: &'static [(&'static str, usize)] =
-        &[("machines (M)", M), ("queue entries (Q)", Q), ("service levels (L)", L)];
-    type Config = Config<L>;
-    type Event = Event;
-    type Decision = Decision;
-    type Outcome = Outcome;
-
-    fn config(&self) -> &Config<L> {
-        &self.config
-    }
-
-    fn now(&self) -> Tick {
-        self.now
-    }
-
-    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        match event {
-            Event::Submit { t, job, p, level } => self.submit(t, job, p, level, sink),
-            Event::Advance { t } => {
-                if t < self.now {
-                    return Outcome::Refused(RejectReason::TimeWentBackwards);
-                }
-                self.advance(t, sink);
-                Outcome::Advanced
-            }
-            Event::Reset => {
-                self.machines.iter_mut().for_each(Machine::reset);
-                self.due = [Tick::MAX; M];
-                self.tails = [Tail::EMPTY; M];
-                self.now = 0;
-                self.last_admitting = None;
-                Outcome::Reset
-            }
-        }
-    }
-
-    #[cfg(debug_assertions)]
-    fn check_invariants(&self) {
-        self.assert_invariants();
     }
 }
 

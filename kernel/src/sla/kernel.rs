@@ -38,6 +38,46 @@ pub struct SlaKernel<const H: usize, const B: usize> {
     next_index: u64,
 }
 
+impl<const H: usize, const B: usize> contract::Kernel for SlaKernel<H, B> {
+    #[cfg(debug_assertions)]
+    fn check_invariants(&self) {
+        self.assert_invariants();
+    }
+
+    const MODEL: &'static str = "sla";
+    type Config = Config;
+    type Event = Event;
+    type Decision = Decision;
+    type Outcome = Outcome;
+    const CAPACITIES: &'static [(&'static str, usize)] = &[("calendar slots (H)", H), ("batch (B)", B)];
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        match event {
+            Event::Reset { t } => self.reset(t, sink),
+            _ if event.time() < self.now => {
+                let reason = RejectReason::TimeWentBackwards;
+                if let Event::Submit { request, .. } = event {
+                    sink(Decision::Reject { job: request.job, reason });
+                    return Outcome::Rejected(reason);
+                }
+                Outcome::Refused(reason)
+            }
+            Event::Submit { t, request } => {
+                self.bring_to(t);
+                self.submit(request, sink)
+            }
+            Event::Plan { t } => {
+                self.bring_to(t);
+                self.plan(sink)
+            }
+        }
+    }
+}
+
 impl<const H: usize, const B: usize> SlaKernel<H, B> {
     /// A kernel at time zero with every slot free and an empty batch.
     pub fn new(config: Config) -> Result<Self, ConfigError> {
@@ -193,50 +233,6 @@ impl<const H: usize, const B: usize> SlaKernel<H, B> {
     /// calendar rounds: `(first, count)`.
     pub const fn span(&self, start: Tick, td: Tick) -> (Slot, u64) {
         self.slot.span(start, start.saturating_add(td))
-    }
-}
-
-impl<const H: usize, const B: usize> contract::Kernel for SlaKernel<H, B> {
-    const MODEL: &'static str = "sla";
-    const CAPACITIES: &'static [(&'static str, usize)] = &[("calendar slots (H)", H), ("batch (B)", B)];
-    type Config = Config;
-    type Event = Event;
-    type Decision = Decision;
-    type Outcome = Outcome;
-
-    fn config(&self) -> &Config {
-        &self.config
-    }
-
-    fn now(&self) -> Tick {
-        self.now
-    }
-
-    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        match event {
-            Event::Reset { t } => self.reset(t, sink),
-            _ if event.time() < self.now => {
-                let reason = RejectReason::TimeWentBackwards;
-                if let Event::Submit { request, .. } = event {
-                    sink(Decision::Reject { job: request.job, reason });
-                    return Outcome::Rejected(reason);
-                }
-                Outcome::Refused(reason)
-            }
-            Event::Submit { t, request } => {
-                self.bring_to(t);
-                self.submit(request, sink)
-            }
-            Event::Plan { t } => {
-                self.bring_to(t);
-                self.plan(sink)
-            }
-        }
-    }
-
-    #[cfg(debug_assertions)]
-    fn check_invariants(&self) {
-        self.assert_invariants();
     }
 }
 

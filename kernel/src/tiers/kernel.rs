@@ -41,6 +41,60 @@ pub struct TiersKernel<const R: usize, const H: usize, const J: usize> {
     pub(super) known: Known<R>,
 }
 
+impl<const R: usize, const H: usize, const J: usize> contract::Kernel for TiersKernel<R, H, J> {
+    #[cfg(debug_assertions)]
+    fn check_invariants(&self) {
+        self.assert_invariants();
+    }
+
+    const MODEL: &'static str = "tiers";
+    type Config = Config;
+    type Event = Event;
+    type Decision = Decision;
+    type Outcome = Outcome;
+    const CAPACITIES: &'static [(&'static str, usize)] =
+        &[("resources (R)", R), ("calendar slots (H)", H), ("jobs (J)", J)];
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
+        if event.time().is_some_and(|t| t < self.now) {
+            if let Event::Submit(request) = event {
+                sink(Decision::Reject { job: request.job, reason: RejectReason::TimeWentBackwards });
+                return Outcome::Rejected(RejectReason::TimeWentBackwards);
+            }
+            return Outcome::Refused(RejectReason::TimeWentBackwards);
+        }
+        match event {
+            Event::Submit(request) => self.submit(request, sink),
+            Event::Advance { t } => {
+                self.advance(t, sink);
+                Outcome::Advanced
+            }
+            Event::Finish { t, job } => self.finish(t, job, sink),
+            Event::Leave { t, resource } => self.leave(t, resource, sink),
+            Event::Return { t, resource } => self.back(t, resource, sink),
+            Event::Reset => {
+                let resources = self.resources.clone();
+                for (i, c) in self.calendars.iter_mut().enumerate() {
+                    *c = Calendar::new(resources.get(i).map_or(1, |r| r.nodes));
+                }
+                self.available = [true; R];
+                self.running = [0; R];
+                self.jobs.clear();
+                self.now = 0;
+                self.next_seq = 0;
+                self.quiet = None;
+                self.frees = Frees::new();
+                self.known.clear();
+                Outcome::Reset
+            }
+        }
+    }
+}
+
 impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
     /// A kernel at time zero, every resource available and free.
     pub fn new(config: Config, resources: &[Resource]) -> Result<Self, ConfigError> {
@@ -249,64 +303,6 @@ impl<const R: usize, const H: usize, const J: usize> TiersKernel<R, H, J> {
         if let Some(c) = self.calendars.get_mut(r).filter(|c| r < self.resources.len() && c.end() < end) {
             c.advance_to(self.slot.slot_of(self.now));
         }
-    }
-}
-
-impl<const R: usize, const H: usize, const J: usize> contract::Kernel for TiersKernel<R, H, J> {
-    const MODEL: &'static str = "tiers";
-    const CAPACITIES: &'static [(&'static str, usize)] =
-        &[("resources (R)", R), ("calendar slots (H)", H), ("jobs (J)", J)];
-    type Config = Config;
-    type Event = Event;
-    type Decision = Decision;
-    type Outcome = Outcome;
-
-    fn config(&self) -> &Config {
-        &self.config
-    }
-
-    fn now(&self) -> Tick {
-        self.now
-    }
-
-    fn dispatch<S: FnMut(Decision) + ?Sized>(&mut self, event: Event, sink: &mut S) -> Outcome {
-        if event.time().is_some_and(|t| t < self.now) {
-            if let Event::Submit(request) = event {
-                sink(Decision::Reject { job: request.job, reason: RejectReason::TimeWentBackwards });
-                return Outcome::Rejected(RejectReason::TimeWentBackwards);
-            }
-            return Outcome::Refused(RejectReason::TimeWentBackwards);
-        }
-        match event {
-            Event::Submit(request) => self.submit(request, sink),
-            Event::Advance { t } => {
-                self.advance(t, sink);
-                Outcome::Advanced
-            }
-            Event::Finish { t, job } => self.finish(t, job, sink),
-            Event::Leave { t, resource } => self.leave(t, resource, sink),
-            Event::Return { t, resource } => self.back(t, resource, sink),
-            Event::Reset => {
-                let resources = self.resources.clone();
-                for (i, c) in self.calendars.iter_mut().enumerate() {
-                    *c = Calendar::new(resources.get(i).map_or(1, |r| r.nodes));
-                }
-                self.available = [true; R];
-                self.running = [0; R];
-                self.jobs.clear();
-                self.now = 0;
-                self.next_seq = 0;
-                self.quiet = None;
-                self.frees = Frees::new();
-                self.known.clear();
-                Outcome::Reset
-            }
-        }
-    }
-
-    #[cfg(debug_assertions)]
-    fn check_invariants(&self) {
-        self.assert_invariants();
     }
 }
 

@@ -67,6 +67,7 @@ impl From<ModelError> for EngineError {
 
 /// A kernel of any compiled size whose plan can be read.
 trait Plans: Stepper<Config, Event, Decision, Outcome> {
+    fn now(&self) -> kernel::Tick;
     fn waiting_len(&self) -> usize;
     fn running_nodes(&self, job: kernel::JobId) -> Option<u32>;
 }
@@ -74,6 +75,10 @@ trait Plans: Stepper<Config, Event, Decision, Outcome> {
 impl<const H: usize, const W: usize, const RUN: usize, const O: usize> Plans
     for ReservationKernel<H, W, RUN, O>
 {
+    fn now(&self) -> kernel::Tick {
+        ReservationKernel::now(self)
+    }
+
     fn waiting_len(&self) -> usize {
         self.plan().waiting().len()
     }

@@ -118,10 +118,6 @@ impl SlaEngine {
         self.inner.step(event, out)
     }
 
-    pub fn config(&self) -> &Config {
-        self.inner.config()
-    }
-
     /// `B`, the batch capacity compiled into this engine.
     pub const fn batch_capacity(&self) -> u32 {
         self.batch
@@ -141,10 +137,6 @@ impl Stepper<Config, Event, Decision, Outcome> for SlaEngine {
 
     fn config(&self) -> &Config {
         self.inner.config()
-    }
-
-    fn now(&self) -> kernel::Tick {
-        self.inner.now()
     }
 
     fn state_bytes(&self) -> usize {
