@@ -48,10 +48,6 @@ type ResvKernel = ReservationKernel<16384, 256, 256, 8>;
 /// one-minute slots (34 hours ahead), 1,024 jobs; 65,536 slots, batches of 4,096.
 type TiersKernel = kernel::tiers::TiersKernel<16, 2048, 1024>;
 type SlaKernel = kernel::sla::SlaKernel<65536, 4096>;
-const SERVICE_CAPACITIES: [u32; 3] = [4, 32, 8];
-const RESERVATION_CAPACITIES: [u32; 4] = [16384, 256, 256, 8];
-const TIERS_CAPACITIES: [u32; 3] = [16, 2048, 1024];
-const SLA_CAPACITIES: [u32; 2] = [65536, 4096];
 
 /// The event streams: build through `cargo xtask embedded`, which generates them.
 static STREAMS: &[u8] = include_bytes!(env!(
