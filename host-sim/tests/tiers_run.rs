@@ -12,7 +12,7 @@ use host_sim::tiers::testbed::MIXES;
 use host_sim::tiers::{Scenario, log};
 use kernel::tiers::{Policy, Tier};
 use replay::format::LogReader;
-use replay::verify::ModelCounts;
+use replay::model::tiers::TiersCounts;
 
 /// The header of a paper-workload log, its input named after the workload.
 fn paper_header(scenario: &Scenario) -> replay::format::Header {
@@ -35,7 +35,7 @@ fn every_policy_logs_verify_and_the_audit_agrees_with_the_host() {
         let mut fates = Vec::new();
         scenario.run_observed(&mut |_, _| {}, &mut |f| fates.push(*f)).unwrap();
         let report = verified(&path);
-        let ModelCounts::Tiers(counts) = report.counts else { panic!("not a tiers log: {report:?}") };
+        let Some(&counts) = report.counts::<TiersCounts>() else { panic!("not a tiers log: {report:?}") };
         let violated =
             |tier| fates.iter().filter(|f| f.tier == Some(tier) && f.accepted && f.violated).count();
         assert_eq!(counts.violated_gold as usize, violated(Tier::Gold), "{}", policy.name());
@@ -107,6 +107,6 @@ fn the_nasa_trace_runs_and_verifies() {
     let value: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
     let report = verified(&path);
     assert_eq!(report.accepted, value["accepted"].as_u64().unwrap());
-    let ModelCounts::Tiers(counts) = report.counts else { panic!("not a tiers log: {report:?}") };
+    let Some(&counts) = report.counts::<TiersCounts>() else { panic!("not a tiers log: {report:?}") };
     assert_eq!(counts.violated_gold, 0);
 }

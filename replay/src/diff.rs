@@ -1,6 +1,7 @@
 //! `replay diff A B`: what changed between two logs of the same input content, written
 //! once for every model. What a model supplies is [`Diffed`] (in `diff/NAME.rs`): how
-//! its events and decisions make each job's [`Fate`], and its own measures.
+//! its events and decisions make each job's [`Fate`]; its measures are its counts'
+//! ([`crate::verify::Counts`]).
 //!
 //! Two logs are compared only when their headers name the same model and the same
 //! inputs (name and CRC-64); everything else in the header (policy, machines,
@@ -19,7 +20,7 @@ use kernel::{JobId, Tick};
 use crate::export::write_header;
 use crate::format::{FormatError, Header, LogReader};
 use crate::trust::{TrustError, vouch};
-use crate::verify::{ModelCounts, Verified};
+use crate::verify::Verified;
 use compare::{compare, follow, measures};
 
 mod compare;
@@ -81,6 +82,18 @@ impl Fates {
     pub fn job(&mut self, job: JobId) -> &mut Fate {
         self.jobs.entry((self.window, job)).or_default()
     }
+
+    /// `job` accepted: its fate, for what the acceptance says besides.
+    pub fn accept(&mut self, job: JobId) -> &mut Fate {
+        let fate = self.job(job);
+        fate.answer = Answer::Accepted;
+        fate
+    }
+
+    /// `job` rejected for the reason named `reason`.
+    pub fn reject(&mut self, job: JobId, reason: &'static str) {
+        self.job(job).answer = Answer::Rejected(reason);
+    }
 }
 
 /// What a model supplies to be diffed.
@@ -91,8 +104,6 @@ pub trait Diffed: Verified {
     fn follow_event(fates: &mut Fates, event: &Self::Event);
     /// Follows one decision into its job's fate.
     fn follow_decision(fates: &mut Fates, decision: &Self::Decision);
-    /// The model's own counts, named, after every model's (see [`Measure`]).
-    fn measures(counts: &ModelCounts, out: &mut Vec<(String, u128)>);
 }
 
 /// What a job's fate changed by, from A to B. A job counts once under each of its changes.
@@ -265,7 +276,7 @@ pub fn diff<R: Read + Send>(a: &Log<'_, R>, b: &Log<'_, R>) -> Result<Diff, Diff
         divergence,
         jobs_compared,
         counts,
-        measures: crate::with_model!(&model, measures(&report_a, &report_b)),
+        measures: measures(&report_a, &report_b),
         jobs,
     })
 }

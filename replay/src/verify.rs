@@ -20,6 +20,7 @@
 //! whose kernel's work outweighs the hand-over ([`Verified::SPLIT`]); the others
 //! re-make and audit in one loop (`verify/split.rs`).
 
+use std::error::Error;
 use std::io::Read;
 
 use kernel::Tick;
@@ -29,11 +30,8 @@ use crate::contract::{LogModel, body_label};
 use crate::engine::EngineError;
 use crate::export::describe;
 use crate::format::{FormatError, Header, HeaderError, LogReader};
-use crate::model::reservation::ReservationViolation;
-use crate::model::service_level::TraceError;
-use crate::model::sla::{SlaCounts, SlaViolation};
-use crate::model::tiers::{TiersCounts, TiersViolation};
 
+mod report;
 mod reservation;
 mod service_level;
 mod sla;
@@ -42,64 +40,9 @@ mod tiers;
 
 use split::verify_model;
 
+pub use report::{Counts, Report, Tally};
 pub use reservation::ReservationCounts;
 pub use service_level::ServiceLevelCounts;
-
-/// Counts from a log that verified: what every model counts, then the model's own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Report {
-    pub records: u64,
-    pub events: u64,
-    pub decisions: u64,
-    pub accepted: u64,
-    pub rejected: u64,
-    /// Completions (service levels) or ends (the other models).
-    pub completed: u64,
-    /// The log's model and what it counted of its own.
-    pub counts: ModelCounts,
-}
-
-/// One model's own counts, from its decisions and its audit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ModelCounts {
-    ServiceLevel(ServiceLevelCounts),
-    Reservation(ReservationCounts),
-    Tiers(TiersCounts),
-    Sla(SlaCounts),
-}
-
-impl Report {
-    /// What `replay verify` prints of a verified log named `log`: the counts and what
-    /// was checked, in the model's own words.
-    pub fn summary(&self, log: &str) -> String {
-        match &self.counts {
-            ModelCounts::ServiceLevel(c) => service_level::summary(self, c, log),
-            ModelCounts::Reservation(c) => reservation::summary(self, c, log),
-            ModelCounts::Tiers(c) => tiers::summary(self, c, log),
-            ModelCounts::Sla(c) => sla::summary(self, c, log),
-        }
-    }
-}
-
-// `Report`'s shared fields, kept while the log is read; `Report` adds the model's
-// counts once the audit has finished.
-/// The counts every model keeps while its log is read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub records: u64,
-    pub events: u64,
-    pub decisions: u64,
-    pub accepted: u64,
-    pub rejected: u64,
-    pub completed: u64,
-}
-
-impl Tally {
-    fn report(self, counts: ModelCounts) -> Report {
-        let Self { records, events, decisions, accepted, rejected, completed } = self;
-        Report { records, events, decisions, accepted, rejected, completed, counts }
-    }
-}
 
 /// What a model supplies to be verified: the engine that re-makes its decisions,
 /// the audit that holds them to their promises, and what it counts.
@@ -108,8 +51,14 @@ pub trait Verified: LogModel {
     type Header: Clone + Sync;
     type Engine;
     type Audit;
-    /// The model's own counts while the log is read.
-    type Counts: Default;
+    /// The model's own counts: kept while the log is read (a model whose audit counts
+    /// everything keeps none there), and given by [`Self::finish`].
+    type Counts: Counts + Default;
+    /// A broken promise, as the audit words it.
+    type Violation: Error + Send + Sync + 'static;
+    /// What a broken promise is called in [`VerifyError::Promise`]: `promise`,
+    /// `reservation promise`, ...
+    const PROMISE: &'static str;
     /// Whether [`verify`] re-makes the decisions on a thread apart from the reading
     /// and the audit: worth it when the kernel's work outweighs handing the records
     /// over (`verify/split.rs`).
@@ -123,19 +72,21 @@ pub trait Verified: LogModel {
     fn step(engine: &mut Self::Engine, event: Self::Event, out: &mut Vec<Self::Decision>);
     /// An audit for the log the header describes.
     fn audit(header: &Self::Header) -> Self::Audit;
-    /// Holds one event's decisions, matched already, to the promises; `seq` names the
-    /// record before which a failure is reported.
+    /// Holds one event's decisions, matched already, to the promises.
     fn check(
         audit: &mut Self::Audit,
         event: &Self::Event,
         decisions: &[Self::Decision],
-        seq: u64,
-    ) -> Result<(), VerifyError>;
+    ) -> Result<(), Self::Violation>;
     /// Counts one logged decision.
     fn count(tally: &mut Tally, counts: &mut Self::Counts, decision: &Self::Decision);
-    /// The audit's last word at the end of the log (`records` records), and the
-    /// model's counts.
-    fn finish(audit: Self::Audit, counts: Self::Counts, records: u64) -> Result<ModelCounts, VerifyError>;
+    /// The audit's last word at the end of the log, and the model's counts.
+    fn finish(audit: Self::Audit, counts: Self::Counts) -> Result<Self::Counts, Self::Violation>;
+}
+
+/// A broken promise of the model `M`, met before record `seq`.
+fn broken<M: Verified>(seq: u64) -> impl FnOnce(M::Violation) -> VerifyError {
+    move |error| VerifyError::Promise { seq, promise: M::PROMISE, error: Box::new(error) }
 }
 
 /// Where the kernel and the log first disagree.
@@ -173,16 +124,12 @@ pub enum VerifyError {
     Engine(#[from] EngineError),
     #[error("{0}")]
     Diverged(Box<Divergence>),
-    #[error("broken promise before record {seq}: {error}")]
-    Promise { seq: u64, error: TraceError },
+    /// A promise of the model's broken: `promise` is [`Verified::PROMISE`], `error`
+    /// the model's [`Verified::Violation`].
+    #[error("broken {promise} before record {seq}: {error}")]
+    Promise { seq: u64, promise: &'static str, error: Box<dyn Error + Send + Sync> },
     #[error("record {seq} is a {found} record in a log whose header is for the {header} kernel")]
     WrongModel { seq: u64, found: &'static str, header: &'static str },
-    #[error("broken reservation promise before record {seq}: {error}")]
-    Reservation { seq: u64, error: ReservationViolation },
-    #[error("broken tiers promise before record {seq}: {error}")]
-    Tiers { seq: u64, error: TiersViolation },
-    #[error("broken SLA promise before record {seq}: {error}")]
-    Sla { seq: u64, error: SlaViolation },
 }
 
 /// Verifies a whole log; see the module documentation. For most models the log is
@@ -291,8 +238,8 @@ pub(super) fn audit_model<M: Verified, S>(
     let at = |step| move |error| Ended::Error(Box::new(((end, step), error)));
     matcher.close(end, None).map_err(at(Step::Close))?;
     check::<M>(&mut audit, matcher.last(), end).map_err(at(Step::Check))?;
-    let counts = M::finish(audit, counts, end).map_err(at(Step::Finish))?;
-    Ok(tally.report(counts))
+    let counts = M::finish(audit, counts).map_err(broken::<M>(end)).map_err(at(Step::Finish))?;
+    Ok(Report::new(tally, counts))
 }
 
 /// One record of [`audit_model`]'s loop.
@@ -332,7 +279,7 @@ fn check<M: Verified>(
     seq: u64,
 ) -> Result<(), VerifyError> {
     let Some((event, decisions)) = last else { return Ok(()) };
-    M::check(audit, event, decisions, seq)
+    M::check(audit, event, decisions).map_err(broken::<M>(seq))
 }
 
 /// Matches a log's decisions, record by record, against what a kernel decides now:

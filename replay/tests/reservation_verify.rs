@@ -9,7 +9,7 @@ use kernel::service_level::{Level, Policy};
 use replay::engine::reservation::{self, ReservationEngine};
 use replay::format::{Header, LogReader, LogWriter, Model, ServiceLevelHeader};
 use replay::model::reservation::{ReservationAudit, ReservationViolation};
-use replay::verify::ModelCounts;
+use replay::verify::ReservationCounts;
 use replay::verify::VerifyError;
 
 mod common;
@@ -59,7 +59,9 @@ fn an_honest_reservation_log_verifies_with_its_counts() {
     let report = verify_bytes(&log_of(&header, &bodies)).unwrap();
     assert_eq!(report.records, bodies.len() as u64);
     assert_eq!(report.events, 5);
-    let ModelCounts::Reservation(counts) = report.counts else { panic!("not a reservation log: {report:?}") };
+    let Some(counts) = report.counts::<ReservationCounts>() else {
+        panic!("not a reservation log: {report:?}")
+    };
     assert!(report.accepted >= 2, "{report:?}");
     assert!(report.rejected >= 1 && counts.offers >= 1, "{report:?}");
     assert_eq!(counts.starts, report.accepted);

@@ -14,8 +14,7 @@ use replay::engine::sla::{SlaEngine, header};
 use replay::format::{Header, LogReader, LogWriter, Model, SlaHeader};
 use replay::model::sla::harness::{CaseStats, case_from_bytes, check_case};
 use replay::model::sla::plain::{Usage, first_fit, first_fit_linear, slots_of};
-use replay::model::sla::{SlaAudit, summary};
-use replay::verify::ModelCounts;
+use replay::model::sla::{SlaAudit, SlaCounts, summary};
 use replay::verify::{VerifyError, verify};
 
 #[test]
@@ -206,7 +205,7 @@ fn an_sla_log_verifies_summarises_and_is_stamped_version_6() {
     let raised = LogWriter::new(Vec::new(), &h).unwrap().finish().unwrap();
     assert_eq!(LogReader::new(&raised[..]).unwrap().header().format_version, 6);
     let report = verify(LogReader::new(&bytes[..]).unwrap()).unwrap();
-    let ModelCounts::Sla(counts) = report.counts else { panic!("not an SLA log: {report:?}") };
+    let Some(&counts) = report.counts::<SlaCounts>() else { panic!("not an SLA log: {report:?}") };
     assert_eq!(counts.requests, 80);
     assert_eq!(counts.sets, 2);
     assert_eq!(counts.accepted + counts.rejected_total(), 80);

@@ -218,6 +218,8 @@ fn the_first_error_of_a_long_log_is_reported_whichever_side_meets_it() {
     let log = log_of(&header, &bodies);
     let audited = replay::verify::audit(LogReader::new(&log[..]).unwrap()).unwrap_err();
     assert!(matches!(audited, VerifyError::Promise { seq, .. } if seq > at as u64), "{audited}");
+    // The service level's promise is worded as it always was: no model's name before it.
+    assert!(audited.to_string().starts_with("broken promise before record "), "{audited}");
     common::damage_after_and_before(&log, at);
     let (_, honest) = long_run();
     let last = honest.len() - 1;

@@ -65,7 +65,11 @@ fn the_first_error_of_a_long_tiers_log_is_reported_whichever_side_meets_it() {
     }
     let log = log_of(&header, &bodies);
     let audited = audit(LogReader::new(&log[..]).unwrap()).unwrap_err();
-    assert!(matches!(audited, VerifyError::Tiers { seq, .. } if seq > at as u64), "{audited}");
+    assert!(
+        matches!(audited, VerifyError::Promise { seq, promise: "tiers promise", .. } if seq > at as u64),
+        "{audited}"
+    );
+    assert!(audited.to_string().starts_with("broken tiers promise before record "), "{audited}");
     common::damage_after_and_before(&log, at);
     // The last decision, a job's lateness, missing: the kernel decided more than the
     // log holds, at its end, before the audit's last word (a late job never violated).
@@ -74,6 +78,9 @@ fn the_first_error_of_a_long_tiers_log_is_reported_whichever_side_meets_it() {
     assert!(matches!(honest[last], Body::TiersDecision(Decision::Violate { .. })), "{:?}", honest[last]);
     let cut = log_of(&header, &honest[..last]);
     let audited = audit(LogReader::new(&cut[..]).unwrap()).unwrap_err();
-    assert!(matches!(audited, VerifyError::Tiers { seq, .. } if seq == last as u64), "{audited}");
+    assert!(
+        matches!(audited, VerifyError::Promise { seq, promise: "tiers promise", .. } if seq == last as u64),
+        "{audited}"
+    );
     common::diverges_at_its_end(&cut, last);
 }

@@ -100,22 +100,7 @@ fn changes(a: &Fate, b: &Fate) -> Vec<Change> {
 }
 
 /// Both reports' counts side by side: every model's, then the model's own.
-pub(super) fn measures<M: Diffed>(a: &Report, b: &Report) -> Vec<Measure> {
-    let named = |r: &Report| {
-        let mut out: Vec<(String, u128)> = [
-            ("records", r.records),
-            ("events", r.events),
-            ("decisions", r.decisions),
-            ("accepted", r.accepted),
-            ("rejected", r.rejected),
-            ("completed", r.completed),
-        ]
-        .into_iter()
-        .map(|(name, value)| (name.to_owned(), u128::from(value)))
-        .collect();
-        M::measures(&r.counts, &mut out);
-        out
-    };
-    let (a, b) = (named(a), named(b));
+pub(super) fn measures(a: &Report, b: &Report) -> Vec<Measure> {
+    let (a, b) = (a.measures(), b.measures());
     a.into_iter().zip(b).map(|((name, a), (_, b))| Measure { name, a, b }).collect()
 }

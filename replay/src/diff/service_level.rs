@@ -3,9 +3,8 @@
 
 use kernel::service_level::{Decision, Event};
 
-use super::{Answer, Diffed, Fates};
+use super::{Diffed, Fates};
 use crate::contract::ServiceLevel;
-use crate::verify::ModelCounts;
 
 impl Diffed for ServiceLevel {
     const PLACE: &'static str = "machine";
@@ -26,22 +25,14 @@ impl Diffed for ServiceLevel {
                 if let Some(preempted) = preempted {
                     fates.job(preempted).interruptions += 1;
                 }
-                let fate = fates.job(job);
-                fate.answer = Answer::Accepted;
-                fate.place = Some(u32::from(machine));
+                fates.accept(job).place = Some(u32::from(machine));
             }
-            Decision::Reject { job, reason } => fates.job(job).answer = Answer::Rejected(reason.name()),
+            Decision::Reject { job, reason } => fates.reject(job, reason.name()),
             Decision::Start { t, job, .. } => {
                 fates.job(job).start.get_or_insert(t);
             }
             Decision::Complete { t, job, .. } => fates.job(job).completion = Some(t),
             Decision::Preempt { .. } => {}
-        }
-    }
-
-    fn measures(counts: &ModelCounts, out: &mut Vec<(String, u128)>) {
-        if let ModelCounts::ServiceLevel(c) = counts {
-            out.push(("interruptions".to_owned(), u128::from(c.preemptions)));
         }
     }
 }

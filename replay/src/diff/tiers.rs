@@ -3,9 +3,8 @@
 
 use kernel::tiers::{Decision, Event};
 
-use super::{Answer, Diffed, Fates};
+use super::{Diffed, Fates};
 use crate::contract::Tiers;
-use crate::verify::ModelCounts;
 
 impl Diffed for Tiers {
     const PLACE: &'static str = "resource";
@@ -23,12 +22,11 @@ impl Diffed for Tiers {
     fn follow_decision(fates: &mut Fates, decision: &Decision) {
         match *decision {
             Decision::Accept { job, resource, start } => {
-                let fate = fates.job(job);
-                fate.answer = Answer::Accepted;
+                let fate = fates.accept(job);
                 fate.place = Some(u32::from(resource));
                 fate.start = Some(start);
             }
-            Decision::Reject { job, reason } => fates.job(job).answer = Answer::Rejected(reason.name()),
+            Decision::Reject { job, reason } => fates.reject(job, reason.name()),
             Decision::Move { job, resource, start, .. } | Decision::Replace { job, resource, start } => {
                 let fate = fates.job(job);
                 fate.moves += 1;
@@ -39,26 +37,6 @@ impl Diffed for Tiers {
             Decision::End { t, job, .. } => fates.job(job).completion = Some(t),
             Decision::Lost { job, .. } => fates.job(job).interruptions += 1,
             Decision::Violate { .. } => {}
-        }
-    }
-
-    fn measures(counts: &ModelCounts, out: &mut Vec<(String, u128)>) {
-        if let ModelCounts::Tiers(c) = counts {
-            let [min, q1, median, q3, max] = c.bronze_wait;
-            let own = [
-                ("moved", c.moves),
-                ("re-placed", c.replaced),
-                ("lost", c.lost),
-                ("violated Gold", c.violated_gold),
-                ("violated Silver", c.violated_silver),
-                ("Bronze dropped", c.bronze_dropped),
-                ("Bronze wait min", min),
-                ("Bronze wait q1", q1),
-                ("Bronze wait median", median),
-                ("Bronze wait q3", q3),
-                ("Bronze wait max", max),
-            ];
-            out.extend(own.into_iter().map(|(name, value)| (name.to_owned(), u128::from(value))));
         }
     }
 }

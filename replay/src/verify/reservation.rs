@@ -5,11 +5,11 @@ use kernel::Tick;
 use kernel::log::Body;
 use kernel::reservation::{Decision, Event};
 
-use super::{ModelCounts, Report, Tally, Verified, VerifyError};
+use super::{Counts, Tally, Verified, VerifyError};
 use crate::contract::{LogModel, Reservation};
 use crate::engine::reservation::ReservationEngine;
 use crate::format::{Header, ReservationHeader};
-use crate::model::reservation::ReservationAudit;
+use crate::model::reservation::{ReservationAudit, ReservationViolation};
 
 /// What a reservation log's decisions counted (its accepts, rejects and ends are
 /// [`Report::accepted`], [`Report::rejected`] and [`Report::completed`]).
@@ -53,6 +53,8 @@ impl Verified for Reservation {
     type Engine = ReservationEngine;
     type Audit = ReservationAudit;
     type Counts = ReservationCounts;
+    type Violation = ReservationViolation;
+    const PROMISE: &'static str = "reservation promise";
     /// The kernel's work outweighs the reading and the audit.
     const SPLIT: bool = true;
 
@@ -76,9 +78,8 @@ impl Verified for Reservation {
         audit: &mut ReservationAudit,
         event: &Event,
         decisions: &[Decision],
-        seq: u64,
-    ) -> Result<(), VerifyError> {
-        audit.step(event, decisions).map_err(|error| VerifyError::Reservation { seq, error })
+    ) -> Result<(), ReservationViolation> {
+        audit.step(event, decisions)
     }
 
     fn count(tally: &mut Tally, counts: &mut ReservationCounts, decision: &Decision) {
@@ -100,31 +101,43 @@ impl Verified for Reservation {
     fn finish(
         audit: ReservationAudit,
         counts: ReservationCounts,
-        records: u64,
-    ) -> Result<ModelCounts, VerifyError> {
-        audit.finish().map_err(|error| VerifyError::Reservation { seq: records, error })?;
-        Ok(ModelCounts::Reservation(counts))
+    ) -> Result<ReservationCounts, ReservationViolation> {
+        audit.finish()?;
+        Ok(counts)
     }
 }
 
-/// `replay verify`'s words for a reservation log.
-pub(super) fn summary(r: &Report, c: &ReservationCounts, log: &str) -> String {
-    format!(
-        "{log}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} offers, \
-         {} replans, {} fixes, {} started, {} ended ({} early, {} cut)\nevery decision re-made by the \
-         reservation kernel; every executed reservation lay inside its window, and no instant had more \
-         nodes in use than the pool\n",
-        r.records,
-        r.events,
-        r.decisions,
-        r.accepted,
-        r.rejected,
-        c.offers,
-        c.replans,
-        c.fixes,
-        c.starts,
-        r.completed,
-        c.early,
-        c.cut
-    )
+impl Counts for ReservationCounts {
+    fn summary(&self, r: &Tally, log: &str) -> String {
+        format!(
+            "{log}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} offers, \
+             {} replans, {} fixes, {} started, {} ended ({} early, {} cut)\nevery decision re-made by the \
+             reservation kernel; every executed reservation lay inside its window, and no instant had more \
+             nodes in use than the pool\n",
+            r.records,
+            r.events,
+            r.decisions,
+            r.accepted,
+            r.rejected,
+            self.offers,
+            self.replans,
+            self.fixes,
+            self.starts,
+            r.completed,
+            self.early,
+            self.cut
+        )
+    }
+
+    fn measures(&self, out: &mut Vec<(String, u128)>) {
+        let own = [
+            ("offers", self.offers),
+            ("replans", self.replans),
+            ("fixes", self.fixes),
+            ("started", self.starts),
+            ("ended early", self.early),
+            ("cut", self.cut),
+        ];
+        out.extend(own.into_iter().map(|(name, value)| (name.to_owned(), u128::from(value))));
+    }
 }

@@ -5,11 +5,11 @@ use kernel::Tick;
 use kernel::log::Body;
 use kernel::service_level::{Decision, Event};
 
-use super::{ModelCounts, Report, Tally, Verified, VerifyError};
+use super::{Counts, Tally, Verified, VerifyError};
 use crate::contract::{LogModel, ServiceLevel};
 use crate::engine::service_level::Engine;
 use crate::format::{Header, ServiceLevelHeader};
-use crate::model::service_level::TraceChecker;
+use crate::model::service_level::{TraceChecker, TraceError};
 
 /// What a service-level log counts beyond every model's tallies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,6 +46,8 @@ impl Verified for ServiceLevel {
     type Engine = Engine;
     type Audit = TraceChecker;
     type Counts = ServiceLevelCounts;
+    type Violation = TraceError;
+    const PROMISE: &'static str = "promise";
     /// A service-level kernel decides faster than its records are handed over: the
     /// re-making stays on the reading thread (a second thread made it slower).
     const SPLIT: bool = false;
@@ -66,13 +68,8 @@ impl Verified for ServiceLevel {
         TraceChecker::with_levels(header.machines, header.levels.clone())
     }
 
-    fn check(
-        audit: &mut TraceChecker,
-        event: &Event,
-        decisions: &[Decision],
-        seq: u64,
-    ) -> Result<(), VerifyError> {
-        audit.step(event, decisions).map_err(|error| VerifyError::Promise { seq, error })
+    fn check(audit: &mut TraceChecker, event: &Event, decisions: &[Decision]) -> Result<(), TraceError> {
+        audit.step(event, decisions)
     }
 
     fn count(tally: &mut Tally, counts: &mut ServiceLevelCounts, decision: &Decision) {
@@ -87,22 +84,23 @@ impl Verified for ServiceLevel {
         }
     }
 
-    fn finish(
-        audit: TraceChecker,
-        counts: ServiceLevelCounts,
-        records: u64,
-    ) -> Result<ModelCounts, VerifyError> {
-        audit.finish().map_err(|error| VerifyError::Promise { seq: records, error })?;
-        Ok(ModelCounts::ServiceLevel(counts))
+    fn finish(audit: TraceChecker, counts: ServiceLevelCounts) -> Result<ServiceLevelCounts, TraceError> {
+        audit.finish()?;
+        Ok(counts)
     }
 }
 
-/// `replay verify`'s words for a service-level log.
-pub(super) fn summary(r: &Report, c: &ServiceLevelCounts, log: &str) -> String {
-    format!(
-        "{log}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} completed, \
-         {} interruptions\nevery decision re-made by the kernel; every accepted job ran for exactly its \
-         processing time and met its deadline\n",
-        r.records, r.events, r.decisions, r.accepted, r.rejected, r.completed, c.preemptions
-    )
+impl Counts for ServiceLevelCounts {
+    fn summary(&self, r: &Tally, log: &str) -> String {
+        format!(
+            "{log}: verified {} records ({} events, {} decisions): {} accepted, {} rejected, {} completed, \
+             {} interruptions\nevery decision re-made by the kernel; every accepted job ran for exactly \
+             its processing time and met its deadline\n",
+            r.records, r.events, r.decisions, r.accepted, r.rejected, r.completed, self.preemptions
+        )
+    }
+
+    fn measures(&self, out: &mut Vec<(String, u128)>) {
+        out.push(("interruptions".to_owned(), u128::from(self.preemptions)));
+    }
 }

@@ -5,11 +5,11 @@ use kernel::Tick;
 use kernel::log::Body;
 use kernel::sla::{Decision, Event, RejectReason};
 
-use super::{ModelCounts, Report, Tally, Verified, VerifyError};
+use super::{Counts, Tally, Verified, VerifyError};
 use crate::contract::{LogModel, Sla};
 use crate::engine::sla::SlaEngine;
 use crate::format::{Header, SlaHeader};
-use crate::model::sla::{SlaAudit, SlaCounts};
+use crate::model::sla::{SlaAudit, SlaCounts, SlaViolation};
 
 impl LogModel for Sla {
     const NAME: &'static str = "sla";
@@ -38,8 +38,10 @@ impl Verified for Sla {
     type Header = SlaHeader;
     type Engine = SlaEngine;
     type Audit = SlaAudit;
-    /// The SLA audit counts everything itself.
-    type Counts = ();
+    /// The SLA audit counts everything itself: none are kept while reading.
+    type Counts = SlaCounts;
+    type Violation = SlaViolation;
+    const PROMISE: &'static str = "SLA promise";
     /// The kernel's work outweighs the reading and the audit.
     const SPLIT: bool = true;
 
@@ -59,50 +61,56 @@ impl Verified for Sla {
         SlaAudit::counting(header)
     }
 
-    fn check(
-        audit: &mut SlaAudit,
-        event: &Event,
-        decisions: &[Decision],
-        seq: u64,
-    ) -> Result<(), VerifyError> {
-        audit.step(event, decisions).map_err(|error| VerifyError::Sla { seq, error })
+    fn check(audit: &mut SlaAudit, event: &Event, decisions: &[Decision]) -> Result<(), SlaViolation> {
+        audit.step(event, decisions)
     }
 
-    fn count(tally: &mut Tally, (): &mut (), decision: &Decision) {
+    fn count(tally: &mut Tally, _: &mut SlaCounts, decision: &Decision) {
         match decision {
             Decision::Accept { .. } => tally.accepted += 1,
             Decision::Reject { .. } => tally.rejected += 1,
         }
     }
 
-    fn finish(audit: SlaAudit, (): (), _records: u64) -> Result<ModelCounts, VerifyError> {
-        Ok(ModelCounts::Sla(audit.finish().counts))
+    fn finish(audit: SlaAudit, _: SlaCounts) -> Result<SlaCounts, SlaViolation> {
+        Ok(audit.finish().counts)
     }
 }
 
-/// `replay verify`'s words for an SLA log.
-pub(super) fn summary(r: &Report, c: &SlaCounts, log: &str) -> String {
-    let reasons: Vec<String> = RejectReason::ALL
-        .iter()
-        .filter(|&&reason| c.rejected_for(reason) > 0)
-        .map(|&reason| format!("{} {reason}", c.rejected_for(reason)))
-        .collect();
-    let reasons = if reasons.is_empty() { String::new() } else { format!(" ({})", reasons.join(", ")) };
-    format!(
-        "{log}: verified {} records ({} events, {} decisions): {} requests in {} job sets, {} plans; {} \
-         accepted ({} node-ticks), {} rejected{reasons}; {} left pending\nevery decision re-made by the \
-         sla kernel; every accepted job inside its window at its first free start TS + k*dt, no slot \
-         over the machine's nodes, every rejection's reason and the fitting order recomputed from the \
-         records\n",
-        r.records,
-        r.events,
-        r.decisions,
-        c.requests,
-        c.sets,
-        c.plans,
-        c.accepted,
-        c.node_ticks,
-        c.rejected_total(),
-        c.pending_at_end,
-    )
+impl Counts for SlaCounts {
+    fn summary(&self, r: &Tally, log: &str) -> String {
+        let reasons: Vec<String> = RejectReason::ALL
+            .iter()
+            .filter(|&&reason| self.rejected_for(reason) > 0)
+            .map(|&reason| format!("{} {reason}", self.rejected_for(reason)))
+            .collect();
+        let reasons = if reasons.is_empty() { String::new() } else { format!(" ({})", reasons.join(", ")) };
+        format!(
+            "{log}: verified {} records ({} events, {} decisions): {} requests in {} job sets, {} plans; {} \
+             accepted ({} node-ticks), {} rejected{reasons}; {} left pending\nevery decision re-made by the \
+             sla kernel; every accepted job inside its window at its first free start TS + k*dt, no slot \
+             over the machine's nodes, every rejection's reason and the fitting order recomputed from the \
+             records\n",
+            r.records,
+            r.events,
+            r.decisions,
+            self.requests,
+            self.sets,
+            self.plans,
+            self.accepted,
+            self.node_ticks,
+            self.rejected_total(),
+            self.pending_at_end,
+        )
+    }
+
+    fn measures(&self, out: &mut Vec<(String, u128)>) {
+        let own = [("requests", self.requests), ("plans", self.plans), ("job sets", self.sets)];
+        out.extend(own.into_iter().map(|(name, value)| (name.to_owned(), u128::from(value))));
+        for reason in RejectReason::ALL {
+            out.push((format!("rejected {reason}"), u128::from(self.rejected_for(reason))));
+        }
+        out.push(("accepted node-ticks".to_owned(), self.node_ticks));
+        out.push(("pending at end".to_owned(), u128::from(self.pending_at_end)));
+    }
 }
