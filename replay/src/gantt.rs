@@ -6,11 +6,13 @@
 //! A chart is built in two steps, so that a new model only adds the first (its
 //! [`Drawn`] collector):
 //!
-//! 1. a model's collector (one submodule per model: [`service_level`],
-//!    [`reservation`], [`tiers`], [`sla`]) streams the log's records and keeps only what falls in the
-//!    chosen window and time range, into a model-free [`Chart`]: rows, [`Bar`]s and
-//!    [`Mark`]s. It stops reading at the first event past the range, so a large log
-//!    costs only the records up to the end of the range.
+//! 1. one loop ([`collect`]) streams the log's records and hands those of the chosen
+//!    window to the model's [`Collector`] (one submodule per model: [`service_level`],
+//!    [`reservation`], [`tiers`], [`sla`]), which keeps only what falls in the time
+//!    range and ends as a model-free [`Chart`]: rows, [`Bar`]s and [`Mark`]s. Reading
+//!    stops at the first event past the range, so a large log costs only the records
+//!    up to the end of the range. Runs on nodes that the kernel does not name are
+//!    given rows by [`layout`].
 //! 2. [`svg`] writes the chart as SVG.
 //!
 //! The SVG is written by hand rather than with a plotting crate: a Gantt chart is
@@ -28,10 +30,11 @@ use std::ops::Range;
 use kernel::Tick;
 use thiserror::Error;
 
-use crate::format::{FormatError, LogReader};
+use crate::format::{FormatError, Header, LogReader};
 use crate::verify::Verified;
 
 pub mod fit;
+pub mod layout;
 pub mod reservation;
 pub mod service_level;
 pub mod sla;
@@ -192,23 +195,59 @@ pub fn collect<R: std::io::Read>(reader: LogReader<R>, options: &Options) -> Res
     crate::with_model!(model, collect_model(reader, options))
 }
 
-/// What a model supplies to be drawn: a collector (in `gantt/NAME.rs`) that streams
-/// its log into a model-free [`Chart`].
+/// What a model supplies to be drawn (in `gantt/NAME.rs`): its [`Collector`].
 pub trait Drawn: Verified {
-    /// Streams the log, whose header's model part is `header`, into its chart.
-    fn collect<R: std::io::Read>(
-        reader: LogReader<R>,
-        header: &Self::Header,
-        options: &Options,
-    ) -> Result<Chart, GanttError>;
+    type Collector: Collector<Self>;
+
+    /// The time of `event` for the chart's windows: `None` for a reset, which starts
+    /// the next one.
+    fn window_time(event: &Self::Event) -> Option<Tick> {
+        Self::time(event)
+    }
 }
 
+/// What a model's chart keeps while its log streams by: only the jobs in flight and
+/// what falls in the range. [`collect`] hands it the records of the chosen window.
+pub trait Collector<M: Verified + ?Sized>: Sized {
+    /// The collector for a log whose header's model part is `header`, drawing the
+    /// rows `options` asks for ([`chosen_rows`]).
+    fn new(header: &M::Header, options: &Options) -> Result<Self, GanttError>;
+    /// Takes in one event of the chosen window.
+    fn event(&mut self, event: &M::Event, position: &mut Position, options: &Options);
+    /// Takes in one decision of the chosen window.
+    fn decision(&mut self, decision: &M::Decision, position: &mut Position, options: &Options);
+    /// The runs kept so far (at most [`MAX_BARS`]).
+    fn runs(&self) -> usize;
+    /// What is drawn of the range up to `to`, once reading is over.
+    fn finish(self, to: Tick, options: &Options) -> Drawing;
+}
+
+/// The one loop over a log of the model `M`: the records of the chosen window to its
+/// collector, until the first event past the range.
 fn collect_model<M: Drawn>(
-    reader: LogReader<impl std::io::Read>,
+    mut reader: LogReader<impl std::io::Read>,
     options: &Options,
 ) -> Result<Chart, GanttError> {
-    let header = M::header(reader.header()).cloned().ok_or(GanttError::NotModel(M::NAME))?;
-    let chart = M::collect(reader, &header, options)?;
+    let header = M::header(reader.header()).ok_or(GanttError::NotModel(M::NAME))?;
+    let mut collector = M::Collector::new(header, options)?;
+    let mut position = Position::default();
+    while let Some(record) = reader.next_record()? {
+        if let Some(event) = M::event(&record.body) {
+            if !position.event(M::window_time(&event), options) {
+                break;
+            }
+            if position.in_window(options) {
+                collector.event(&event, &mut position, options);
+            }
+        } else if let Some(decision) = M::decision(&record.body)
+            && position.in_window(options)
+        {
+            collector.decision(&decision, &mut position, options);
+        }
+        within_bar_limit(collector.runs())?;
+    }
+    let to = position.end(options)?;
+    let chart = chart(reader.header(), options, to, collector.finish(to, options));
     let (runs, marks) = (chart.bars.len(), chart.marks.len());
     if runs + marks > MAX_BARS {
         return Err(GanttError::TooManyBars { runs, marks });
@@ -227,28 +266,25 @@ impl Options {
 
 /// What a collector drew, before it becomes a [`Chart`].
 #[derive(Debug, Default)]
-pub(crate) struct Drawing {
-    pub bars: Vec<Bar>,
-    pub marks: Vec<Mark>,
+pub struct Drawing {
+    /// What the rows are, for the title (`4 machines`, `pool of 16 nodes`).
+    pub what: String,
+    /// As [`Chart::row_noun`] and [`Chart::rows`].
+    pub row_noun: &'static str,
+    pub rows: Range<u32>,
     /// The outcomes the model can give, in legend order (the chart lists those drawn).
     pub outcomes: Vec<Outcome>,
+    pub bars: Vec<Bar>,
+    pub marks: Vec<Mark>,
     /// As [`Chart::row_names`] and [`Chart::group_starts`].
     pub row_names: Vec<String>,
     pub group_starts: Vec<u32>,
 }
 
-/// The chart of `rows` (`row_noun`s) up to `to`: its title names the log's inputs,
-/// `what` (the machine or pool), the window and the range drawn.
-pub(crate) fn chart(
-    header: &crate::format::Header,
-    what: &str,
-    row_noun: &'static str,
-    rows: Range<u32>,
-    options: &Options,
-    to: Tick,
-    drawing: Drawing,
-) -> Chart {
-    let Drawing { bars, marks, mut outcomes, row_names, group_starts } = drawing;
+/// The chart of what was drawn up to `to`: its title names the log's inputs, what
+/// the rows are (the machine or pool), the window and the range drawn.
+fn chart(header: &Header, options: &Options, to: Tick, drawing: Drawing) -> Chart {
+    let Drawing { what, row_noun, rows, mut outcomes, bars, marks, row_names, group_starts } = drawing;
     // Only outcomes some bar has: a legend entry for one that cannot occur (or does
     // not here) would say it might.
     outcomes.retain(|o| bars.iter().any(|b| b.outcome == *o));
@@ -267,16 +303,12 @@ pub(crate) fn chart(
 }
 
 /// `Ok` while a collector holds no more than [`MAX_BARS`] runs.
-pub(crate) const fn within_bar_limit(runs: usize) -> Result<(), GanttError> {
+const fn within_bar_limit(runs: usize) -> Result<(), GanttError> {
     if runs > MAX_BARS { Err(GanttError::TooManyBars { runs, marks: 0 }) } else { Ok(()) }
 }
 
 /// The rows to draw: `options.rows` checked against the log's `total`.
-pub(crate) fn chosen_rows(
-    options: &Options,
-    total: u32,
-    noun: &'static str,
-) -> Result<Range<u32>, GanttError> {
+pub fn chosen_rows(options: &Options, total: u32, noun: &'static str) -> Result<Range<u32>, GanttError> {
     match &options.rows {
         None => Ok(0..total),
         Some(r) if r.start < r.end && r.end <= total => Ok(r.clone()),
@@ -284,9 +316,9 @@ pub(crate) fn chosen_rows(
     }
 }
 
-/// Where a collector is in the log: which window, and whether the range is done.
+/// Where the reading is in the log: which window, and whether the range is done.
 #[derive(Debug, Default)]
-pub(crate) struct Position {
+pub struct Position {
     pub window: u64,
     /// The highest time seen in the chosen window.
     pub last_time: Tick,

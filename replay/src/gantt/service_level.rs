@@ -4,22 +4,21 @@
 //! so a late bar in a chart means a log that `replay verify` refuses too.
 
 use std::collections::HashMap;
-use std::io::Read;
+use std::ops::Range;
 
 use kernel::Tick;
-use kernel::log::Body;
 use kernel::service_level::{Decision, Event};
 
-use super::{
-    Bar, Chart, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps,
-};
-use super::{Drawing, chart};
+use super::{Bar, Collector, Drawing, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position};
+use super::{chosen_rows, overlaps};
 use crate::contract::ServiceLevel;
-use crate::format::{LogReader, ServiceLevelHeader};
+use crate::format::ServiceLevelHeader;
 
 /// What the collector keeps: only the jobs in flight and what falls in the range.
-#[derive(Debug, Default)]
-struct State {
+#[derive(Debug)]
+pub struct State {
+    machines: u16,
+    rows: Range<u32>,
     deadlines: HashMap<u32, Tick>,
     /// Running job -> (machine, start).
     running: HashMap<u32, (u16, Tick)>,
@@ -28,66 +27,66 @@ struct State {
     marks: Vec<Mark>,
 }
 
-impl State {
-    fn close(&mut self, job: u32, t: Tick, outcome: Outcome, options: &Options, rows: &std::ops::Range<u32>) {
-        let Some((machine, start)) = self.running.remove(&job) else { return };
-        let row = u32::from(machine);
-        if rows.contains(&row) && overlaps(start, t, options.from, options.to) {
-            let end = options.to.map_or(t, |to| t.min(to));
-            self.bars.push(Bar {
-                job,
-                rows: row..row + 1,
-                start: start.max(options.from),
-                end,
-                outcome,
-                class: None,
-            });
-        }
-    }
-
-    fn mark(&mut self, t: Tick, job: u32, kind: MarkKind, options: &Options) {
-        options.mark(&mut self.marks, t, job, kind);
-    }
+impl Drawn for ServiceLevel {
+    type Collector = State;
 }
 
-impl Drawn for ServiceLevel {
-    /// Streams a service-level log into its chart.
-    fn collect<R: Read>(
-        mut reader: LogReader<R>,
-        header: &ServiceLevelHeader,
-        options: &Options,
-    ) -> Result<Chart, GanttError> {
-        let rows = chosen_rows(options, u32::from(header.machines), "machine")?;
-        let mut position = Position::default();
-        let mut state = State::default();
-        while let Some(record) = reader.next_record()? {
-            match record.body {
-                Body::Event(event) => {
-                    if !position.event(event.time(), options) {
-                        break;
-                    }
-                    if let Event::Submit { t, job, .. } = event
-                        && position.in_window(options)
-                    {
-                        position.saw(t);
-                        state.last_submit = t;
-                        state.mark(t, job, MarkKind::Submit, options);
-                    }
-                }
-                Body::Decision(decision) if position.in_window(options) => {
-                    decision_into(decision, &mut state, &mut position, options, &rows);
-                }
-                _ => {}
-            }
-            super::within_bar_limit(state.bars.len())?;
+impl Collector<ServiceLevel> for State {
+    fn new(header: &ServiceLevelHeader, options: &Options) -> Result<Self, GanttError> {
+        Ok(Self {
+            machines: header.machines,
+            rows: chosen_rows(options, u32::from(header.machines), "machine")?,
+            deadlines: HashMap::new(),
+            running: HashMap::new(),
+            last_submit: 0,
+            bars: Vec::new(),
+            marks: Vec::new(),
+        })
+    }
+
+    fn event(&mut self, event: &Event, position: &mut Position, options: &Options) {
+        if let Event::Submit { t, job, .. } = *event {
+            position.saw(t);
+            self.last_submit = t;
+            options.mark(&mut self.marks, t, job, MarkKind::Submit);
         }
-        let to = position.end(options)?;
-        let mut open: Vec<(u32, (u16, Tick))> = state.running.drain().collect();
+    }
+
+    fn decision(&mut self, decision: &Decision, position: &mut Position, options: &Options) {
+        match *decision {
+            Decision::Accept { job, deadline, .. } => {
+                self.deadlines.insert(job, deadline);
+            }
+            Decision::Reject { job, .. } => {
+                options.mark(&mut self.marks, self.last_submit, job, MarkKind::Reject);
+            }
+            Decision::Start { t, job, machine } => {
+                position.saw(t);
+                self.running.insert(job, (machine, t));
+            }
+            Decision::Preempt { t, job, .. } => {
+                position.saw(t);
+                self.close(job, t, Outcome::Preempted, options);
+            }
+            Decision::Complete { t, job, .. } => {
+                position.saw(t);
+                let late = self.deadlines.remove(&job).is_some_and(|d| t > d);
+                self.close(job, t, if late { Outcome::Late } else { Outcome::OnTime }, options);
+            }
+        }
+    }
+
+    fn runs(&self) -> usize {
+        self.bars.len()
+    }
+
+    fn finish(mut self, to: Tick, options: &Options) -> Drawing {
+        let mut open: Vec<(u32, (u16, Tick))> = self.running.drain().collect();
         open.sort_unstable();
         for (job, (machine, start)) in open {
             let row = u32::from(machine);
-            if rows.contains(&row) && start < to {
-                state.bars.push(Bar {
+            if self.rows.contains(&row) && start < to {
+                self.bars.push(Bar {
                     job,
                     rows: row..row + 1,
                     start: start.max(options.from),
@@ -97,41 +96,35 @@ impl Drawn for ServiceLevel {
                 });
             }
         }
-        state.bars.sort_by_key(|b| (b.start, b.rows.start, b.job));
-        let what = format!("{} machine{}", header.machines, if header.machines == 1 { "" } else { "s" });
-        let outcomes = vec![Outcome::OnTime, Outcome::Preempted, Outcome::Late, Outcome::Open];
-        let drawing = Drawing { bars: state.bars, marks: state.marks, outcomes, ..Drawing::default() };
-        Ok(chart(reader.header(), &what, "machine", rows, options, to, drawing))
+        self.bars.sort_by_key(|b| (b.start, b.rows.start, b.job));
+        let machines = self.machines;
+        Drawing {
+            what: format!("{machines} machine{}", if machines == 1 { "" } else { "s" }),
+            row_noun: "machine",
+            rows: self.rows,
+            bars: self.bars,
+            marks: self.marks,
+            outcomes: vec![Outcome::OnTime, Outcome::Preempted, Outcome::Late, Outcome::Open],
+            ..Drawing::default()
+        }
     }
 }
 
-fn decision_into(
-    decision: Decision,
-    state: &mut State,
-    position: &mut Position,
-    options: &Options,
-    rows: &std::ops::Range<u32>,
-) {
-    match decision {
-        Decision::Accept { job, deadline, .. } => {
-            state.deadlines.insert(job, deadline);
-        }
-        Decision::Reject { job, .. } => {
-            let t = state.last_submit;
-            state.mark(t, job, MarkKind::Reject, options);
-        }
-        Decision::Start { t, job, machine } => {
-            position.saw(t);
-            state.running.insert(job, (machine, t));
-        }
-        Decision::Preempt { t, job, .. } => {
-            position.saw(t);
-            state.close(job, t, Outcome::Preempted, options, rows);
-        }
-        Decision::Complete { t, job, .. } => {
-            position.saw(t);
-            let late = state.deadlines.remove(&job).is_some_and(|d| t > d);
-            state.close(job, t, if late { Outcome::Late } else { Outcome::OnTime }, options, rows);
+impl State {
+    /// Ends `job`'s run on its machine at `t`, as `outcome`.
+    fn close(&mut self, job: u32, t: Tick, outcome: Outcome, options: &Options) {
+        let Some((machine, start)) = self.running.remove(&job) else { return };
+        let row = u32::from(machine);
+        if self.rows.contains(&row) && overlaps(start, t, options.from, options.to) {
+            let end = options.to.map_or(t, |to| t.min(to));
+            self.bars.push(Bar {
+                job,
+                rows: row..row + 1,
+                start: start.max(options.from),
+                end,
+                outcome,
+                class: None,
+            });
         }
     }
 }

@@ -12,8 +12,8 @@ fn tick_steps_are_round() {
 
 #[test]
 fn nodes_become_bands_of_consecutive_ones() {
-    assert_eq!(reservation::bands(&[0, 1, 2, 5, 6, 9]), vec![0..3, 5..7, 9..10]);
-    assert_eq!(reservation::bands(&[]), Vec::<Range<u32>>::new());
+    assert_eq!(layout::bands(&[0, 1, 2, 5, 6, 9]), vec![0..3, 5..7, 9..10]);
+    assert_eq!(layout::bands(&[]), Vec::<Range<u32>>::new());
 }
 
 #[test]

@@ -4,38 +4,32 @@
 //! its job's tier (Gold, Silver, Bronze), from the job's submit. A tiers job runs on one
 //! node of the resource it was placed on; the kernel counts a resource's nodes and does
 //! not name them, so each run takes the lowest-numbered row of its resource free at its
-//! start, as the reservation chart does. Bars: on time, late (ended past its deadline),
+//! start ([`super::layout`]), as the reservation chart does. Bars: on time, late (ended past its deadline),
 //! or lost (its desktop left while it ran).
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::ops::Range;
 
 use kernel::Tick;
-use kernel::log::Body;
 use kernel::tiers::{Decision, Event, Group, Resource, Tier};
 
-use super::{
-    Bar, Chart, Class, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position, chosen_rows, overlaps,
-};
-use super::{Drawing, chart};
+use super::layout::{Run, lay_out};
+use super::{Class, Collector, Drawing, Drawn, GanttError, Mark, MarkKind, Options, Outcome, Position};
+use super::{chosen_rows, overlaps};
 use crate::contract::Tiers;
-use crate::format::{LogReader, TiersHeader};
+use crate::format::TiersHeader;
 
-/// A run before it is given a row.
-#[derive(Clone, Copy, Debug)]
-struct Run {
-    order: u64,
-    job: u32,
-    resource: u8,
-    start: Tick,
-    end: Tick,
-    outcome: Outcome,
-    class: Option<Class>,
-}
-
-#[derive(Debug, Default)]
-struct State {
+/// What the collector keeps while the log streams by.
+#[derive(Debug)]
+pub struct State {
+    /// Each resource's rows.
+    own: Vec<Range<u32>>,
+    /// The rows in all, and those drawn.
+    total: u32,
+    rows: Range<u32>,
+    /// As [`Drawing::row_names`] and [`Drawing::group_starts`].
+    row_names: Vec<String>,
+    group_starts: Vec<u32>,
     /// Submitted job -> its tier, until it ends.
     tiers: HashMap<u32, Class>,
     /// Accepted job -> the resource of its latest placement.
@@ -49,60 +43,123 @@ struct State {
 }
 
 impl Drawn for Tiers {
-    /// Streams a tiers log into its chart.
-    fn collect<R: Read>(
-        mut reader: LogReader<R>,
-        header: &TiersHeader,
-        options: &Options,
-    ) -> Result<Chart, GanttError> {
+    type Collector = State;
+}
+
+impl Collector<Tiers> for State {
+    fn new(header: &TiersHeader, options: &Options) -> Result<Self, GanttError> {
         // The first row of each resource, and the rows in all.
         let mut first_row = Vec::with_capacity(header.resources.len());
+        let mut own = Vec::with_capacity(header.resources.len());
         let mut total: u32 = 0;
         for resource in &header.resources {
             first_row.push(total);
+            own.push(total..total.saturating_add(resource.nodes));
             total = total.saturating_add(resource.nodes);
         }
-        let rows = chosen_rows(options, total, "node")?;
-        let mut position = Position::default();
-        let mut state = State::default();
-        while let Some(record) = reader.next_record()? {
-            match record.body {
-                Body::TiersEvent(event) => {
-                    if !position.event(event.time(), options) {
-                        break;
-                    }
-                    if let Event::Submit(request) = event
-                        && position.in_window(options)
-                    {
-                        position.saw(request.t);
-                        state.last_submit = request.t;
-                        state.tiers.insert(request.job, class(request.tier));
-                        options.mark(&mut state.marks, request.t, request.job, MarkKind::Submit);
-                    }
-                }
-                Body::TiersDecision(decision) if position.in_window(options) => {
-                    decision_into(decision, &mut state, &mut position, options);
-                }
-                _ => {}
-            }
-            super::within_bar_limit(state.runs.len())?;
+        let (row_names, group_starts) = row_names(&header.resources, &first_row);
+        Ok(Self {
+            own,
+            total,
+            rows: chosen_rows(options, total, "node")?,
+            row_names,
+            group_starts,
+            tiers: HashMap::new(),
+            placed: HashMap::new(),
+            running: HashMap::new(),
+            starts: 0,
+            last_submit: 0,
+            runs: Vec::new(),
+            marks: Vec::new(),
+        })
+    }
+
+    fn event(&mut self, event: &Event, position: &mut Position, options: &Options) {
+        if let Event::Submit(request) = *event {
+            position.saw(request.t);
+            self.last_submit = request.t;
+            self.tiers.insert(request.job, class(request.tier));
+            options.mark(&mut self.marks, request.t, request.job, MarkKind::Submit);
         }
-        let to = position.end(options)?;
-        let mut open: Vec<(u32, (u64, u8, Tick))> = state.running.drain().collect();
+    }
+
+    fn decision(&mut self, decision: &Decision, position: &mut Position, options: &Options) {
+        match *decision {
+            Decision::Accept { job, resource, .. }
+            | Decision::Move { job, resource, .. }
+            | Decision::Replace { job, resource, .. } => {
+                self.placed.insert(job, resource);
+            }
+            Decision::Reject { job, .. } => {
+                self.tiers.remove(&job);
+                options.mark(&mut self.marks, self.last_submit, job, MarkKind::Reject);
+            }
+            Decision::Start { t, job } => {
+                position.saw(t);
+                let resource = self.placed.get(&job).copied().unwrap_or(0);
+                self.running.insert(job, (self.starts, resource, t));
+                self.starts += 1;
+            }
+            Decision::End { t, job, late } => {
+                self.placed.remove(&job);
+                self.close(job, t, if late { Outcome::Late } else { Outcome::OnTime }, position, options);
+                self.tiers.remove(&job);
+            }
+            Decision::Lost { t, job, running } => {
+                if running {
+                    self.close(job, t, Outcome::Lost, position, options);
+                }
+            }
+            Decision::Violate { t, job, .. } => {
+                // A job violated while running ends here; one violated while waiting drew
+                // nothing yet.
+                self.close(job, t, Outcome::Late, position, options);
+            }
+        }
+    }
+
+    fn runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    fn finish(mut self, to: Tick, options: &Options) -> Drawing {
+        let mut open: Vec<(u32, (u64, u8, Tick))> = self.running.drain().collect();
         open.sort_unstable();
         for (job, (order, resource, start)) in open {
             if start < to {
-                let class = state.tiers.get(&job).copied();
-                state.runs.push(Run { order, job, resource, start, end: to, outcome: Outcome::Open, class });
+                self.push(order, job, resource, (start, to), Outcome::Open);
             }
         }
-        let nodes: Vec<u32> = header.resources.iter().map(|r| r.nodes).collect();
-        let bars = lay_out(state.runs, &first_row, &nodes, &rows, options.from, to);
-        let what = format!("{} resources, {total} nodes", header.resources.len());
-        let outcomes = vec![Outcome::OnTime, Outcome::Late, Outcome::Lost, Outcome::Open];
-        let (row_names, group_starts) = row_names(&header.resources, &first_row);
-        let drawing = Drawing { bars, marks: state.marks, outcomes, row_names, group_starts };
-        Ok(chart(reader.header(), &what, "node", rows, options, to, drawing))
+        let (resources, total) = (self.own.len(), self.total);
+        Drawing {
+            what: format!("{resources} resources, {total} nodes"),
+            row_noun: "node",
+            bars: lay_out(self.runs, total, &self.rows, options.from, to),
+            rows: self.rows,
+            marks: self.marks,
+            outcomes: vec![Outcome::OnTime, Outcome::Late, Outcome::Lost, Outcome::Open],
+            row_names: self.row_names,
+            group_starts: self.group_starts,
+        }
+    }
+}
+
+impl State {
+    /// Ends `job`'s run at `t`, as `outcome`.
+    fn close(&mut self, job: u32, t: Tick, outcome: Outcome, position: &mut Position, options: &Options) {
+        position.saw(t);
+        let Some((order, resource, start)) = self.running.remove(&job) else { return };
+        if overlaps(start, t, options.from, options.to) {
+            self.push(order, job, resource, (start, t), outcome);
+        }
+    }
+
+    /// Keeps a run over `[start, end)` on one node of `resource` (on no row, for a
+    /// resource the header lacks).
+    fn push(&mut self, order: u64, job: u32, resource: u8, (start, end): (Tick, Tick), outcome: Outcome) {
+        let own = self.own.get(usize::from(resource)).cloned().unwrap_or(0..0);
+        let class = self.tiers.get(&job).copied();
+        self.runs.push(Run { order, job, own, nodes: 1, start, end, outcome, class });
     }
 }
 
@@ -141,88 +198,4 @@ fn row_names(resources: &[Resource], first_row: &[u32]) -> (Vec<String>, Vec<u32
         }
     }
     (names, starts)
-}
-
-fn decision_into(decision: Decision, state: &mut State, position: &mut Position, options: &Options) {
-    let mut close = |state: &mut State, job: u32, t: Tick, outcome: Outcome| {
-        position.saw(t);
-        let Some((order, resource, start)) = state.running.remove(&job) else { return };
-        if overlaps(start, t, options.from, options.to) {
-            let class = state.tiers.get(&job).copied();
-            state.runs.push(Run { order, job, resource, start, end: t, outcome, class });
-        }
-    };
-    match decision {
-        Decision::Accept { job, resource, .. }
-        | Decision::Move { job, resource, .. }
-        | Decision::Replace { job, resource, .. } => {
-            state.placed.insert(job, resource);
-        }
-        Decision::Reject { job, .. } => {
-            state.tiers.remove(&job);
-            options.mark(&mut state.marks, state.last_submit, job, MarkKind::Reject);
-        }
-        Decision::Start { t, job } => {
-            position.saw(t);
-            let resource = state.placed.get(&job).copied().unwrap_or(0);
-            state.running.insert(job, (state.starts, resource, t));
-            state.starts += 1;
-        }
-        Decision::End { t, job, late } => {
-            state.placed.remove(&job);
-            close(state, job, t, if late { Outcome::Late } else { Outcome::OnTime });
-            state.tiers.remove(&job);
-        }
-        Decision::Lost { t, job, running } => {
-            if running {
-                close(state, job, t, Outcome::Lost);
-            }
-        }
-        Decision::Violate { t, job, .. } => {
-            // A job violated while running ends here; one violated while waiting drew
-            // nothing yet.
-            close(state, job, t, Outcome::Late);
-        }
-    }
-}
-
-/// Gives each run, in start order, the lowest-numbered row of its resource free at its
-/// start, and returns the bars inside `rows`, clipped to the range.
-fn lay_out(
-    mut runs: Vec<Run>,
-    first_row: &[u32],
-    nodes: &[u32],
-    rows: &Range<u32>,
-    from: Tick,
-    to: Tick,
-) -> Vec<Bar> {
-    runs.sort_by_key(|r| (r.start, r.order));
-    let total = first_row.last().zip(nodes.last()).map_or(0, |(f, n)| f + n);
-    let mut free_from: Vec<Tick> = vec![0; total as usize];
-    let mut bars = Vec::new();
-    for run in runs {
-        let index = usize::from(run.resource);
-        let (Some(&first), Some(&count)) = (first_row.get(index), nodes.get(index)) else { continue };
-        let own = first..first + count;
-        // A resource over its nodes (only a log the audit refuses) draws on the
-        // earliest-freed row, overlapping.
-        let row = own
-            .clone()
-            .find(|&n| free_from[n as usize] <= run.start)
-            .or_else(|| own.clone().min_by_key(|&n| (free_from[n as usize], n)));
-        let Some(row) = row else { continue };
-        free_from[row as usize] = run.end;
-        if rows.contains(&row) {
-            let (start, end) = (run.start.max(from), run.end.min(to));
-            bars.push(Bar {
-                job: run.job,
-                rows: row..row + 1,
-                start,
-                end,
-                outcome: run.outcome,
-                class: run.class,
-            });
-        }
-    }
-    bars
 }
