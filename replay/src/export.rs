@@ -166,3 +166,28 @@ fn describe_record<M: Listed>(body: &Body) -> String {
     }
     M::decision(body).map_or_else(String::new, |decision| M::describe_decision(&decision))
 }
+
+/// An acceptance as a JSON line: `{"kind":KIND,"seq":..,"t":..,"job":..,"start":..}`,
+/// `t` the time of the event that made it.
+fn json_accept(
+    out: &mut dyn Write,
+    kind: &str,
+    seq: u64,
+    t: Tick,
+    job: u32,
+    start: Tick,
+) -> std::io::Result<()> {
+    writeln!(out, r#"{{"kind":"{kind}","seq":{seq},"t":{t},"job":{job},"start":{start}}}"#)
+}
+
+/// A rejection as a JSON line: `{"kind":KIND,"seq":..,"t":..,"job":..,"reason":".."}`.
+fn json_reject(
+    out: &mut dyn Write,
+    kind: &str,
+    seq: u64,
+    t: Tick,
+    job: u32,
+    reason: impl std::fmt::Display,
+) -> std::io::Result<()> {
+    writeln!(out, r#"{{"kind":"{kind}","seq":{seq},"t":{t},"job":{job},"reason":"{reason}"}}"#)
+}

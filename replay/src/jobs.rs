@@ -20,10 +20,10 @@
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
 
-use kernel::log::Body;
 use kernel::service_level::{Decision, Event, Level, LevelId, MachineId};
 use kernel::{JobId, Tick};
 
+use crate::contract::{LogModel, ServiceLevel};
 use crate::export::ExportError;
 use crate::format::LogReader;
 
@@ -156,14 +156,12 @@ pub fn export_csv<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> R
     let mut table = JobTable::new(&part.levels);
     writeln!(out, "{CSV_HEADER}")?;
     while let Some(record) = reader.next_record()? {
-        match record.body {
-            Body::Event(event) => table.event(&event),
-            Body::Decision(decision) => {
-                if let Some(row) = table.decision(&decision) {
-                    row.write_csv(out)?;
-                }
-            }
-            _ => {}
+        if let Some(event) = ServiceLevel::event(&record.body) {
+            table.event(&event);
+        } else if let Some(decision) = ServiceLevel::decision(&record.body)
+            && let Some(row) = table.decision(&decision)
+        {
+            row.write_csv(out)?;
         }
     }
     Ok(reader.records_read())

@@ -6,7 +6,7 @@ use std::io::Write;
 use kernel::Tick;
 use kernel::reservation::{Decision as D, Event, RequestKind};
 
-use super::{ExportError, Listed, write_common_header};
+use super::{ExportError, Listed, json_accept, json_reject, write_common_header};
 use crate::contract::Reservation;
 use crate::format::Header;
 
@@ -34,15 +34,8 @@ impl Listed for Reservation {
 
     fn json_decision(out: &mut dyn Write, seq: u64, now: Tick, decision: &D) -> Result<(), ExportError> {
         match *decision {
-            D::Accept { job, start } => {
-                writeln!(out, r#"{{"kind":"resv_accept","seq":{seq},"t":{now},"job":{job},"start":{start}}}"#)
-            }
-            D::Reject { job, reason } => {
-                writeln!(
-                    out,
-                    r#"{{"kind":"resv_reject","seq":{seq},"t":{now},"job":{job},"reason":"{reason}"}}"#
-                )
-            }
+            D::Accept { job, start } => json_accept(out, "resv_accept", seq, now, job, start),
+            D::Reject { job, reason } => json_reject(out, "resv_reject", seq, now, job, reason),
             D::Offer { job, ready, deadline, start } => writeln!(
                 out,
                 r#"{{"kind":"offer","seq":{seq},"t":{now},"job":{job},"ready":{ready},"deadline":{deadline},"start":{start}}}"#

@@ -6,7 +6,7 @@ use std::io::Write;
 use kernel::Tick;
 use kernel::sla::{Decision as D, Event as E};
 
-use super::{ExportError, Listed, write_common_header};
+use super::{ExportError, Listed, json_accept, json_reject, write_common_header};
 use crate::contract::Sla;
 use crate::format::Header;
 
@@ -28,15 +28,8 @@ impl Listed for Sla {
     /// `sla_accept` and `sla_reject`, with the time of the event that decided them.
     fn json_decision(out: &mut dyn Write, seq: u64, t: Tick, decision: &D) -> Result<(), ExportError> {
         match *decision {
-            D::Accept { job, start } => {
-                writeln!(out, r#"{{"kind":"sla_accept","seq":{seq},"t":{t},"job":{job},"start":{start}}}"#)
-            }
-            D::Reject { job, reason } => {
-                writeln!(
-                    out,
-                    r#"{{"kind":"sla_reject","seq":{seq},"t":{t},"job":{job},"reason":"{reason}"}}"#
-                )
-            }
+            D::Accept { job, start } => json_accept(out, "sla_accept", seq, t, job, start),
+            D::Reject { job, reason } => json_reject(out, "sla_reject", seq, t, job, reason),
         }?;
         Ok(())
     }
