@@ -2,9 +2,10 @@
 //! `replay verify` refuses a header that no writer of this format could have
 //! written, with an error that names the field.
 //!
-//! Version 4 headers are checked whole. Headers of versions 2 and 3 stored the
-//! command line and the input's path as typed, and snapshot logs of those versions
-//! had no input hash, so for them only what rebuilds the kernel is checked.
+//! Headers of version 4 on are checked whole: the provenance, then the model's own
+//! part, each model's in a function of its own. Headers of versions 2 and 3 stored
+//! the command line and the input's path as typed, and snapshot logs of those
+//! versions had no input hash, so for them only what rebuilds the kernel is checked.
 
 use kernel::service_level::SLACK_ONE_MILLI;
 
