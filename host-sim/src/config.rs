@@ -245,6 +245,11 @@ fn check(sub: &Command, key: &str, values: &[OsString]) -> Result<(), String> {
     trial
         .try_get_matches_from(values)
         .map(|_| ())
+        // A typed option's own refusal is `main`'s to word, with this line.
+        .or_else(|e| match std::error::Error::source(&e) {
+            Some(source) if source.is::<crate::units::Refused>() => Ok(()),
+            _ => Err(e),
+        })
         .map_err(|e| {
             let text = e.to_string();
             let mut first = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_owned();

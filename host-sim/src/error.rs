@@ -4,7 +4,7 @@
 //! variant for every model). Every message names what was wrong and where (file, line
 //! and field for traces). The boundaries' errors live beside their code, so that
 //! nothing here is imported back by them; the models' errors share their common
-//! variants through [`host_errors!`].
+//! variants through `host_errors!`.
 
 use crate::service_level::levels::LevelError;
 use crate::service_level::sim::SimError;

@@ -30,10 +30,11 @@
 //! model's Failure Trace Archive reader is [`tiers::fta`]).
 //!
 //! # The contract
-//! - [`model::HostModel`]: a model's one-configuration subcommand, its grid, and its
-//!   row of `compare`. `main` dispatches through it; [`model::MODELS`] is the one list
-//!   of the models, which [`model::compare_all`] iterates (a model that cannot run
-//!   gives its error in its row, and the others still run).
+//! - [`model::HostModel`]: a model's subcommands and their dispatch, and its row of
+//!   `compare`. The registry `models!` in [`model`] has one row per model: `main`
+//!   flattens its [`model::ModelCommand`] and dispatches through it; [`model::MODELS`]
+//!   is the one list of the models, which [`model::compare_all`] iterates (a model
+//!   that cannot run gives its error in its row, and the others still run).
 //! - [`whatif::Whatif`]: a log's records back into the model's own workload, re-run
 //!   by the model's own run loop and written by its own log writer, so that the
 //!   recorded configuration re-makes the log byte for byte.

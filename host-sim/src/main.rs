@@ -4,6 +4,7 @@
 
 use std::process::ExitCode;
 
+use clap::error::{ContextKind, ContextValue};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use host_sim::config;
@@ -11,6 +12,7 @@ use host_sim::error::{CliError, closed_pipe};
 use host_sim::model::ModelCommand;
 use host_sim::path_error::PathError;
 use host_sim::service_level::cli;
+use host_sim::units::Refused;
 
 // The binary's own module: it needs `Command`, which the library does not have.
 #[path = "main/files.rs"]
@@ -125,12 +127,30 @@ fn refused(error: &clap::Error, expanded: &config::Expanded) -> ExitCode {
     if !error.use_stderr() {
         error.exit();
     }
+    if let Some(message) = typed_refusal(error) {
+        eprintln!("host-sim: error: {message}");
+        if let Some(origin) = expanded.origin_of(&message) {
+            eprintln!("  (set by {}:{}, key `{}`)", origin.file, origin.line, origin.key);
+        }
+        return ExitCode::FAILURE;
+    }
     let message = error.render().to_string();
     eprint!("{message}");
     if let Some(origin) = expanded.origin_of(&message) {
         eprintln!("  (set by {}:{}, key `{}`)", origin.file, origin.line, origin.key);
     }
     ExitCode::from(2)
+}
+
+/// A typed option's refusal ([`Refused`]), as `--option: why`: worded and exiting as
+/// host-sim's own checks do.
+fn typed_refusal(error: &clap::Error) -> Option<String> {
+    let refused = std::error::Error::source(error)?.downcast_ref::<Refused>()?;
+    let option = match error.get(ContextKind::InvalidArg)? {
+        ContextValue::String(arg) => arg.split(' ').next().unwrap_or(arg).to_owned(),
+        _ => return None,
+    };
+    Some(format!("{option}: {refused}"))
 }
 
 fn print_defaults(definition: &clap::Command, args: &ConfigArgs) -> Result<(), CliError> {

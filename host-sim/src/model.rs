@@ -1,7 +1,7 @@
 //! What a model is on the host: [`HostModel`], implemented once per model (in
 //! `NAME/contract.rs`): its subcommands over the shared trace input
 //! ([`crate::input`]), dispatched; its what-if ([`Whatif`]); and its row of
-//! `compare`. The models host-sim knows are one row each of [`models!`] below, which
+//! `compare`. The models host-sim knows are one row each of `models!` below, which
 //! makes [`ModelCommand`] (every model's subcommands, flattened into `host-sim`'s own
 //! by `main`), its dispatch and [`MODELS`] (which [`compare_all`] iterates). The
 //! models are the marker types of [`replay::contract`], one name for each in every

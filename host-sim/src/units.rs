@@ -139,6 +139,26 @@ pub fn items(text: &str) -> Result<Vec<&str>, ListError> {
     }
 }
 
+/// A value a typed option refused, worded as host-sim's own checks word it: `main`
+/// prints it after the option's name (`host-sim: error: --policy: ...`) and exits with
+/// 1, as it did when the option was a text checked after parsing; clap's own refusals
+/// (`invalid value 'X' for ...`) exit with 2.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(pub String);
+
+impl Refused {
+    /// The refusal that `error` words.
+    pub fn of(error: impl std::fmt::Display) -> Self {
+        Self(error.to_string())
+    }
+}
+
+/// A decimal in thousandths as a typed option (`--alpha`, `--load`).
+pub fn milli(text: &str) -> Result<u64, Refused> {
+    parse_decimal(text).map_err(Refused::of)
+}
+
 /// A whole number from `min` to `max`, said in words when it is not one: what
 /// clap shows after `invalid value 'X' for '--option <N>':`.
 pub fn whole(text: &str, min: u64, max: u64) -> Result<u64, String> {

@@ -17,7 +17,7 @@ use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
 use crate::record_log;
-use crate::units::{DecimalError, parse_decimal, parse_milli};
+use crate::units::{DecimalError, Refused, parse_decimal, parse_milli};
 use crate::window::{DurationError, parse_duration};
 use crate::workload::Workload;
 use replay::echo::echo;
@@ -75,8 +75,8 @@ pub struct ReserveArgs {
     #[command(flatten)]
     pub input: ReserveInput,
     /// Order of the waiting queue: fifo, edf, lff, bjf or shuffle.
-    #[arg(long, value_name = "NAME", default_value = "edf", allow_hyphen_values = true)]
-    pub criterion: String,
+    #[arg(long, value_name = "NAME", default_value = "edf", allow_hyphen_values = true, value_parser = criterion)]
+    pub criterion: Criterion,
     /// Load factor, any number above 0 with up to three decimals: submit times are
     /// divided by it, so 1.25 offers 25% more jobs per second (the paper's 1.0, 1.25,
     /// 1.5).
@@ -85,8 +85,8 @@ pub struct ReserveArgs {
     /// Flexible windows for half of the jobs (a fair coin per job): none, or short,
     /// medium or long, which widen the job's window past its run time Te by a
     /// Poisson-drawn share of Te with mean 25%, 50% or 100%.
-    #[arg(long, value_name = "NAME", default_value = "none", allow_hyphen_values = true)]
-    pub flex: String,
+    #[arg(long, value_name = "NAME", default_value = "none", allow_hyphen_values = true, value_parser = flex)]
+    pub flex: Flex,
     #[arg(
         long,
         value_name = "SHARE",
@@ -103,8 +103,8 @@ pub struct ReserveArgs {
     /// Run-time model: accurate (jobs run exactly their estimate Te) or poisson80 (they
     /// run Te * f / 100 with f ~ Poisson(80): about 20% shorter on average; the few
     /// with f > 100 are cut at the end of their reservation).
-    #[arg(long, value_name = "NAME", default_value = "accurate", allow_hyphen_values = true)]
-    pub estimates: String,
+    #[arg(long, value_name = "NAME", default_value = "accurate", allow_hyphen_values = true, value_parser = estimates)]
+    pub estimates: Estimates,
     #[command(flatten)]
     pub output: RunOutputArgs,
     /// Also run FIFO at loads 1.0, 1.25 and 1.5 and print it beside the paper's figures.
@@ -129,11 +129,26 @@ fn usage(text: String) -> ReserveError {
 }
 
 pub fn parse_criterion(text: &str) -> Result<Criterion, ReserveError> {
+    criterion(text).map_err(|e| usage(format!("--criterion: {e}")))
+}
+
+/// `--criterion`: the waiting queue's order by name.
+fn criterion(text: &str) -> Result<Criterion, Refused> {
     use Criterion::{BiggestJobFirst, Edf, Fifo, LeastFlexibleFirst, Shuffle};
     [Fifo, Edf, LeastFlexibleFirst, BiggestJobFirst, Shuffle]
         .into_iter()
         .find(|c| c.name() == text)
-        .ok_or_else(|| usage(format!("--criterion: {} is not fifo, edf, lff, bjf or shuffle", echo(text))))
+        .ok_or_else(|| Refused(format!("{} is not fifo, edf, lff, bjf or shuffle", echo(text))))
+}
+
+/// `--flex`: the reservations' flexibility by name.
+fn flex(text: &str) -> Result<Flex, Refused> {
+    Flex::parse(text).ok_or_else(|| Refused(format!("{} is not none, short, medium or long", echo(text))))
+}
+
+/// `--estimates`: the run-time estimates by name.
+fn estimates(text: &str) -> Result<Estimates, Refused> {
+    Estimates::parse(text).ok_or_else(|| Refused(format!("{} is not accurate or poisson80", echo(text))))
 }
 
 pub fn parse_fixing(text: Option<&str>) -> Result<Fixing, ReserveError> {
@@ -269,15 +284,11 @@ fn reserve_streamed(args: &ReserveArgs) -> Result<(), ReserveError> {
 /// The experiment of a `reserve` run on a pool of `nodes`.
 fn experiment(args: &ReserveArgs, nodes: u32) -> Result<Experiment, ReserveError> {
     Ok(Experiment {
-        criterion: parse_criterion(&args.criterion)?,
+        criterion: args.criterion,
         load_milli: parse_load(&args.load)?,
-        flex: Flex::parse(&args.flex).ok_or_else(|| {
-            usage(format!("--flex: {} is not none, short, medium or long", echo(&args.flex)))
-        })?,
+        flex: args.flex,
         fixing: parse_fixing(args.fix_at.as_deref())?,
-        estimates: Estimates::parse(&args.estimates).ok_or_else(|| {
-            usage(format!("--estimates: {} is not accurate or poisson80", echo(&args.estimates)))
-        })?,
+        estimates: args.estimates,
         offers_phi_milli: args
             .offers
             .as_deref()

@@ -19,12 +19,11 @@ use crate::service_level::report::{self, RunSummary};
 use crate::service_level::sim::RunConfig;
 use crate::service_level::sweep::{self, Mode, SweepConfig, SweepDocument};
 use crate::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
-use crate::window::parse_window;
 use crate::workload::Workload;
 
 mod lists;
+use lists::{Policies, WindowTicks, parse_policies, parse_policy, parse_window};
 pub(crate) use lists::{parse_machine_counts, parse_modes};
-use lists::{parse_policies, parse_policy};
 
 /// The queue capacities that are compiled in ([`QUEUE_CAPACITIES`]), as every
 /// `--queue-capacity` help names them (`tests/help.rs` holds the two alike).
@@ -53,8 +52,8 @@ pub struct InputArgs {
          that only a full queue could take is rejected as queue_full"))]
     pub queue_capacity: u32,
     /// Cost per tick of the benefit metric G (up to three decimals).
-    #[arg(long, value_name = "NUMBER", default_value = "1", allow_hyphen_values = true)]
-    pub alpha: String,
+    #[arg(long, value_name = "NUMBER", default_value = "1", allow_hyphen_values = true, value_parser = crate::units::milli)]
+    pub alpha: u64,
     /// Keep only the jobs of the first N windows of `--window` length (the thesis ran
     /// 30 one-week windows); without it, every window.
     #[arg(long, value_name = "N", value_parser = crate::units::count)]
@@ -84,14 +83,14 @@ pub struct ConfigArgs {
     /// Cut the input into windows of this length, each simulated from an empty system:
     /// a whole number with a unit s, m, h, d or w (`7d`); a bare number is seconds
     /// (ticks); `all` for one window.
-    #[arg(long, value_name = "DURATION", default_value = "all", allow_hyphen_values = true)]
-    pub window: String,
+    #[arg(long, value_name = "DURATION", default_value = "all", allow_hyphen_values = true, value_parser = parse_window)]
+    pub window: WindowTicks,
     /// Which feasible machine takes a job: first-fit (the thesis' rule), best-fit (least
     /// slack left after admission), worst-fit (most slack left), least-loaded (least
     /// remaining work), round-robin (from the machine after the last that admitted).
     /// Ties go to the lowest machine index.
-    #[arg(long, value_name = "NAME", default_value = "first-fit", allow_hyphen_values = true)]
-    pub policy: String,
+    #[arg(long, value_name = "NAME", default_value = "first-fit", allow_hyphen_values = true, value_parser = parse_policy)]
+    pub policy: kernel::service_level::Policy,
 }
 
 #[derive(Debug, Args)]
@@ -128,8 +127,8 @@ pub struct SweepArgs {
     pub input: InputArgs,
     /// Window length: a whole number with a unit s, m, h, d or w; a bare number is
     /// seconds (ticks); `all` for one window.
-    #[arg(long, value_name = "DURATION", default_value = "7d", allow_hyphen_values = true)]
-    pub window: String,
+    #[arg(long, value_name = "DURATION", default_value = "7d", allow_hyphen_values = true, value_parser = parse_window)]
+    pub window: WindowTicks,
     /// sf values (single mode) and k values (multi mode); default 1 to 20.
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub slacks: Option<String>,
@@ -138,8 +137,8 @@ pub struct SweepArgs {
     pub machine_counts: Option<String>,
     /// Policies compared, one more axis of the grid: any of first-fit, best-fit,
     /// worst-fit, least-loaded, round-robin, comma-separated (see `run --help`).
-    #[arg(long, value_name = "LIST", default_value = "first-fit", allow_hyphen_values = true)]
-    pub policy: String,
+    #[arg(long, value_name = "LIST", default_value = "first-fit", allow_hyphen_values = true, value_parser = parse_policies)]
+    pub policy: Policies,
     /// Modes: single, multi, or both.
     #[arg(long, value_name = "LIST", default_value = "single,multi", allow_hyphen_values = true)]
     pub modes: String,
@@ -216,9 +215,9 @@ pub fn config_of(input: &InputArgs, args: &ConfigArgs) -> Result<RunConfig, CliE
     Ok(RunConfig {
         queue_capacity: input.queue_capacity,
         seed: input.seed,
-        window_ticks: parse_window(&args.window)?,
-        alpha_milli: parse_alpha(&input.alpha)?,
-        policy: parse_policy(&args.policy)?,
+        window_ticks: args.window,
+        alpha_milli: input.alpha,
+        policy: args.policy,
         ..RunConfig::new(args.machines, levels::build(&slacks, prices.as_deref()).map_err(named("--prices"))?)
     })
 }
@@ -353,11 +352,11 @@ fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
             Some(list) => parse_machine_counts(list)?,
             None => sweep::default_machine_counts(),
         },
-        policies: parse_policies(&args.policy)?,
+        policies: args.policy.0.clone(),
         queue_capacity: args.input.queue_capacity,
         seed: args.input.seed,
-        window_ticks: parse_window(&args.window)?,
-        alpha_milli: parse_alpha(&args.input.alpha)?,
+        window_ticks: args.window,
+        alpha_milli: args.input.alpha,
     })
 }
 

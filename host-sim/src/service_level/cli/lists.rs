@@ -8,6 +8,7 @@ use replay::engine::service_level::{MAX_LEVELS, MAX_MACHINES};
 use crate::error::CliError;
 use crate::service_level::levels::LevelError;
 use crate::service_level::sweep::Mode;
+use crate::units::Refused;
 
 /// `--modes`: single, multi, both of them (`single,multi`), or `both`; each once.
 pub(crate) fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
@@ -62,21 +63,34 @@ pub(crate) fn parse_machine_counts(text: &str) -> Result<Vec<u16>, CliError> {
     Ok(counts)
 }
 
+/// `sweep --policy`'s policies, in the order given (a type of its own: clap reads a
+/// `Vec` as a repeated option).
+#[derive(Clone, Debug)]
+pub struct Policies(pub Vec<kernel::service_level::Policy>);
+
 /// `sweep --policy`: policies, each once.
-pub(super) fn parse_policies(text: &str) -> Result<Vec<kernel::service_level::Policy>, CliError> {
+pub(super) fn parse_policies(text: &str) -> Result<Policies, Refused> {
     let mut policies = Vec::new();
-    let items = crate::units::items(text).map_err(|e| CliError::Usage(format!("--policy: {e}")))?;
-    for item in items {
+    for item in crate::units::items(text).map_err(Refused::of)? {
         let policy = parse_policy(item)?;
         if policies.contains(&policy) {
-            return Err(CliError::Usage(format!("--policy: {} is given twice", policy.name())));
+            return Err(Refused(format!("{} is given twice", policy.name())));
         }
         policies.push(policy);
     }
-    Ok(policies)
+    Ok(Policies(policies))
 }
 
 /// One `--policy` name.
-pub(super) fn parse_policy(text: &str) -> Result<kernel::service_level::Policy, CliError> {
-    crate::service_level::policy::parse(text).map_err(|e| CliError::Usage(format!("--policy: {e}")))
+pub(super) fn parse_policy(text: &str) -> Result<kernel::service_level::Policy, Refused> {
+    crate::service_level::policy::parse(text).map_err(Refused::of)
+}
+
+/// A `--window`'s length in ticks, `None` for `all`: a name of its own, so that clap
+/// takes it as the option's value, not as an option that may be left out.
+pub type WindowTicks = Option<u64>;
+
+/// A `--window`: a duration, or `all`.
+pub(super) fn parse_window(text: &str) -> Result<WindowTicks, Refused> {
+    crate::window::parse_window(text).map_err(Refused::of)
 }

@@ -19,9 +19,7 @@ use super::cli::{SolveArgs, require_solver, write_csv};
 use super::{GridRow, LEAD, Point, WindowRow, greedy_windows, sample, solve_window};
 use crate::error::CliError;
 use crate::input::TraceArgs;
-use crate::service_level::cli::{
-    InputArgs, check_queue_capacity, parse_alpha, parse_machine_counts, parse_modes,
-};
+use crate::service_level::cli::{InputArgs, check_queue_capacity, parse_machine_counts, parse_modes};
 use crate::service_level::levels::{self, single, thesis_set};
 use crate::service_level::sim::{RunConfig, WindowReport};
 use crate::service_level::sweep::Mode;
@@ -107,7 +105,7 @@ pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
         machine_counts: parse_machine_counts(&args.machine_counts)?,
         weeks: usize::try_from(args.weeks).unwrap_or(usize::MAX),
         window_ticks: parse_window(&args.window)?,
-        alpha_milli: parse_alpha(&args.input.alpha)?,
+        alpha_milli: args.input.alpha,
     };
     let mut rows: Vec<GridRow> = Vec::new();
     for path in &args.input.source.trace {
