@@ -37,7 +37,6 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::error::ModelError;
 use crate::plot::{BarChart, BarGroup};
 
 pub mod cli;
@@ -83,12 +82,6 @@ pub enum CompareError {
     /// place; these could not run.
     #[error("compare: {} of the models could not run ({}); the others' rows are written", .0.len(), .0.join(", "))]
     Failed(Vec<&'static str>),
-}
-
-impl<E: ModelError> From<E> for CompareError {
-    fn from(error: E) -> Self {
-        Self::Model { model: E::LABEL, error: Box::new(error) }
-    }
 }
 
 /// The service level's run loop has no model error of its own: its `SimError` is the

@@ -60,6 +60,13 @@ host_errors! {
     }
 }
 
+/// A model's own error in `compare`'s row, after the model's label.
+impl<E: ModelError> From<E> for crate::compare::CompareError {
+    fn from(error: E) -> Self {
+        Self::Model { model: E::LABEL, error: Box::new(error) }
+    }
+}
+
 impl<E: ModelError> From<E> for CliError {
     fn from(error: E) -> Self {
         Self::Model(Box::new(error))
