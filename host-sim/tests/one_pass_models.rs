@@ -227,12 +227,15 @@ fn jobs_taken_short_of_an_earlier_job_are_measured_as_two_passes_measure_them() 
     }
 }
 
+/// A value the command line's parser refuses is refused before any input is read;
+/// an option checked against the input (an availability file) after the trace's bad
+/// line, in one pass as in two.
 #[test]
 fn options_refused_after_the_trace_keep_their_order() {
     let bad = format!("; MaxProcs: 64\n{}x\n", jobs(20));
     let files: &[(&str, &[u8])] = &[("t.swf", bad.as_bytes())];
     let args = ["reserve", "--trace", "t.swf", "--criterion", "nope"];
-    fails("reserve-criterion", files, &args, "1 fields, an SWF job line has exactly 18");
+    fails("reserve-criterion", files, &args, "--criterion: `nope` is not fifo, edf, lff, bjf or shuffle");
     let args = ["tiers", "--trace", "t.swf", "--availability", "missing.tab"];
     fails("tiers-availability", files, &args, "1 fields, an SWF job line has exactly 18");
 }
