@@ -138,77 +138,43 @@ pub struct Metrics {
     pub jobs_accepted: f64,
 }
 
-/// The metric keys, in the order of [`Metrics::to_array`].
-pub const METRIC_KEYS: [&str; 13] = [
-    "prj",
-    "mbsd",
-    "mwt",
-    "tpt",
-    "tpt_fraction",
-    "mni",
-    "me",
-    "g",
-    "cv_u",
-    "cv_l",
-    "greedy_bound",
-    "jobs_submitted",
-    "jobs_accepted",
-];
+/// The metric fields in their one order, from which [`METRIC_KEYS`],
+/// [`Metrics::to_array`] and [`Metrics::from_array`] are made (a struct cannot be
+/// destructured into an array, so the list would otherwise be spelled three times).
+macro_rules! metric_fields {
+    ($($field:ident),+ $(,)?) => {
+        /// The metric keys, in the order of [`Metrics::to_array`].
+        pub const METRIC_KEYS: [&str; 13] = [$(stringify!($field)),+];
 
-impl Metrics {
-    pub fn to_array(&self) -> [f64; 13] {
-        [
-            self.prj,
-            self.mbsd,
-            self.mwt,
-            self.tpt,
-            self.tpt_fraction,
-            self.mni,
-            self.me,
-            self.g,
-            self.cv_u,
-            self.cv_l,
-            self.greedy_bound,
-            self.jobs_submitted,
-            self.jobs_accepted,
-        ]
-    }
+        impl Metrics {
+            pub fn to_array(&self) -> [f64; 13] {
+                [$(self.$field),+]
+            }
 
-    // The inverse of `to_array`: the field list is spelled twice, once per direction,
-    // because a struct cannot be destructured into an array.
-    pub fn from_array(a: [f64; 13]) -> Self {
-        let [
-            prj,
-            mbsd,
-            mwt,
-            tpt,
-            tpt_fraction,
-            mni,
-            me,
-            g,
-            cv_u,
-            cv_l,
-            greedy_bound,
-            jobs_submitted,
-            jobs_accepted,
-        ] = a;
-        Self {
-            prj,
-            mbsd,
-            mwt,
-            tpt,
-            tpt_fraction,
-            mni,
-            me,
-            g,
-            cv_u,
-            cv_l,
-            greedy_bound,
-            jobs_submitted,
-            jobs_accepted,
+            /// The inverse of `to_array`.
+            pub fn from_array(a: [f64; 13]) -> Self {
+                let [$($field),+] = a;
+                Self { $($field),+ }
+            }
         }
-    }
+    };
 }
+
+metric_fields!(
+    prj,
+    mbsd,
+    mwt,
+    tpt,
+    tpt_fraction,
+    mni,
+    me,
+    g,
+    cv_u,
+    cv_l,
+    greedy_bound,
+    jobs_submitted,
+    jobs_accepted,
+);
 
 /// Running sums for the jobs of one service level, over the whole run (every window
 /// pooled): the per-level figures of a multi-level run.
