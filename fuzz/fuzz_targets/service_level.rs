@@ -1,4 +1,4 @@
-//! Arbitrary scenarios into small kernels (`Kernel<3, 4, 3>`, `Kernel<1, 8, 1>`) under
+//! Arbitrary scenarios into small kernels (`ServiceLevelKernel<3, 4, 3>`, `ServiceLevelKernel<1, 8, 1>`) under
 //! a machine-choice policy the input draws (first fit, best fit, worst fit, least
 //! loaded, round robin), each event compared with the reference model and every
 //! decision with the trace checks, the admission test with brute-force EDF

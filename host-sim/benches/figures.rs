@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use host_sim::service_level::levels::{single, thesis_set};
-use kernel::service_level::{Event, Kernel, Level};
+use kernel::service_level::{Event, Level, ServiceLevelKernel};
 use serde_json::{Map, Value, json};
 
 use support::{TRACES, WorstCase, events, kernel, median_time, replay, submits, time_once};
@@ -40,8 +40,8 @@ fn main() {
     for (q, ns) in worst {
         figures.insert(format!("worst_admission_ns_m64_q{q}"), json!(round1(ns)));
     }
-    figures.insert("kernel_state_bytes_m4_q32".into(), json!(size_of::<Kernel<4, 32, 8>>()));
-    figures.insert("kernel_state_bytes_m64_q256".into(), json!(size_of::<Kernel<64, 256, 32>>()));
+    figures.insert("kernel_state_bytes_m4_q32".into(), json!(size_of::<ServiceLevelKernel<4, 32, 8>>()));
+    figures.insert("kernel_state_bytes_m64_q256".into(), json!(size_of::<ServiceLevelKernel<64, 256, 32>>()));
     figures.insert("kernel_decisions_per_s".into(), Value::Object(per_trace()));
     println!("{}", Value::Object(figures));
 }

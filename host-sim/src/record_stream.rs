@@ -59,7 +59,7 @@ pub fn setup(header: &Header, source: &str) -> Option<HostSetup> {
 
 /// The machine capacity `M` of the service-level kernel the host builds for
 /// `machines`: the smallest compiled one that holds them, as
-/// `replay::engine::service_level::Engine` picks it. It decides nothing (only the
+/// `replay::engine::service_level::ServiceLevelEngine` picks it. It decides nothing (only the
 /// machines in use are looked at), so the import leaves it out of the log.
 fn machine_capacity(machines: u16) -> u16 {
     [1, 4, 16, 64].into_iter().find(|&m| m >= machines).unwrap_or(machines)

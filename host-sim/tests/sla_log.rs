@@ -9,17 +9,17 @@ use std::path::Path;
 
 use common::HAND_TRACE;
 
-use host_sim::sla::cli::{self, SlaArgs};
+use host_sim::sla::cli::{self, RunArgs};
 use host_sim::sla::log;
 use host_sim::sla::metrics::{self, Terms};
 use replay::format::LogReader;
 
-fn args(extra: &[&str]) -> SlaArgs {
+fn args(extra: &[&str]) -> RunArgs {
     use clap::Parser;
     #[derive(Parser)]
     struct Wrap {
         #[command(flatten)]
-        args: SlaArgs,
+        args: RunArgs,
     }
     let mut all = vec!["sla"];
     all.extend_from_slice(extra);

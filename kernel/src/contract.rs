@@ -68,9 +68,9 @@ mod tests {
 
     #[test]
     fn every_model_names_itself_and_its_capacities() {
-        assert_eq!(service_level::Kernel::<4, 32, 8>::MODEL, "service_level");
+        assert_eq!(service_level::ServiceLevelKernel::<4, 32, 8>::MODEL, "service_level");
         assert_eq!(
-            service_level::Kernel::<4, 32, 8>::CAPACITIES,
+            service_level::ServiceLevelKernel::<4, 32, 8>::CAPACITIES,
             &[("machines (M)", 4), ("queue entries (Q)", 32), ("service levels (L)", 8)]
         );
         assert_eq!(reservation::ReservationKernel::<64, 16, 32, 4>::MODEL, "reservation");

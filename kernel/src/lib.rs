@@ -38,7 +38,7 @@
 //! # The models
 //! | module | the paper | its state machine |
 //! |---|---|---|
-//! | [`service_level`] | Lezama (2012), after Schwiegelshohn and Tchernykh: service levels, greedy acceptance on preemptive earliest-due-date queues, the Gupta–Palis test, five machine-choice policies | [`service_level::Kernel`] |
+//! | [`service_level`] | Lezama (2012), after Schwiegelshohn and Tchernykh: service levels, greedy acceptance on preemptive earliest-due-date queues, the Gupta–Palis test, five machine-choice policies | [`service_level::ServiceLevelKernel`] |
 //! | [`reservation`] | Netto, Bubendorfer and Buyya (2007): flexible advance reservations, re-planning of the waiting queue, alternative offers | [`reservation::ReservationKernel`] |
 //! | [`tiers`] | Tomás et al.: Gold, Silver and Bronze over reliable and volunteer resources, rescheduling and faults | [`tiers::TiersKernel`] |
 //! | [`sla`] | Yarmolenko and Sakellariou: SLA priority heuristics fitted in one pass on a parallel machine | [`sla::SlaKernel`] |

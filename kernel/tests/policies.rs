@@ -3,16 +3,16 @@
 //! slack factor 1 (no slack at all), level 2 slack factor 100.
 
 use kernel::service_level::queue::EddQueue;
-use kernel::service_level::{Config, Event, Kernel, Level, Outcome, Policy, RejectReason};
+use kernel::service_level::{Config, Event, Level, Outcome, Policy, RejectReason, ServiceLevelKernel};
 
-type K = Kernel<4, 8, 3>;
+type K = ServiceLevelKernel<4, 8, 3>;
 
 fn kernel(machines: u16, policy: Policy) -> K {
     let mut levels = heapless::Vec::new();
     for sf in [3, 1, 100] {
         levels.push(Level::whole(sf, 1)).unwrap();
     }
-    Kernel::new(Config { machines, policy, levels }).unwrap()
+    ServiceLevelKernel::new(Config { machines, policy, levels }).unwrap()
 }
 
 fn submit_at(k: &mut K, t: u64, job: u32, p: u64, level: u8) -> Outcome {

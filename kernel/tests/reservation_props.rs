@@ -23,7 +23,7 @@ use support::Rng;
 
 use std::collections::BTreeMap;
 
-use replay::model::reservation::reference::{Answer, Reference};
+use replay::model::reservation::reference::{Answer, ReservationReference};
 
 use kernel::Tick;
 use kernel::calendar::SlotLength;
@@ -308,7 +308,7 @@ impl World {
     /// every offer must be accepted as offered.
     fn request(&mut self, q: Request, context: &str) {
         let before = self.kernel.clone();
-        let reference = Reference::of(&self.kernel).request(&q);
+        let reference = ReservationReference::of(&self.kernel).request(&q);
         let (outcome, decisions) = self.step(Event::Request(q));
         self.compare(&reference, outcome, &decisions, context);
         match outcome {

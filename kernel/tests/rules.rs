@@ -1,6 +1,8 @@
 //! The model's rules, one small scenario each, checked decision by decision.
 
-use kernel::service_level::{Config, Decision, Event, Kernel, Level, Outcome, Policy, RejectReason};
+use kernel::service_level::{
+    Config, Decision, Event, Level, Outcome, Policy, RejectReason, ServiceLevelKernel,
+};
 
 use Decision::{Accept, Complete, Preempt, Reject, Start};
 
@@ -18,7 +20,7 @@ fn submit(t: u64, job: u32, p: u64, level: u8) -> Event {
 
 /// Runs `events` through `kernel` and compares every decision and outcome.
 fn check<const M: usize, const Q: usize, const L: usize>(
-    mut kernel: Kernel<M, Q, L>,
+    mut kernel: ServiceLevelKernel<M, Q, L>,
     steps: &[(Event, Outcome, &[Decision])],
 ) {
     for (i, (event, outcome, expected)) in steps.iter().enumerate() {
@@ -33,7 +35,7 @@ const ACCEPTED_M0: Outcome = Outcome::Accepted { machine: 0 };
 
 #[test]
 fn earlier_deadline_preempts_a_running_job() {
-    let kernel = Kernel::<1, 8, 1>::new(config(1, &[2])).unwrap();
+    let kernel = ServiceLevelKernel::<1, 8, 1>::new(config(1, &[2])).unwrap();
     check(
         kernel,
         &[
@@ -70,7 +72,7 @@ fn earlier_deadline_preempts_a_running_job() {
 
 #[test]
 fn a_job_that_would_make_a_later_one_late_goes_to_the_next_machine() {
-    let kernel = Kernel::<2, 8, 1>::new(config(2, &[1])).unwrap();
+    let kernel = ServiceLevelKernel::<2, 8, 1>::new(config(2, &[1])).unwrap();
     check(
         kernel,
         &[
@@ -102,7 +104,7 @@ fn a_job_that_would_make_a_later_one_late_goes_to_the_next_machine() {
 
 #[test]
 fn equal_deadlines_keep_admission_order() {
-    let kernel = Kernel::<1, 8, 2>::new(config(1, &[2, 3])).unwrap();
+    let kernel = ServiceLevelKernel::<1, 8, 2>::new(config(1, &[2, 3])).unwrap();
     check(
         kernel,
         &[
@@ -133,7 +135,7 @@ use kernel::Tick;
 
 #[test]
 fn completions_at_the_submit_time_come_first() {
-    let kernel = Kernel::<1, 1, 1>::new(config(1, &[1])).unwrap();
+    let kernel = ServiceLevelKernel::<1, 1, 1>::new(config(1, &[1])).unwrap();
     check(
         kernel,
         &[
@@ -161,7 +163,7 @@ fn completions_at_the_submit_time_come_first() {
 
 #[test]
 fn a_displaced_head_that_never_ran_is_not_an_interruption() {
-    let kernel = Kernel::<1, 4, 1>::new(config(1, &[2])).unwrap();
+    let kernel = ServiceLevelKernel::<1, 4, 1>::new(config(1, &[2])).unwrap();
     check(
         kernel,
         &[
@@ -188,7 +190,7 @@ fn a_displaced_head_that_never_ran_is_not_an_interruption() {
 
 #[test]
 fn a_full_queue_rejects_with_its_own_reason() {
-    let kernel = Kernel::<1, 2, 2>::new(config(1, &[10, 1])).unwrap();
+    let kernel = ServiceLevelKernel::<1, 2, 2>::new(config(1, &[10, 1])).unwrap();
     let full = Outcome::Rejected(RejectReason::QueueFull);
     check(
         kernel,
@@ -220,7 +222,7 @@ fn a_full_queue_rejects_with_its_own_reason() {
 
 #[test]
 fn invalid_requests_are_rejected_with_a_reason() {
-    let kernel = Kernel::<1, 4, 1>::new(config(1, &[2])).unwrap();
+    let kernel = ServiceLevelKernel::<1, 4, 1>::new(config(1, &[2])).unwrap();
     let rejected = |reason| Outcome::Rejected(reason);
     check(
         kernel,
@@ -252,7 +254,7 @@ fn invalid_requests_are_rejected_with_a_reason() {
 
 #[test]
 fn reset_starts_an_independent_experiment() {
-    let kernel = Kernel::<1, 4, 1>::new(config(1, &[1])).unwrap();
+    let kernel = ServiceLevelKernel::<1, 4, 1>::new(config(1, &[1])).unwrap();
     check(
         kernel,
         &[
@@ -280,22 +282,22 @@ fn reset_starts_an_independent_experiment() {
 #[test]
 fn bad_configurations_are_refused() {
     use kernel::service_level::ConfigError;
-    assert_eq!(Kernel::<2, 4, 1>::new(config(0, &[1])).unwrap_err(), ConfigError::NoMachines);
+    assert_eq!(ServiceLevelKernel::<2, 4, 1>::new(config(0, &[1])).unwrap_err(), ConfigError::NoMachines);
     assert_eq!(
-        Kernel::<2, 4, 1>::new(config(3, &[1])).unwrap_err(),
+        ServiceLevelKernel::<2, 4, 1>::new(config(3, &[1])).unwrap_err(),
         ConfigError::TooManyMachines { requested: 3, capacity: 2 }
     );
-    assert_eq!(Kernel::<2, 4, 1>::new(config(1, &[])).unwrap_err(), ConfigError::NoLevels);
+    assert_eq!(ServiceLevelKernel::<2, 4, 1>::new(config(1, &[])).unwrap_err(), ConfigError::NoLevels);
     let mut low = config::<2>(1, &[1]);
     low.levels.push(Level { slack_milli: 999, price_per_tick: 1 }).unwrap();
-    assert_eq!(Kernel::<2, 4, 2>::new(low).unwrap_err(), ConfigError::SlackBelowOne { index: 1 });
+    assert_eq!(ServiceLevelKernel::<2, 4, 2>::new(low).unwrap_err(), ConfigError::SlackBelowOne { index: 1 });
 }
 
 #[test]
 fn state_sizes_are_as_documented() {
     use core::mem::size_of;
-    assert_eq!(size_of::<Kernel<1, 16, 4>>(), 600);
-    assert_eq!(size_of::<Kernel<4, 32, 8>>(), 4_096);
-    assert_eq!(size_of::<Kernel<16, 256, 32>>(), 120_224);
-    assert_eq!(size_of::<Kernel<64, 256, 32>>(), 480_032);
+    assert_eq!(size_of::<ServiceLevelKernel<1, 16, 4>>(), 600);
+    assert_eq!(size_of::<ServiceLevelKernel<4, 32, 8>>(), 4_096);
+    assert_eq!(size_of::<ServiceLevelKernel<16, 256, 32>>(), 120_224);
+    assert_eq!(size_of::<ServiceLevelKernel<64, 256, 32>>(), 480_032);
 }

@@ -9,8 +9,8 @@
 //! obviously correct:
 //!
 //! - [`service_level`]: the rules restated over `Vec` queues
-//!   ([`service_level::ReferenceSim`]), the trace audit
-//!   ([`service_level::TraceChecker`]: promises kept, no admission model), brute-force
+//!   ([`service_level::ServiceLevelReference`]), the trace audit
+//!   ([`service_level::ServiceLevelAudit`]: promises kept, no admission model), brute-force
 //!   feasibility, and the small-case decoder and harness.
 //! - [`reservation`]: the reservation model's audit
 //!   ([`reservation::ReservationAudit`]: windows and pool capacity, from the records

@@ -4,7 +4,7 @@
 //! promises. What a model supplies for this is [`Verified`] (beside
 //! [`crate::contract::LogModel`]), in `verify/NAME.rs`:
 //!
-//! - `service_level`: [`TraceChecker`](crate::model::service_level::TraceChecker): each accepted job
+//! - `service_level`: [`ServiceLevelAudit`](crate::model::service_level::ServiceLevelAudit): each accepted job
 //!   runs for exactly its processing time, one job at a time per machine, and
 //!   completes by the deadline its level gives;
 //! - `reservation`: [`ReservationAudit`](crate::model::reservation::ReservationAudit): windows and

@@ -4,7 +4,7 @@ use std::process::Command;
 
 use kernel::log::Body;
 use kernel::service_level::{Event, Level, Policy};
-use replay::engine::service_level::Engine;
+use replay::engine::service_level::ServiceLevelEngine;
 use replay::format::{Header, LogWriter, ServiceLevelHeader};
 
 fn replay(args: &[&std::ffi::OsStr]) -> std::process::Output {
@@ -17,7 +17,7 @@ fn log(jobs: u32) -> Vec<u8> {
     let levels = [Level::whole(2, 19)];
     let header = Header::new(ServiceLevelHeader::new(1, 1024, Policy::FirstFit, levels.to_vec()).into())
         .with_input("unit", 7);
-    let mut engine = Engine::new(1, 1024, Policy::FirstFit, &levels).unwrap();
+    let mut engine = ServiceLevelEngine::new(1, 1024, Policy::FirstFit, &levels).unwrap();
     let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
     let events = (0..jobs).map(|job| Event::Submit { t: u64::from(job) * 10, job, p: 5, level: 0 });
     let mut decisions = Vec::new();
@@ -82,7 +82,8 @@ fn kernel_log(machines: u16) -> Vec<u8> {
     )
     .with_input("unit", 7);
     let mut engine =
-        replay::engine::service_level::Engine::from_header(header.service_level().unwrap()).unwrap();
+        replay::engine::service_level::ServiceLevelEngine::from_header(header.service_level().unwrap())
+            .unwrap();
     let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
     let submits = (1..=3).map(|job| Event::Submit { t: 0, job, p: 10, level: 0 });
     for event in submits.chain([Event::Advance { t: u64::MAX }]) {
@@ -134,14 +135,14 @@ fn diff_exits_0_when_the_same_1_when_different_2_on_error() {
 }
 
 /// A device's record stream of `jobs` submits and their decisions, on the firmware's
-/// size (`Kernel<4, 32, 8>`), with the start offset of each frame.
+/// size (`ServiceLevelKernel<4, 32, 8>`), with the start offset of each frame.
 fn stream(jobs: u32) -> (Vec<u8>, Vec<usize>) {
-    use kernel::service_level::{Config, Kernel};
+    use kernel::service_level::{Config, ServiceLevelKernel};
     use kernel::stream::{DeviceModel, RECORD_BUFFER_BYTES, Setup, StreamWriter};
     let levels = heapless::Vec::from_slice(&[Level::whole(2, 19)]).unwrap();
     let config = Config { machines: 4, policy: Policy::FirstFit, levels };
     let setup: Setup<8> = Setup::new("cli test", DeviceModel::service_level::<4, 32, 8>(&config).unwrap());
-    let mut kernel = Box::new(Kernel::<4, 32, 8>::new(config).unwrap());
+    let mut kernel = Box::new(ServiceLevelKernel::<4, 32, 8>::new(config).unwrap());
     let mut writer = StreamWriter::new();
     let mut buf = [0u8; 2 * RECORD_BUFFER_BYTES];
     let mut bytes = writer.setup(&setup, &mut buf).unwrap().to_vec();

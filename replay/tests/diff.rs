@@ -6,13 +6,13 @@ use kernel::Tick;
 use kernel::log::Body;
 use kernel::service_level::{Event, Level, Policy};
 use replay::diff::{Answer, Change, Diff, DiffError, Log, diff, write_csv, write_json, write_table};
-use replay::engine::service_level::Engine;
+use replay::engine::service_level::ServiceLevelEngine;
 use replay::format::{FormatError, Header, LogReader, LogWriter, ServiceLevelHeader};
 use replay::verify::{audit, verify};
 
 /// The log the kernel writes for `events` under `header`.
 fn run(header: &Header, events: &[Event]) -> Vec<u8> {
-    let mut engine = Engine::from_header(header.service_level().unwrap()).unwrap();
+    let mut engine = ServiceLevelEngine::from_header(header.service_level().unwrap()).unwrap();
     let mut writer = LogWriter::new(Vec::new(), header).unwrap();
     for &event in events {
         let mut decisions = Vec::new();

@@ -6,11 +6,11 @@
 //! it. The totals are asserted too, so that a generator that drifted into producing
 //! only trivial cases fails here instead of passing vacuously.
 
-use kernel::service_level::{Decision, Event, Kernel, Policy, RejectReason};
+use kernel::service_level::{Decision, Event, Policy, RejectReason, ServiceLevelKernel};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use replay::model::service_level::{
-    BoundRule, Case, CaseReport, Failure, ReferenceSim, Shape, Theorem, case_from_bytes, check_case,
+    BoundRule, Case, CaseReport, Failure, ServiceLevelReference, Shape, Theorem, case_from_bytes, check_case,
     check_case_with, check_trace,
 };
 
@@ -211,7 +211,8 @@ fn a_planted_wrong_bound_is_caught_for_every_statement() {
 fn kernel_trace(case: &Case) -> Vec<(Event, Vec<Decision>)> {
     let levels = heapless::Vec::from_slice(&case.levels).expect("a generated case fits its kernel");
     let config = kernel::service_level::Config { machines: case.machines, policy: case.policy, levels };
-    let mut kernel = Kernel::<3, 4, 3>::new(config).expect("a generated case is a valid configuration");
+    let mut kernel =
+        ServiceLevelKernel::<3, 4, 3>::new(config).expect("a generated case is a valid configuration");
     let mut steps = Vec::new();
     for &event in &case.events {
         let mut decisions = Vec::new();
@@ -259,7 +260,7 @@ fn the_trace_checker_catches_broken_traces() {
 /// The accepting machine of every submit the reference model accepts, under `policy`.
 fn placements(case: &Case, policy: Policy) -> Vec<Option<u16>> {
     let capacity = case.shape.queue_capacity();
-    let mut sim = ReferenceSim::with_policy(case.machines, capacity, &case.levels, policy);
+    let mut sim = ServiceLevelReference::with_policy(case.machines, capacity, &case.levels, policy);
     case.events
         .iter()
         .map(|e| match sim.step(e).outcome {

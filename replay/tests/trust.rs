@@ -5,7 +5,7 @@
 
 use kernel::log::Body;
 use kernel::service_level::{Event, Level, Policy};
-use replay::engine::service_level::Engine;
+use replay::engine::service_level::ServiceLevelEngine;
 use replay::format::{CRC32C, FormatError, Header, LogReader, LogWriter, ServiceLevelHeader};
 use replay::trust::{TrustError, vouch, vouch_file};
 use replay::verify::VerifyError;
@@ -16,7 +16,7 @@ fn log(machines: u16, jobs: u32) -> Vec<u8> {
     let levels = [Level::whole(1, 1)];
     let header = Header::new(ServiceLevelHeader::new(machines, 16, Policy::FirstFit, levels.to_vec()).into())
         .with_input("unit", 7);
-    let mut engine = Engine::new(machines, 16, Policy::FirstFit, &levels).unwrap();
+    let mut engine = ServiceLevelEngine::new(machines, 16, Policy::FirstFit, &levels).unwrap();
     let mut writer = LogWriter::new(Vec::new(), &header).unwrap();
     let events = (0..jobs).map(|job| Event::Submit { t: u64::from(job), job, p: 3, level: 0 });
     let mut decisions = Vec::new();

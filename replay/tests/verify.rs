@@ -4,7 +4,7 @@
 use kernel::Tick;
 use kernel::log::Body;
 use kernel::service_level::{Decision, Event, Level, Policy};
-use replay::engine::service_level::Engine;
+use replay::engine::service_level::ServiceLevelEngine;
 use replay::format::{Header, LogReader, Model, ServiceLevelHeader};
 use replay::verify::{VerifyError, verify};
 
@@ -16,7 +16,7 @@ fn honest_run() -> (Header, Vec<Body>) {
     let header =
         Header::new(ServiceLevelHeader::new(2, 16, Policy::FirstFit, vec![Level::whole(1, 20)]).into())
             .with_input("unit", 1);
-    let mut engine = Engine::from_header(header.service_level().unwrap()).unwrap();
+    let mut engine = ServiceLevelEngine::from_header(header.service_level().unwrap()).unwrap();
     let events = [
         Event::Submit { t: 0, job: 1, p: 10, level: 0 },
         Event::Submit { t: 0, job: 2, p: 10, level: 0 },
@@ -27,7 +27,7 @@ fn honest_run() -> (Header, Vec<Body>) {
 }
 
 /// The records of `events` and the decisions `engine` makes for them.
-fn records(engine: &mut Engine, events: impl IntoIterator<Item = Event>) -> Vec<Body> {
+fn records(engine: &mut ServiceLevelEngine, events: impl IntoIterator<Item = Event>) -> Vec<Body> {
     let mut bodies = Vec::new();
     for event in events {
         let mut decisions = Vec::new();
@@ -198,7 +198,7 @@ fn long_run() -> (Header, Vec<Body>) {
     let header =
         Header::new(ServiceLevelHeader::new(2, 16, Policy::FirstFit, vec![Level::whole(1, 20)]).into())
             .with_input("unit", 2);
-    let mut engine = Engine::from_header(header.service_level().unwrap()).unwrap();
+    let mut engine = ServiceLevelEngine::from_header(header.service_level().unwrap()).unwrap();
     let submits = (0..12_000u64).map(|i| Event::Submit { t: i, job: i as u32, p: 1 + i % 7, level: 0 });
     (header, records(&mut engine, submits.chain([Event::Advance { t: Tick::MAX }])))
 }

@@ -9,7 +9,7 @@ use host_sim::service_level::metrics::{MetricContext, Tally};
 use kernel::log::Body;
 use kernel::service_level::{Decision, Event, Level, Policy};
 use kernel::{JobId, Tick};
-use replay::engine::service_level::Engine;
+use replay::engine::service_level::ServiceLevelEngine;
 use replay::format::{Header, ServiceLevelHeader};
 
 use super::{Model, ModelScenario, Outcome, Scenario, ScenarioError, listing, narrow};
@@ -95,8 +95,9 @@ impl ModelScenario for ServiceLevelScenario {
 
     fn run(&self, file: &str) -> Result<Outcome, ScenarioError> {
         let engine_error = |source| ScenarioError::Engine { file: file.to_owned(), source };
-        let mut engine = Engine::new(self.machines, self.queue_capacity, self.policy, &self.levels)
-            .map_err(engine_error)?;
+        let mut engine =
+            ServiceLevelEngine::new(self.machines, self.queue_capacity, self.policy, &self.levels)
+                .map_err(engine_error)?;
         let mut metrics = Metrics::new(self);
         let mut bodies = Vec::new();
         let mut decisions = Vec::new();

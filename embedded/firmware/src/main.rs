@@ -34,11 +34,11 @@ use core::mem::size_of;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
 use kernel::reservation::ReservationKernel;
-use kernel::service_level::Kernel;
+use kernel::service_level::ServiceLevelKernel;
 
 /// The service-level kernel: 4 machines, 32 queue entries each, up to 8 levels (the
 /// small configuration of docs/testing.md, "What it costs").
-type ServiceKernel = Kernel<4, 32, 8>;
+type ServiceKernel = ServiceLevelKernel<4, 32, 8>;
 /// The reservation kernel: 16,384 one-minute calendar slots (11.4 days ahead: the
 /// SDSC SP2 prefix plans starts up to 9.7 days ahead), 256
 /// waiting and 256 running reservations (`2 m` for SDSC SP2's 128 nodes), 8 offers.

@@ -95,7 +95,9 @@ pub fn service(section: &[u8]) -> Result<Run, &'static str> {
     let (setup, events): (ServiceSetup, _) =
         postcard::take_from_bytes(section).map_err(|_| "the service-level setup does not decode")?;
     if !compiled_for::<ServiceKernel>(&setup.capacities) {
-        return Err("the service-level stream was generated for other capacities than Kernel<4, 32, 8>");
+        return Err(
+            "the service-level stream was generated for other capacities than ServiceLevelKernel<4, 32, 8>",
+        );
     }
     let config = service_level::Config {
         machines: setup.machines,

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use host_sim::service_level::levels::LevelDraw;
 use host_sim::swf::{SwfOptions, Trace, read};
 use kernel::Tick;
-use kernel::service_level::{Config, Event, Kernel, Level, Outcome, Policy, RejectReason};
+use kernel::service_level::{Config, Event, Level, Outcome, Policy, RejectReason, ServiceLevelKernel};
 
 /// Every shared trace, smallest first (by jobs).
 pub const TRACES: &[&str] = &[
@@ -67,7 +67,10 @@ pub fn submits(events: &[Event]) -> usize {
 
 /// A kernel at time zero on the heap, built on a big-stack thread so that any size
 /// can be built from any caller.
-pub fn kernel<const M: usize, const Q: usize>(machines: u16, levels: &[Level]) -> Box<Kernel<M, Q, LEVELS>> {
+pub fn kernel<const M: usize, const Q: usize>(
+    machines: u16,
+    levels: &[Level],
+) -> Box<ServiceLevelKernel<M, Q, LEVELS>> {
     kernel_with::<M, Q>(machines, levels, Policy::FirstFit)
 }
 
@@ -76,13 +79,15 @@ pub fn kernel_with<const M: usize, const Q: usize>(
     machines: u16,
     levels: &[Level],
     policy: Policy,
-) -> Box<Kernel<M, Q, LEVELS>> {
+) -> Box<ServiceLevelKernel<M, Q, LEVELS>> {
     let levels = heapless::Vec::from_slice(levels).expect("at most 32 levels");
     let config = Config { machines, policy, levels };
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(BUILD_STACK_BYTES)
-            .spawn_scoped(scope, move || Box::new(Kernel::new(config).expect("a valid configuration")))
+            .spawn_scoped(scope, move || {
+                Box::new(ServiceLevelKernel::new(config).expect("a valid configuration"))
+            })
             .expect("a thread to build the kernel on")
             .join()
             .expect("building the kernel does not panic")
@@ -90,7 +95,10 @@ pub fn kernel_with<const M: usize, const Q: usize>(
 }
 
 /// Feeds every event and returns how many decisions came out.
-pub fn replay<const M: usize, const Q: usize>(kernel: &mut Kernel<M, Q, LEVELS>, events: &[Event]) -> u64 {
+pub fn replay<const M: usize, const Q: usize>(
+    kernel: &mut ServiceLevelKernel<M, Q, LEVELS>,
+    events: &[Event],
+) -> u64 {
     let mut decisions = 0u64;
     let mut sink = |_| decisions += 1;
     for event in events {
@@ -108,7 +116,7 @@ pub fn replay<const M: usize, const Q: usize>(kernel: &mut Kernel<M, Q, LEVELS>,
 /// and finds the queue full. The probe is rejected with `QueueFull` and, a rejection
 /// changing nothing, it can be repeated on the same state.
 pub struct WorstCase<const Q: usize> {
-    pub kernel: Box<Kernel<WORST_MACHINES, Q, LEVELS>>,
+    pub kernel: Box<ServiceLevelKernel<WORST_MACHINES, Q, LEVELS>>,
     pub probe: Event,
 }
 

@@ -71,7 +71,7 @@ pub struct ReserveInput {
 
 /// `host-sim reserve`.
 #[derive(Debug, Args)]
-pub struct ReserveArgs {
+pub struct RunArgs {
     #[command(flatten)]
     pub input: ReserveInput,
     /// Order of the waiting queue: fifo, edf, lff, bjf or shuffle.
@@ -114,7 +114,7 @@ pub struct ReserveArgs {
 
 /// `host-sim reserve-sweep`.
 #[derive(Debug, Args)]
-pub struct ReserveSweepArgs {
+pub struct SweepArgs {
     #[command(flatten)]
     pub input: ReserveInput,
     /// Write fig2.csv ... fig7.csv (and the figures as SVG) here.
@@ -218,7 +218,7 @@ fn slot_ticks(text: &str) -> Result<Tick, String> {
     }
 }
 
-pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
+pub fn reserve(args: &RunArgs) -> Result<(), ReserveError> {
     if !args.compare_paper {
         return reserve_streamed(args);
     }
@@ -248,7 +248,7 @@ pub fn reserve(args: &ReserveArgs) -> Result<(), ReserveError> {
 /// the check of processor counts take the widest of the first jobs in submit order,
 /// which the first pass (in file order, of every job) does not give: their stream,
 /// read once more, does.
-fn reserve_streamed(args: &ReserveArgs) -> Result<(), ReserveError> {
+fn reserve_streamed(args: &RunArgs) -> Result<(), ReserveError> {
     let source = &args.input.source;
     let log = args.output.log.as_deref();
     if let Some(done) = super::once::reserve(source, args.input.nodes, log, |n| experiment(args, n).ok()) {
@@ -282,7 +282,7 @@ fn reserve_streamed(args: &ReserveArgs) -> Result<(), ReserveError> {
 }
 
 /// The experiment of a `reserve` run on a pool of `nodes`.
-fn experiment(args: &ReserveArgs, nodes: u32) -> Result<Experiment, ReserveError> {
+fn experiment(args: &RunArgs, nodes: u32) -> Result<Experiment, ReserveError> {
     Ok(Experiment {
         criterion: args.criterion,
         load_milli: parse_load(&args.load)?,
@@ -332,7 +332,7 @@ pub fn print_summary(
         .map_err(io)
 }
 
-pub fn reserve_sweep(args: &ReserveSweepArgs) -> Result<(), ReserveError> {
+pub fn reserve_sweep(args: &SweepArgs) -> Result<(), ReserveError> {
     let loaded = load(&args.input)?;
     let base = base_experiment(&args.input, loaded.nodes)?;
     let input = Input { jobs: &loaded.workload.jobs };

@@ -21,10 +21,10 @@ use crate::workload::Workload;
 pub enum Command {
     /// Flexible advance reservations (Netto et al. 2007): one configuration.
     #[command(display_order = 2, allow_negative_numbers = true, after_help = EXAMPLE_RESERVE)]
-    Reserve(super::cli::ReserveArgs),
+    Reserve(super::cli::RunArgs),
     /// Flexible advance reservations: the paper's figures 2-7 as CSV, and its findings.
     #[command(display_order = 3, allow_negative_numbers = true, after_help = EXAMPLE_RESERVE_SWEEP)]
-    ReserveSweep(super::cli::ReserveSweepArgs),
+    ReserveSweep(super::cli::SweepArgs),
 }
 
 const EXAMPLE_RESERVE: &str = "Example: host-sim reserve --trace ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz \

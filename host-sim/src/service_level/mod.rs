@@ -1,5 +1,5 @@
 //! The service-level model (Lezama 2012, after Schwiegelshohn and Tchernykh) around
-//! [`replay::engine::service_level::Engine`]: service levels assigned to jobs, the
+//! [`replay::engine::service_level::ServiceLevelEngine`]: service levels assigned to jobs, the
 //! run loop over windows, the thesis' metrics (Table 1 and eqs. 3-7), its sweep grid
 //! and its criteria analysis (chapter 7). The subcommands are `run`, `sweep` and
 //! `criteria`.

@@ -9,7 +9,7 @@
 use std::io::Write;
 
 use indicatif::ProgressBar;
-use replay::engine::service_level::{DEFAULT_QUEUE_CAPACITY, Engine};
+use replay::engine::service_level::{DEFAULT_QUEUE_CAPACITY, ServiceLevelEngine};
 use replay::format::{FormatError, Header, LogWriter, Model, ServiceLevelHeader};
 use serde::Serialize;
 use thiserror::Error;
@@ -241,8 +241,8 @@ pub fn run_stream(
     Ok(runner.report(config, reports, position as u64))
 }
 
-fn build_engine(config: &RunConfig) -> Result<Engine, SimError> {
-    Ok(Engine::new(config.machines, config.queue_capacity, config.policy, &config.levels)?)
+fn build_engine(config: &RunConfig) -> Result<ServiceLevelEngine, SimError> {
+    Ok(ServiceLevelEngine::new(config.machines, config.queue_capacity, config.policy, &config.levels)?)
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use replay::echo::echo;
     ". Without it, the generated sets. Each job is one request: TS = submit, tD = run time, NCPU = \
      its processor count (SWF field 5, else 8; a job without one is left out and counted), TF = TS \
      + tD * f with f uniform in [1, 7]"))))]
-pub struct SlaArgs {
+pub struct RunArgs {
     /// The priority heuristic, as the paper writes it: min(...) or max(...) of up to
     /// three terms among TS, TF, tD, NCPU, A, tT, tL (hours, nodes, CPU-hours; tT a
     /// fraction), weights with at most three decimals or inf, e.g. 'min(TF - 0.8*tD)',
@@ -77,7 +77,7 @@ pub struct SlaArgs {
 /// `host-sim sla-sweep`.
 #[derive(Debug, Args)]
 #[command(after_help = "Example:\n  host-sim sla-sweep --sets 100 --seed 1 --out out/sla-sweep")]
-pub struct SlaSweepArgs {
+pub struct SweepArgs {
     /// Directory for sla_points.csv, sla_table1.csv, sla_table2.csv,
     /// sla_families.csv, sla_fig*.csv, sla.json and the SVG figures.
     #[arg(long, value_name = "DIR")]
@@ -111,7 +111,7 @@ fn duration(option: &str, text: &str) -> Result<Tick, SlaError> {
 }
 
 /// The step must be whole slots; with `--step` left out, the slot is what is off.
-fn check_step(args: &SlaArgs, step: Tick, slot: Tick) -> Result<(), SlaError> {
+fn check_step(args: &RunArgs, step: Tick, slot: Tick) -> Result<(), SlaError> {
     if step.is_multiple_of(slot) {
         return Ok(());
     }
@@ -139,7 +139,7 @@ struct Source {
 }
 
 /// Builds what `host-sim sla` runs from its options.
-pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
+pub fn plan(args: &RunArgs) -> Result<Plan, SlaError> {
     let spec = heuristic::parse(&args.heuristic).map_err(|e| SlaError::Usage(format!("--heuristic: {e}")))?;
     let slot = duration("--slot", &args.slot)?;
     let step = duration("--step", &args.step)?;
@@ -171,7 +171,7 @@ pub fn plan(args: &SlaArgs) -> Result<Plan, SlaError> {
 
 /// Generated sets are whole six-minute slots on 64 nodes: the options of traces
 /// are refused.
-fn check_generated(args: &SlaArgs, slot: Tick) -> Result<(), SlaError> {
+fn check_generated(args: &RunArgs, slot: Tick) -> Result<(), SlaError> {
     if slot != SLOT_TICKS || args.nodes.is_some() || args.input.limit.is_some() {
         return Err(SlaError::Usage(
             "--slot, --nodes and --limit apply to traces; generated sets are whole six-minute slots on 64 nodes"
@@ -182,7 +182,7 @@ fn check_generated(args: &SlaArgs, slot: Tick) -> Result<(), SlaError> {
 }
 
 /// The generated sets of `--sets` and `--seed`, named in `header`.
-fn generated(args: &SlaArgs, slot: Tick, header: &mut replay::format::Header) -> Result<Source, SlaError> {
+fn generated(args: &RunArgs, slot: Tick, header: &mut replay::format::Header) -> Result<Source, SlaError> {
     check_generated(args, slot)?;
     let batch = Batch::parse(args.batch.as_deref().unwrap_or("all")).map_err(SlaError::Usage)?;
     let name = generator::describe(args.seed, args.sets);
@@ -202,7 +202,7 @@ fn generated(args: &SlaArgs, slot: Tick, header: &mut replay::format::Header) ->
 
 /// The trace of `--trace` (its first `--limit` jobs) as one set of requests read as
 /// a stream ([`super::stream`]), surveyed once and stamped in `header`.
-fn traced(args: &SlaArgs, scanned: Scanned, header: &mut replay::format::Header) -> Result<Source, SlaError> {
+fn traced(args: &RunArgs, scanned: Scanned, header: &mut replay::format::Header) -> Result<Source, SlaError> {
     let allow_empty = args.input.allow_empty;
     scanned.workload.check_count(scanned.jobs, allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
     // A bad --batch is reported after the trace's own errors, as when the trace was
@@ -243,7 +243,7 @@ pub fn set_requests(set: &generator::Set) -> Vec<Sla> {
 }
 
 /// `host-sim sla`.
-pub fn run(args: &SlaArgs) -> Result<(), SlaError> {
+pub fn run(args: &RunArgs) -> Result<(), SlaError> {
     let plan = plan(args)?;
     if plan.left_out > 0 {
         eprintln!("host-sim: {} trace jobs without a processor count left out", plan.left_out);
@@ -346,7 +346,7 @@ fn text(plan: &Plan, outcome: &Outcome, rejected: &serde_json::Map<String, serde
 }
 
 /// `host-sim sla-sweep`.
-pub fn run_sweep(args: &SlaSweepArgs) -> Result<(), SlaError> {
+pub fn run_sweep(args: &SweepArgs) -> Result<(), SlaError> {
     let step = duration("--step", &args.step)?;
     if step % SLOT_TICKS != 0 {
         return Err(SlaError::Usage(format!(

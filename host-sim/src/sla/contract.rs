@@ -14,12 +14,12 @@ pub enum Command {
     /// SLA priority heuristics and pricing on a parallel machine (Yarmolenko and
     /// Sakellariou): one heuristic on the paper's generated job sets or a trace.
     #[command(display_order = 11, allow_negative_numbers = true)]
-    Sla(super::cli::SlaArgs),
+    Sla(super::cli::RunArgs),
     /// SLA priority heuristics: every heuristic of the paper's Tables 1 and 2 (and all
     /// pairs of terms) over a grid of weights, the tables beside the paper's, its
     /// figures and findings.
     #[command(display_order = 12, allow_negative_numbers = true)]
-    SlaSweep(super::cli::SlaSweepArgs),
+    SlaSweep(super::cli::SweepArgs),
 }
 
 impl HostModel for Sla {

@@ -60,7 +60,7 @@ impl FaultArgs {
      its processor count is not used (the paper's jobs are single-node, and its SLA has no node \
      count), so a job of any width runs as one single-node job of the same run time, and the run \
      says on standard error how many were wider"))))]
-pub struct TiersArgs {
+pub struct RunArgs {
     /// Policy: no-qos (no tiers, no reservations: every job may go anywhere), qos
     /// (tiers and reservations) or qos-res (qos plus Algorithm 1 rescheduling and
     /// re-placement of lost jobs).
@@ -108,7 +108,7 @@ pub struct TiersArgs {
 
 /// `host-sim tiers-sweep`.
 #[derive(Debug, Args)]
-pub struct TiersSweepArgs {
+pub struct SweepArgs {
     /// Directory for tiers_runs.csv, tiers_cells.csv and tiers.json.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -138,7 +138,7 @@ pub struct Parsed {
 }
 
 impl Parsed {
-    pub fn new(args: &TiersArgs) -> Result<Self, TiersError> {
+    pub fn new(args: &RunArgs) -> Result<Self, TiersError> {
         Ok(Self {
             policy: Policy::from_name(&args.policy).ok_or_else(|| usage("--policy", &args.policy))?,
             mix: Mix::from_name(&args.mix).ok_or_else(|| usage("--mix", &args.mix))?,
@@ -151,7 +151,7 @@ impl Parsed {
 
 /// Builds the scenario `host-sim tiers` runs, and the header of its log (see
 /// [`header`]), with the availability file as it was read.
-pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header, Option<Availability>), TiersError> {
+pub fn scenario(args: &RunArgs) -> Result<(Scenario, Header, Option<Availability>), TiersError> {
     let parsed = Parsed::new(args)?;
     let scanned = args.input.scan()?;
     if let Some(scanned) = &scanned {
@@ -163,7 +163,7 @@ pub fn scenario(args: &TiersArgs) -> Result<(Scenario, Header, Option<Availabili
 /// [`scenario`] over `scanned`: the traces as read, or a stand-in for them (a trace
 /// read once, [`super::once`]).
 pub fn built(
-    args: &TiersArgs,
+    args: &RunArgs,
     parsed: Parsed,
     scanned: Option<Scanned>,
 ) -> Result<(Scenario, Header, Option<Availability>), TiersError> {
@@ -203,7 +203,7 @@ pub fn built(
 /// seed; and the availability file, `read`) and the options that shaped the events
 /// (mix, job limit, fault parameters, the availability's alignment) as settings.
 pub fn header(
-    args: &TiersArgs,
+    args: &RunArgs,
     scenario: &Scenario,
     mix: Mix,
     read: Option<&Availability>,
@@ -240,7 +240,7 @@ pub fn header(
 /// shared part does not apply, or where options that two passes refuse only after
 /// the trace's errors (an availability file that cannot be read, alignment options
 /// without one) would be refused, for the caller to read the trace twice.
-fn once(args: &TiersArgs) -> Option<Result<Done, TiersError>> {
+fn once(args: &RunArgs) -> Option<Result<Done, TiersError>> {
     let stand_in = args.input.stand_in()?;
     let parsed = Parsed::new(args).ok()?;
     let (scenario, _, read) = built(args, parsed, Some(stand_in)).ok()?;
@@ -256,7 +256,7 @@ type Done = (Scenario, Option<Availability>, (Summary, super::Ran));
 
 /// `host-sim tiers`: a trace read once where that gives what two passes give
 /// (`once`), else twice.
-pub fn run(args: &TiersArgs) -> Result<(), TiersError> {
+pub fn run(args: &RunArgs) -> Result<(), TiersError> {
     let (scenario, read, (summary, ran)) = match once(args) {
         Some(done) => done?,
         None => {
@@ -349,7 +349,7 @@ fn text(s: &Summary, policy: &str, mix: &str, events: u64, decisions: u64) -> St
 }
 
 /// `host-sim tiers-sweep`.
-pub fn run_sweep(args: &TiersSweepArgs) -> Result<(), TiersError> {
+pub fn run_sweep(args: &SweepArgs) -> Result<(), TiersError> {
     let faults = args.faults.faults()?;
     let seeds = sweep_seeds(&args.seeds)?;
     let bar = progress::bar(3 * 4 * seeds.len() as u64, "runs");

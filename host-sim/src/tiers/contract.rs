@@ -18,11 +18,11 @@ pub enum Command {
     /// Gold, Silver and Bronze SLAs over reliable and volunteer resources (Tomás et al.):
     /// one policy and tier mix.
     #[command(display_order = 9, allow_negative_numbers = true, after_help = EXAMPLE_TIERS)]
-    Tiers(super::cli::TiersArgs),
+    Tiers(super::cli::RunArgs),
     /// Gold, Silver and Bronze: 3 policies x 4 mixes x seeds, CSV and JSON for Figures
     /// 8-13, and the paper's statements beside ours.
     #[command(display_order = 10, allow_negative_numbers = true, after_help = EXAMPLE_TIERS_SWEEP)]
-    TiersSweep(super::cli::TiersSweepArgs),
+    TiersSweep(super::cli::SweepArgs),
 }
 
 const EXAMPLE_TIERS: &str = "Example: host-sim tiers --policy qos-res --mix C --seed 3 --log out/tiers.log";

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::types::{LevelId, MachineId, RejectReason};
 use crate::types::{JobId, Tick};
 
-/// An input to [`Kernel::step`](super::Kernel::step).
+/// An input to [`ServiceLevelKernel::step`](super::ServiceLevelKernel::step).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Event {
@@ -49,7 +49,7 @@ pub enum Decision {
     Complete { t: Tick, job: JobId, machine: MachineId },
 }
 
-/// The summary of one [`Kernel::step`](super::Kernel::step).
+/// The summary of one [`ServiceLevelKernel::step`](super::ServiceLevelKernel::step).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Outcome {

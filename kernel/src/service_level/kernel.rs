@@ -108,7 +108,7 @@ impl core::fmt::Display for ConfigError {
 
 /// The admission kernel. See the crate documentation for the rules it follows.
 #[derive(Clone, Debug)]
-pub struct Kernel<const M: usize, const Q: usize, const L: usize> {
+pub struct ServiceLevelKernel<const M: usize, const Q: usize, const L: usize> {
     config: Config<L>,
     machines: [Machine<Q>; M],
     /// Per machine, when its head completes (`Tick::MAX` when idle), and its
@@ -124,7 +124,7 @@ pub struct Kernel<const M: usize, const Q: usize, const L: usize> {
     last_admitting: Option<MachineId>,
 }
 
-impl<const M: usize, const Q: usize, const L: usize> contract::Kernel for Kernel<M, Q, L> {
+impl<const M: usize, const Q: usize, const L: usize> contract::Kernel for ServiceLevelKernel<M, Q, L> {
     #[cfg(debug_assertions)]
     fn check_invariants(&self) {
         self.assert_invariants();
@@ -164,7 +164,7 @@ impl<const M: usize, const Q: usize, const L: usize> contract::Kernel for Kernel
     }
 }
 
-impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
+impl<const M: usize, const Q: usize, const L: usize> ServiceLevelKernel<M, Q, L> {
     /// A kernel at time zero with every queue empty.
     pub fn new(config: Config<L>) -> Result<Self, ConfigError> {
         const { assert!(M > 0 && M <= MachineId::MAX as usize, "machine capacity out of range") };

@@ -24,7 +24,7 @@ impl<const Q: usize> Machine<Q> {
 
     /// The time up to which the queue has been run ([`Self::advance`]). The kernel
     /// runs a machine only when one of its jobs completes or it admits one, so the
-    /// clock may be behind [`Kernel::now`](super::Kernel::now): nothing happens on a
+    /// clock may be behind [`ServiceLevelKernel::now`](super::ServiceLevelKernel::now): nothing happens on a
     /// machine in between (its head runs on, and projected finish times do not move
     /// as time passes; see [`super::queue`]), and running it later gives the same
     /// state as running it at every event.

@@ -55,13 +55,13 @@
 //! - *Remaining work*: the sum of the remaining processing times of the jobs queued
 //!   on the machine at `t` (the new job not included); zero when it is idle.
 //! - *Round robin*: the kernel remembers the machine that admitted the last job
-//!   ([`Kernel::last_admitting`]); the next submit tries machines from the one after
+//!   ([`ServiceLevelKernel::last_admitting`]); the next submit tries machines from the one after
 //!   it, wrapping to 0, and the first feasible one takes the job. Rejections do not
 //!   move it; [`Event::Reset`] forgets it, so each window starts at machine 0. On one
 //!   machine every policy decides as `FirstFit` does.
 //!
 //! # Invariants
-//! After every [`Kernel::step`], debug builds assert (`kernel/invariants.rs`): each
+//! After every [`ServiceLevelKernel::step`], debug builds assert (`kernel/invariants.rs`): each
 //! queue's five arrays have one length, its deadlines are in EDD order, its projected
 //! finishes increase, each is after the machine's clock and by its job's deadline
 //! (every admitted job meets its deadline), and each suffix minimum of slack is as
@@ -91,7 +91,7 @@
 //! See [`queue`] for why.
 //!
 //! # Memory
-//! The state is `size_of::<Kernel<M, Q, L>>()` bytes and nothing else; a queue entry
+//! The state is `size_of::<ServiceLevelKernel<M, Q, L>>()` bytes and nothing else; a queue entry
 //! costs 29 bytes (deadline, projected finish, suffix-minimum slack, job, a flag; see
 //! [`queue`]), a machine 24 more for the copies of its head finish and tail, and a
 //! level 8. Measured on x86_64 (pinned by `tests/rules.rs`; 32-bit targets
@@ -104,7 +104,7 @@
 //! | 16 | 256 | 32 | 120,224 |
 //! | 64 | 256 | 32 | 480,032 |
 //!
-//! (8 bytes of each are the round-robin position, [`Kernel::last_admitting`], kept
+//! (8 bytes of each are the round-robin position, [`ServiceLevelKernel::last_admitting`], kept
 //! under every policy.)
 //!
 //! # Embedding
@@ -118,13 +118,13 @@
 //!
 //! ```
 //! use kernel::log::{Body, RECORD_MAX_BYTES, Record, encode};
-//! use kernel::service_level::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
+//! use kernel::service_level::{Config, Decision, Event, ServiceLevelKernel, Level, Outcome, Policy};
 //!
 //! // 4 machines, 32 queue entries each, up to 8 levels: 4,056 bytes on a Cortex-M4F.
 //! let mut levels = heapless::Vec::new();
 //! levels.push(Level::whole(2, 1)).unwrap(); // slack factor 2, price 1 per tick
 //! let config = Config { machines: 4, policy: Policy::FirstFit, levels };
-//! let mut kernel = Kernel::<4, 32, 8>::new(config).unwrap();
+//! let mut kernel = ServiceLevelKernel::<4, 32, 8>::new(config).unwrap();
 //!
 //! // One event in; its decisions out to a sink that allocates nothing.
 //! let mut decisions = heapless::Vec::<Decision, 8>::new();
@@ -152,6 +152,6 @@ pub mod queue;
 pub mod types;
 
 pub use event::{Decision, Event, Outcome};
-pub use kernel::{Config, ConfigError, Kernel, Policy};
+pub use kernel::{Config, ConfigError, Policy, ServiceLevelKernel};
 pub use level::{Level, SLACK_ONE_MILLI};
 pub use types::{LevelId, MachineId, RejectReason};

@@ -36,7 +36,7 @@ pub struct Setup<const N: usize> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum DeviceModel<const N: usize> {
-    /// `service_level::Kernel<M, Q, L>`.
+    /// `service_level::ServiceLevelKernel<M, Q, L>`.
     ServiceLevel {
         /// `M`, `Q` and `L`.
         machine_capacity: u32,
@@ -67,7 +67,7 @@ fn capacity(value: usize) -> u32 {
 }
 
 impl<const N: usize> DeviceModel<N> {
-    /// The setup of a `service_level::Kernel<M, Q, L>` built from `config`.
+    /// The setup of a `service_level::ServiceLevelKernel<M, Q, L>` built from `config`.
     pub fn service_level<const M: usize, const Q: usize, const L: usize>(
         config: &service_level::Config<L>,
     ) -> Option<Self> {

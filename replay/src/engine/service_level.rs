@@ -6,13 +6,13 @@
 //! are ever looked at), so the smallest compiled size that holds them is used.
 //!
 
-use kernel::service_level::{Config, Decision, Event, Kernel, Level, Outcome, Policy};
+use kernel::service_level::{Config, Decision, Event, Level, Outcome, Policy, ServiceLevelKernel};
 
 use super::{EngineError, Stepper, on_big_stack};
 use crate::format::ServiceLevelHeader;
 
 /// Queue capacities that are compiled in; a run must name one of them. 32 is the
-/// firmware's (`embedded/firmware`: `Kernel<4, 32, 8>`), so that a device's record
+/// firmware's (`embedded/firmware`: `ServiceLevelKernel<4, 32, 8>`), so that a device's record
 /// stream verifies on the host (`replay import`).
 pub const QUEUE_CAPACITIES: &[u32] = &[16, 32, 64, 256, 1024];
 /// Deep enough that no shared trace fills a queue in the thesis' grid: the deepest
@@ -53,22 +53,22 @@ trait Queues: Stepper<Config<MAX_LEVELS>, Event, Decision, Outcome> {
     fn queue_len(&self, machine: u16) -> usize;
 }
 
-impl<const M: usize, const Q: usize> Queues for Kernel<M, Q, MAX_LEVELS> {
+impl<const M: usize, const Q: usize> Queues for ServiceLevelKernel<M, Q, MAX_LEVELS> {
     fn queue_len(&self, machine: u16) -> usize {
         self.machines().get(usize::from(machine)).map_or(0, |m| m.queue().len())
     }
 }
 
 /// A kernel of a compiled size behind a trait object.
-pub struct Engine {
+pub struct ServiceLevelEngine {
     inner: Box<dyn Queues>,
     machine_capacity: u16,
     queue_capacity: u32,
 }
 
-impl std::fmt::Debug for Engine {
+impl std::fmt::Debug for ServiceLevelEngine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine")
+        f.debug_struct("ServiceLevelEngine")
             .field("machine_capacity", &self.machine_capacity)
             .field("queue_capacity", &self.queue_capacity)
             .finish()
@@ -76,7 +76,7 @@ impl std::fmt::Debug for Engine {
 }
 
 fn build<const M: usize, const Q: usize>(config: Config<MAX_LEVELS>) -> Result<Box<dyn Queues>, EngineError> {
-    Ok(Box::new(Kernel::<M, Q, MAX_LEVELS>::new(config).map_err(ModelError::Config)?))
+    Ok(Box::new(ServiceLevelKernel::<M, Q, MAX_LEVELS>::new(config).map_err(ModelError::Config)?))
 }
 
 /// Expands to a match over every (machine capacity, queue capacity) pair.
@@ -95,7 +95,7 @@ macro_rules! dispatch {
     };
 }
 
-impl Engine {
+impl ServiceLevelEngine {
     pub fn new(
         machines: u16,
         queue_capacity: u32,
@@ -152,12 +152,12 @@ mod tests {
     #[test]
     fn refuses_unknown_sizes_by_name() {
         let levels = [Level::whole(2, 19)];
-        let err = Engine::new(4, 100, Policy::FirstFit, &levels).unwrap_err();
+        let err = ServiceLevelEngine::new(4, 100, Policy::FirstFit, &levels).unwrap_err();
         assert_eq!(
             err.to_string(),
             "queue capacity 100 is not compiled in; choose one of 16, 32, 64, 256, 1024"
         );
-        let err = Engine::new(65, 16, Policy::FirstFit, &levels).unwrap_err();
+        let err = ServiceLevelEngine::new(65, 16, Policy::FirstFit, &levels).unwrap_err();
         assert_eq!(err.to_string(), "65 machines asked for; at most 64 are supported");
     }
 
@@ -166,7 +166,7 @@ mod tests {
         let levels = [Level::whole(2, 19)];
         let small = std::thread::Builder::new().stack_size(256 << 10);
         let built = small.spawn(move || {
-            Engine::new(MAX_MACHINES, 1024, Policy::FirstFit, &levels).map(|e| e.state_bytes())
+            ServiceLevelEngine::new(MAX_MACHINES, 1024, Policy::FirstFit, &levels).map(|e| e.state_bytes())
         });
         assert!(built.unwrap().join().unwrap().unwrap() > 1 << 20);
     }
@@ -174,7 +174,7 @@ mod tests {
     #[test]
     fn picks_the_smallest_machine_capacity() {
         let levels = [Level::whole(2, 19)];
-        let engine = Engine::new(5, 16, Policy::FirstFit, &levels).unwrap();
+        let engine = ServiceLevelEngine::new(5, 16, Policy::FirstFit, &levels).unwrap();
         assert_eq!(engine.machine_capacity, 16);
         let mut out = Vec::new();
         let outcome = engine_step(engine, &mut out);
@@ -182,7 +182,7 @@ mod tests {
         assert_eq!(out.len(), 2);
     }
 
-    fn engine_step(mut engine: Engine, out: &mut Vec<Decision>) -> Outcome {
+    fn engine_step(mut engine: ServiceLevelEngine, out: &mut Vec<Decision>) -> Outcome {
         engine.step(Event::Submit { t: 0, job: 1, p: 5, level: 0 }, out)
     }
 }

@@ -1,8 +1,8 @@
 //! The service-level model's independent reference and checks: the oracle of the
 //! property tests (`replay/tests/properties.rs`), of the `service_level` fuzz target and,
-//! through [`TraceChecker`], of `replay verify`.
+//! through [`ServiceLevelAudit`], of `replay verify`.
 //!
-//! - [`sim`]: [`ReferenceSim`], the rules restated over `Vec` queues; it produces the
+//! - [`sim`]: [`ServiceLevelReference`], the rules restated over `Vec` queues; it produces the
 //!   full decision stream the kernel must produce for the same events, under any
 //!   [`kernel::service_level::Policy`] (slack left and remaining work recomputed from
 //!   the queues).
@@ -11,7 +11,7 @@
 //!   knowing the future, could accept on one machine; brute force on at most ten jobs).
 //! - [`optimum`]: [`optimal_income`], the same on one machine or several, each job at
 //!   its own income, without migration: the exact `V*` of small instances.
-//! - [`trace`]: [`TraceChecker`], which reads events and the kernel's decisions and
+//! - [`trace`]: [`ServiceLevelAudit`], which reads events and the kernel's decisions and
 //!   checks them without any model of admission: deadlines met, every `Start` closed,
 //!   work adding up to `p`, one job at a time per machine, no machine idle with work.
 //! - [`cases`]: [`case_from_bytes`], one decoder from arbitrary bytes to a small
@@ -22,18 +22,18 @@
 //! - [`harness`]: [`check_case`], which runs a scenario through a small kernel and
 //!   applies every check above.
 
+pub mod audit;
 pub mod cases;
 pub mod feasibility;
 pub mod harness;
 pub mod optimum;
-pub mod sim;
+pub mod reference;
 pub mod theorems;
-pub mod trace;
 
+pub use audit::{ServiceLevelAudit, ServiceLevelViolation, Violation, check_trace};
 pub use cases::{Case, Shape, case_from_bytes};
 pub use feasibility::{MAX_OPTIMAL_JOBS, edf_feasible, optimal_accepted_work};
 pub use harness::{CaseReport, Failure, check_case, check_case_with};
 pub use optimum::{MAX_BRUTE_FORCE_JOBS, OfflineJob, optimal_income};
-pub use sim::{ModelJob, ModelStep, ReferenceSim};
+pub use reference::{ModelJob, ModelStep, ServiceLevelReference};
 pub use theorems::{Bound, BoundRule, BoundViolation, ExperimentJob, Theorem};
-pub use trace::{TraceChecker, TraceError, Violation, check_trace};

@@ -1,7 +1,7 @@
 use std::io::Cursor;
 
 use kernel::log::Body;
-use kernel::service_level::{Config, Decision, Event, Kernel, Level, Policy};
+use kernel::service_level::{Config, Decision, Event, Level, Policy, ServiceLevelKernel};
 use kernel::stream::{DeviceModel, RECORD_BUFFER_BYTES, StreamWriter};
 
 use super::*;
@@ -14,7 +14,7 @@ fn device_stream(jobs: u32) -> (Vec<u64>, Vec<u8>) {
     let levels = heapless::Vec::from_slice(&[Level::whole(1, 1), Level::whole(3, 2)]).unwrap();
     let config = Config { machines: 4, policy: Policy::FirstFit, levels };
     let setup: Setup<8> = Setup::new("stream test", DeviceModel::service_level::<4, 32, 8>(&config).unwrap());
-    let mut kernel = Kernel::<4, 32, 8>::new(config).unwrap();
+    let mut kernel = ServiceLevelKernel::<4, 32, 8>::new(config).unwrap();
     let mut bodies = Vec::new();
     for job in 1..=jobs {
         let event = Event::Submit {

@@ -1,5 +1,5 @@
 //! Verification of a service-level log: the engine rebuilt from the header re-makes
-//! every decision, and [`TraceChecker`] holds them to their promises.
+//! every decision, and [`ServiceLevelAudit`] holds them to their promises.
 
 use kernel::Tick;
 use kernel::log::Body;
@@ -7,9 +7,9 @@ use kernel::service_level::{Decision, Event};
 
 use super::{Counts, Tally, Verified, VerifyError};
 use crate::contract::{LogModel, ServiceLevel};
-use crate::engine::service_level::Engine;
+use crate::engine::service_level::ServiceLevelEngine;
 use crate::format::{Header, ServiceLevelHeader};
-use crate::model::service_level::{TraceChecker, TraceError};
+use crate::model::service_level::{ServiceLevelAudit, ServiceLevelViolation};
 
 /// What a service-level log counts beyond every model's tallies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -43,10 +43,10 @@ impl LogModel for ServiceLevel {
 
 impl Verified for ServiceLevel {
     type Header = ServiceLevelHeader;
-    type Engine = Engine;
-    type Audit = TraceChecker;
+    type Engine = ServiceLevelEngine;
+    type Audit = ServiceLevelAudit;
     type Counts = ServiceLevelCounts;
-    type Violation = TraceError;
+    type Violation = ServiceLevelViolation;
     const PROMISE: &'static str = "promise";
     /// A service-level kernel decides faster than its records are handed over: the
     /// re-making stays on the reading thread (a second thread made it slower).
@@ -56,19 +56,23 @@ impl Verified for ServiceLevel {
         header.service_level()
     }
 
-    fn engine(header: &ServiceLevelHeader) -> Result<Engine, VerifyError> {
-        Ok(Engine::from_header(header)?)
+    fn engine(header: &ServiceLevelHeader) -> Result<ServiceLevelEngine, VerifyError> {
+        Ok(ServiceLevelEngine::from_header(header)?)
     }
 
-    fn step(engine: &mut Engine, event: Event, out: &mut Vec<Decision>) {
+    fn step(engine: &mut ServiceLevelEngine, event: Event, out: &mut Vec<Decision>) {
         engine.step(event, out);
     }
 
-    fn audit(header: &ServiceLevelHeader) -> TraceChecker {
-        TraceChecker::with_levels(header.machines, header.levels.clone())
+    fn audit(header: &ServiceLevelHeader) -> ServiceLevelAudit {
+        ServiceLevelAudit::with_levels(header.machines, header.levels.clone())
     }
 
-    fn check(audit: &mut TraceChecker, event: &Event, decisions: &[Decision]) -> Result<(), TraceError> {
+    fn check(
+        audit: &mut ServiceLevelAudit,
+        event: &Event,
+        decisions: &[Decision],
+    ) -> Result<(), ServiceLevelViolation> {
         audit.step(event, decisions)
     }
 
@@ -84,7 +88,10 @@ impl Verified for ServiceLevel {
         }
     }
 
-    fn finish(audit: TraceChecker, counts: ServiceLevelCounts) -> Result<ServiceLevelCounts, TraceError> {
+    fn finish(
+        audit: ServiceLevelAudit,
+        counts: ServiceLevelCounts,
+    ) -> Result<ServiceLevelCounts, ServiceLevelViolation> {
         audit.finish()?;
         Ok(counts)
     }

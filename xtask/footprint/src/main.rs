@@ -1,7 +1,7 @@
 //! A bare-metal program that holds exactly the kernel's decision path: it builds a
-//! `Kernel<4, 32, 8>` (4 machines, 32-entry queues, 8 levels) and steps it with events
-//! the optimiser cannot see through (`black_box`), so every branch of `Kernel::new`
-//! and `Kernel::step` is kept. Everything else is removed by the linker, and the
+//! `ServiceLevelKernel<4, 32, 8>` (4 machines, 32-entry queues, 8 levels) and steps it with events
+//! the optimiser cannot see through (`black_box`), so every branch of `ServiceLevelKernel::new`
+//! and `ServiceLevelKernel::step` is kept. Everything else is removed by the linker, and the
 //! `.text` of the result is the kernel's code size on a Cortex-M4F.
 //!
 //! With the `link-check` feature it is also the proof that no panic can be linked:
@@ -18,7 +18,7 @@
 
 use core::hint::black_box;
 
-use kernel::service_level::{Config, Decision, Event, Kernel, Level, Policy};
+use kernel::service_level::{Config, Decision, Event, Level, Policy, ServiceLevelKernel};
 
 /// The kernel's modules (`kernel/src/lib.rs`) that the `link-check` build reaches:
 /// the state machines directly (each `step` through `contract::Kernel`), the rest
@@ -75,7 +75,7 @@ pub extern "C" fn _start() -> ! {
     #[cfg(not(feature = "link-check"))]
     let policy = Policy::FirstFit;
     let config = Config { machines: black_box(4), policy, levels };
-    let Ok(mut kernel) = Kernel::<4, 32, 8>::new(config) else { panic_free_halt() };
+    let Ok(mut kernel) = ServiceLevelKernel::<4, 32, 8>::new(config) else { panic_free_halt() };
     #[cfg(feature = "link-check")]
     let mut others = link_check::Others::new();
     loop {
@@ -121,9 +121,8 @@ mod link_check {
                 .unwrap_or(reservation::Config::new(4, 60));
             let tiers_config = postcard::from_bytes::<tiers::Config>(black_box(&[0u8; 32]))
                 .unwrap_or(tiers::Config::new(tiers::Policy::QosRes));
-            let resources = postcard::from_bytes::<[tiers::Resource; 2]>(black_box(&[0u8; 32])).unwrap_or(
-                [tiers::Resource { group: tiers::Group::High, nodes: 2, speed_milli: 1000 }; 2],
-            );
+            let resources = postcard::from_bytes::<[tiers::Resource; 2]>(black_box(&[0u8; 32]))
+                .unwrap_or([tiers::Resource { group: tiers::Group::High, nodes: 2, speed_milli: 1000 }; 2]);
             // The order (every heuristic, the random one) from opaque bytes too.
             let sla_config = postcard::from_bytes::<sla::Config>(black_box(&[0u8; 48]))
                 .unwrap_or(sla::Config::new(4, 60, sla::Order::Random { seed: 0 }));
@@ -146,7 +145,8 @@ mod link_check {
             step(self.tiers.as_mut(), if let Body::TiersEvent(e) = body { Some(e) } else { None });
             step(self.sla.as_mut(), if let Body::SlaEvent(e) = body { Some(e) } else { None });
             let mut buf = [0u8; RECORD_MAX_BYTES];
-            let out = kernel::log::encode(&Record { seq: black_box(record.seq), body: record.body }, &mut buf);
+            let out =
+                kernel::log::encode(&Record { seq: black_box(record.seq), body: record.body }, &mut buf);
             black_box(out.map(|b| b.len()).ok());
             crate::stream(record.body);
             #[cfg(feature = "planted-panic")]

@@ -1,5 +1,5 @@
 //! The kernel's code size for a Cortex-M4F: `xtask/footprint` (a bare-metal program
-//! that builds a `Kernel<4, 32, 8>` and steps it) is built for `thumbv7em-none-eabihf`
+//! that builds a `ServiceLevelKernel<4, 32, 8>` and steps it) is built for `thumbv7em-none-eabihf`
 //! at `opt-level = "s"` with LTO, unused code removed by the linker, and the `.text`
 //! of the result is read with `llvm-size` (or another `size` that reads ARM ELF).
 

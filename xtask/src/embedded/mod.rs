@@ -330,7 +330,7 @@ fn report(elf: &Path, figures: &Figures, streams_bytes: usize) -> Result {
         Err(e) => println!("    flash and RAM: NOT MEASURED: {e}"),
     }
     for (model, key, kernel) in [
-        ("service-level", "service", "Kernel<4, 32, 8>"),
+        ("service-level", "service", "ServiceLevelKernel<4, 32, 8>"),
         ("reservation", "reservation", "ReservationKernel<16384, 256, 256, 8>"),
         ("tiers", "tiers", "TiersKernel<16, 2048, 1024>"),
         ("sla", "sla", "SlaKernel<65536, 4096>"),

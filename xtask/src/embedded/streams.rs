@@ -4,7 +4,7 @@
 //!
 //! - Service level: the first [`SERVICE_JOBS`] usable jobs of NASA iPSC/860, mapped as
 //!   `host-sim run` maps them (one window, levels drawn with seed 1 from
-//!   [`SERVICE_SLACKS`]), on 4 machines; the host decides with `Kernel<4, 32, 8>`, the
+//!   [`SERVICE_SLACKS`]), on 4 machines; the host decides with `ServiceLevelKernel<4, 32, 8>`, the
 //!   firmware's size. The prefix is chosen so that preemptions, rejections for
 //!   infeasibility and rejections for a full 32-entry queue all occur (checked).
 //! - Reservation: the first [`RESERVATION_JOBS`] usable jobs of SDSC SP2, mapped and
@@ -21,7 +21,7 @@ use host_sim::service_level::sim::{self, Recorder, RunConfig};
 use host_sim::swf::{self, SwfOptions};
 use kernel::log::{Body, Record};
 use kernel::reservation::{self, ReservationKernel};
-use kernel::service_level::{Config, Decision, Event, Kernel, Level, Policy, RejectReason};
+use kernel::service_level::{Config, Decision, Event, Level, Policy, RejectReason, ServiceLevelKernel};
 use replay::format::FormatError;
 use serde::Serialize;
 
@@ -39,7 +39,7 @@ pub const RESERVATION_JOBS: usize = 1000;
 /// The firmware's compiled sizes, written into the streams file and checked there.
 pub const SERVICE_CAPACITIES: [u32; 3] = [4, 32, 8];
 pub const RESERVATION_CAPACITIES: [u32; 4] = [16384, 256, 256, 8];
-pub type ServiceKernel = Kernel<4, 32, 8>;
+pub type ServiceKernel = ServiceLevelKernel<4, 32, 8>;
 pub type ResvKernel = ReservationKernel<16384, 256, 256, 8>;
 const MAGIC: &[u8] = b"KSTREAM2";
 
@@ -126,7 +126,7 @@ pub fn reservation_model(config: reservation::Config) -> kernel::stream::DeviceM
     kernel::stream::DeviceModel::reservation::<16384, 256, 256, 8>(config)
 }
 
-/// The records `Kernel<4, 32, 8>` makes for `events`.
+/// The records `ServiceLevelKernel<4, 32, 8>` makes for `events`.
 pub fn decide_service(config: &ServiceConfig, events: &[Body]) -> Result<Vec<Record>, String> {
     let levels = heapless::Vec::from_slice(&config.levels).map_err(|_| "more than 8 levels".to_owned())?;
     let mut kernel = Box::new(

@@ -4,7 +4,7 @@
 
 use kernel::Tick;
 use kernel::service_level::{Decision, Event, Level, LevelId, Outcome, RejectReason};
-use replay::engine::service_level::Engine;
+use replay::engine::service_level::ServiceLevelEngine;
 
 use super::{Recorder, Rejections, RunConfig, RunReport, SimError, WindowReport};
 use crate::service_level::metrics::{LevelTally, MetricContext, Metrics, Tally, spread};
@@ -20,7 +20,7 @@ struct Counts {
 }
 
 pub(super) struct Runner<'a, 'l> {
-    engine: Engine,
+    engine: ServiceLevelEngine,
     /// Reused for every event: the hot loop allocates nothing.
     decisions: Vec<Decision>,
     log: Option<&'l mut dyn Recorder>,
@@ -35,7 +35,7 @@ pub(super) struct Runner<'a, 'l> {
 }
 
 impl<'a, 'l> Runner<'a, 'l> {
-    pub fn new(engine: Engine, log: Option<&'l mut dyn Recorder>, levels: &'a [Level]) -> Self {
+    pub fn new(engine: ServiceLevelEngine, log: Option<&'l mut dyn Recorder>, levels: &'a [Level]) -> Self {
         Self {
             engine,
             decisions: Vec::with_capacity(64),

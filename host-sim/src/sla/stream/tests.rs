@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::sla::cli::{self, SlaArgs};
+use crate::sla::cli::{self, RunArgs};
 use crate::sla::plan::{Outcome, Plan, Sets};
 use crate::sla::run::{self, Input};
 use crate::sla::{log, mapping};
@@ -49,19 +49,19 @@ fn trace(path: &Path, seed: u64, jobs: u32) {
     std::fs::write(path, lines.join("\n") + "\n").unwrap();
 }
 
-fn args(extra: &[&str]) -> SlaArgs {
+fn args(extra: &[&str]) -> RunArgs {
     use clap::Parser;
     #[derive(Parser)]
     struct Wrap {
         #[command(flatten)]
-        args: SlaArgs,
+        args: RunArgs,
     }
     Wrap::parse_from(std::iter::once("sla").chain(extra.iter().copied())).args
 }
 
 /// The plan of `args` with the trace read whole and mapped at once, checked against
 /// what the streamed plan found of it.
-fn whole_plan(args: &SlaArgs, streamed: &Plan) -> Plan {
+fn whole_plan(args: &RunArgs, streamed: &Plan) -> Plan {
     let trace = args.input.read().unwrap().unwrap();
     let jobs = &trace.workload.jobs;
     let nodes = args.nodes.unwrap_or_else(|| trace.pool_size(jobs));

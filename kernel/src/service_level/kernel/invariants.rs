@@ -2,10 +2,10 @@
 //! "Invariants"), asserted in debug builds so that the tests and the fuzz targets
 //! check it; release builds do not compile it.
 
-use super::Kernel;
+use super::ServiceLevelKernel;
 use crate::types::Tick;
 
-impl<const M: usize, const Q: usize, const L: usize> Kernel<M, Q, L> {
+impl<const M: usize, const Q: usize, const L: usize> ServiceLevelKernel<M, Q, L> {
     /// `O(M Q)`: every queue is read once.
     pub(super) fn assert_invariants(&self) {
         let in_use = usize::from(self.config.machines);

@@ -18,7 +18,7 @@ use kernel::reservation::{
     Config, ConfigError, Criterion, Decision, Event, Fixing, Outcome, Request, RequestKind, ReservationKernel,
 };
 
-use super::reference::{Answer, Reference};
+use super::reference::{Answer, ReservationReference};
 use crate::model::bytes::Bytes;
 
 /// The kernel a case runs on.
@@ -153,7 +153,7 @@ struct Held {
 
 /// Runs a case through [`CaseKernel`], checking after every step that:
 ///
-/// - every request gets the answer of the plain [`Reference`] (the same start and
+/// - every request gets the answer of the plain [`ReservationReference`] (the same start and
 ///   moves, or the same reason and offers);
 /// - a rejection leaves the state exactly as the same time's `Advance` leaves it;
 /// - admission never breaks an accepted reservation: every job accepted and not ended
@@ -208,7 +208,7 @@ impl Run {
     fn request(&mut self, q: Request) -> Result<(), String> {
         self.step_into(Event::Advance { t: q.t })?;
         let before = self.kernel.clone();
-        let reference = Reference::of(&self.kernel).request(&q);
+        let reference = ReservationReference::of(&self.kernel).request(&q);
         let (outcome, decisions) = self.step_into(Event::Request(q))?;
         if let Outcome::Rejected { reason, .. } = outcome {
             self.stats.rejected += 1;

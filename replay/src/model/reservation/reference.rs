@@ -54,7 +54,7 @@ impl Answer {
 
 /// The rules and the kernel state they are applied to.
 #[derive(Clone, Debug)]
-pub struct Reference {
+pub struct ReservationReference {
     m: u32,
     slot: SlotLength,
     criterion: Criterion,
@@ -71,7 +71,7 @@ pub struct Reference {
     running: Vec<Running>,
 }
 
-impl Reference {
+impl ReservationReference {
     /// The reference for `kernel` as it is now.
     pub fn of<const H: usize, const W: usize, const RUN: usize, const OFFERS: usize>(
         kernel: &ReservationKernel<H, W, RUN, OFFERS>,

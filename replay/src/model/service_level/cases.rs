@@ -14,9 +14,9 @@ use kernel::{JobId, Tick};
 /// every branch of the kernel is reached within a few dozen events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
-    /// `Kernel<3, 4, 3>`: up to three machines, queues of four, up to three levels.
+    /// `ServiceLevelKernel<3, 4, 3>`: up to three machines, queues of four, up to three levels.
     Wide,
-    /// `Kernel<1, 8, 1>`: one machine and one level, the setting of the thesis'
+    /// `ServiceLevelKernel<1, 8, 1>`: one machine and one level, the setting of the thesis'
     /// Theorem 2, with few enough events that the brute-force optimum stays cheap.
     Single,
 }

@@ -1,5 +1,5 @@
 //! [`check_case`]: runs one scenario through a small kernel and, event by event,
-//! through the [`ReferenceSim`] and the [`TraceChecker`], and applies the two checks
+//! through the [`ServiceLevelReference`] and the [`ServiceLevelAudit`], and applies the two checks
 //! that need the whole picture: the admission test against brute-force feasibility,
 //! and greedy acceptance against the offline optimum (the thesis' Theorems 2 and 5 and
 //! Corollaries 7 and 11, and our generalisation of them: [`super::theorems`]).
@@ -7,13 +7,15 @@
 use std::fmt;
 
 use kernel::Tick;
-use kernel::service_level::{Config, ConfigError, Decision, Event, Kernel, Outcome, RejectReason};
+use kernel::service_level::{
+    Config, ConfigError, Decision, Event, Outcome, RejectReason, ServiceLevelKernel,
+};
 
+use super::audit::{ServiceLevelAudit, ServiceLevelViolation};
 use super::cases::{Case, Shape};
 use super::feasibility::edf_feasible;
-use super::sim::{ModelStep, ReferenceSim};
+use super::reference::{ModelStep, ServiceLevelReference};
 use super::theorems::{BoundRule, BoundViolation, Checked, RatioCheck, Theorem};
-use super::trace::{TraceChecker, TraceError};
 
 /// What disagreed, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,7 +27,7 @@ pub enum Failure {
     /// The kernel and the model did different things for event `step`.
     Disagreement { step: usize, event: Event, model: ModelStep, kernel: ModelStep },
     /// The kernel's decisions break a promise of the trace.
-    Trace(TraceError),
+    Trace(ServiceLevelViolation),
     /// On one machine, the verdict differs from brute-force feasibility of the queue
     /// plus the new job.
     Feasibility { step: usize, event: Event, feasible: bool, outcome: Outcome },
@@ -159,9 +161,9 @@ fn run<const M: usize, const Q: usize, const L: usize>(
     let levels = heapless::Vec::from_slice(&case.levels)
         .map_err(|_| Failure::TooManyLevels { levels: case.levels.len(), capacity: L })?;
     let config = Config { machines: case.machines, policy: case.policy, levels };
-    let mut kernel = Kernel::<M, Q, L>::new(config).map_err(Failure::Config)?;
-    let mut sim = ReferenceSim::with_policy(case.machines, Q, &case.levels, case.policy);
-    let mut trace = TraceChecker::new(case.machines);
+    let mut kernel = ServiceLevelKernel::<M, Q, L>::new(config).map_err(Failure::Config)?;
+    let mut sim = ServiceLevelReference::with_policy(case.machines, Q, &case.levels, case.policy);
+    let mut trace = ServiceLevelAudit::new(case.machines);
     let mut ratio = RatioCheck::new(case, rule);
     let mut report = CaseReport { events: case.events.len(), ..CaseReport::default() };
     for (step, &event) in case.events.iter().enumerate() {
@@ -194,7 +196,7 @@ fn run<const M: usize, const Q: usize, const L: usize>(
 
 /// For a submit that reaches the admission test on a one-machine kernel: whether the
 /// queue at its time plus the new job is feasible. `None` for every other event.
-fn feasible_with(sim: &ReferenceSim, event: &Event) -> Option<bool> {
+fn feasible_with(sim: &ServiceLevelReference, event: &Event) -> Option<bool> {
     let Event::Submit { t, p, level, .. } = *event else { return None };
     if t < sim.now() || p == 0 {
         return None;

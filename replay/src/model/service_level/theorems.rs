@@ -32,7 +32,7 @@ use kernel::service_level::{Event, Level, Outcome, Policy, RejectReason};
 
 use super::cases::Case;
 use super::optimum::{MAX_BRUTE_FORCE_JOBS, OfflineJob, optimal_income};
-use super::sim::ReferenceSim;
+use super::reference::ServiceLevelReference;
 
 /// The statement an experiment is held to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,7 +255,7 @@ impl RatioCheck {
     }
 
     /// Records a submit's outcome; a `Reset` closes the experiment (`Some`).
-    pub fn step(&mut self, sim: &ReferenceSim, event: &Event, outcome: Outcome) -> Option<Checked> {
+    pub fn step(&mut self, sim: &ServiceLevelReference, event: &Event, outcome: Outcome) -> Option<Checked> {
         let (t, p, level) = match *event {
             Event::Reset => return Some(self.close()),
             Event::Submit { t, p, level, .. } => (t, p, usize::from(level)),

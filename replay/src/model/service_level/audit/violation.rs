@@ -1,4 +1,4 @@
-//! What the trace checker finds wrong: [`Violation`], and [`TraceError`], which says
+//! What the audit finds wrong: [`Violation`], and [`ServiceLevelViolation`], which says
 //! at which event and decision it was found.
 
 use std::fmt;
@@ -72,14 +72,14 @@ impl fmt::Display for Violation {
 
 /// A [`Violation`] and where it was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TraceError {
+pub struct ServiceLevelViolation {
     /// The index of the event (`None`: at the end of the trace).
     pub step: Option<usize>,
     pub decision: Option<Decision>,
     pub violation: Violation,
 }
 
-impl fmt::Display for TraceError {
+impl fmt::Display for ServiceLevelViolation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.step {
             Some(step) => write!(f, "event {step}")?,
@@ -92,7 +92,7 @@ impl fmt::Display for TraceError {
     }
 }
 
-impl std::error::Error for TraceError {}
+impl std::error::Error for ServiceLevelViolation {}
 
 /// `jobs 1, 2, 3` (`job 1`, `no job`).
 fn jobs(list: &[JobId]) -> String {

@@ -1,4 +1,4 @@
-//! [`TraceChecker`]: checks a stream of events and the decisions they caused, with no
+//! [`ServiceLevelAudit`]: checks a stream of events and the decisions they caused, with no
 //! model of admission at all, only of what the decisions promise.
 //!
 //! What it holds the stream to:
@@ -9,7 +9,7 @@
 //! - per job, the ticks between its `Start`s and the `Preempt`/`Complete` that close
 //!   them add up to exactly `p` at its `Complete`, and to less than `p` before;
 //! - every `Complete` at or before the deadline its `Accept` promised, and, when the
-//!   level table is known ([`TraceChecker::with_levels`]), that deadline is
+//!   level table is known ([`ServiceLevelAudit::with_levels`]), that deadline is
 //!   `r + ceil(sf * p)` by this module's own arithmetic;
 //! - decision times inside the event's span, and never going back on a machine;
 //! - after every event, a machine runs a job exactly when it has unfinished jobs;
@@ -33,7 +33,7 @@ use crate::job_map::JobIdMap as JobMap;
 mod ids;
 mod violation;
 
-pub use self::violation::{TraceError, Violation};
+pub use self::violation::{ServiceLevelViolation, Violation};
 
 /// The submit an event carried.
 #[derive(Clone, Copy, Debug)]
@@ -73,7 +73,7 @@ impl MachineState {
 
 /// Reads a trace one event at a time; see the module documentation for the checks.
 #[derive(Clone, Debug)]
-pub struct TraceChecker {
+pub struct ServiceLevelAudit {
     machines: Vec<MachineState>,
     /// How many of `machines` are not [`MachineState::conserving`] right now.
     not_conserving: usize,
@@ -89,15 +89,15 @@ pub struct TraceChecker {
 }
 
 /// Checks a whole trace: `steps` pairs each event with the decisions it caused.
-pub fn check_trace(machines: u16, steps: &[(Event, Vec<Decision>)]) -> Result<(), TraceError> {
-    let mut checker = TraceChecker::new(machines);
+pub fn check_trace(machines: u16, steps: &[(Event, Vec<Decision>)]) -> Result<(), ServiceLevelViolation> {
+    let mut checker = ServiceLevelAudit::new(machines);
     for (event, decisions) in steps {
         checker.step(event, decisions)?;
     }
     checker.finish()
 }
 
-impl TraceChecker {
+impl ServiceLevelAudit {
     pub fn new(machines: u16) -> Self {
         Self {
             machines: vec![MachineState::default(); usize::from(machines)],
@@ -116,11 +116,14 @@ impl TraceChecker {
     }
 
     /// Checks the decisions one event caused.
-    pub fn step(&mut self, event: &Event, decisions: &[Decision]) -> Result<(), TraceError> {
+    pub fn step(&mut self, event: &Event, decisions: &[Decision]) -> Result<(), ServiceLevelViolation> {
         let step = self.steps;
         self.steps += 1;
-        let fail =
-            |decision: Option<Decision>, violation| TraceError { step: Some(step), decision, violation };
+        let fail = |decision: Option<Decision>, violation| ServiceLevelViolation {
+            step: Some(step),
+            decision,
+            violation,
+        };
         // Refused events (from the past) may not move time or run anything.
         let latest = match event.time() {
             Some(t) if t >= self.now => t,
@@ -152,12 +155,16 @@ impl TraceChecker {
     }
 
     /// Checks that every accepted job has completed.
-    pub fn finish(self) -> Result<(), TraceError> {
+    pub fn finish(self) -> Result<(), ServiceLevelViolation> {
         let unfinished = self.unfinished();
         if unfinished.is_empty() {
             return Ok(());
         }
-        Err(TraceError { step: None, decision: None, violation: Violation::Unfinished(unfinished) })
+        Err(ServiceLevelViolation {
+            step: None,
+            decision: None,
+            violation: Violation::Unfinished(unfinished),
+        })
     }
 
     fn decision(
@@ -331,11 +338,11 @@ mod tests {
     use super::*;
 
     fn run_job(
-        checker: &mut TraceChecker,
+        checker: &mut ServiceLevelAudit,
         t: Tick,
         job: JobId,
         machine: MachineId,
-    ) -> Result<(), TraceError> {
+    ) -> Result<(), ServiceLevelViolation> {
         let submit = Event::Submit { t, job, p: 2, level: 0 };
         let accept = Decision::Accept { job, machine, deadline: t + 4, preempted: None };
         checker.step(&submit, &[accept, Decision::Start { t, job, machine }])?;
@@ -344,13 +351,13 @@ mod tests {
 
     #[test]
     fn a_job_accepted_again_after_it_completed_is_a_duplicate() {
-        let mut checker = TraceChecker::new(2);
+        let mut checker = ServiceLevelAudit::new(2);
         run_job(&mut checker, 0, 7, 0).unwrap();
         run_job(&mut checker, 10, 8, 1).unwrap();
         let error = run_job(&mut checker, 20, 7, 1).unwrap_err();
         assert_eq!(error.violation, Violation::DuplicateJob(7));
         // Identifiers far apart land on pages of their own.
-        let mut checker = TraceChecker::new(1);
+        let mut checker = ServiceLevelAudit::new(1);
         for (t, job) in (0..).step_by(10).zip([0, u32::MAX, 4096, 4095]) {
             run_job(&mut checker, t, job, 0).unwrap();
         }
@@ -359,7 +366,7 @@ mod tests {
 
     #[test]
     fn the_lowest_idle_machine_with_work_is_reported() {
-        let mut checker = TraceChecker::new(3);
+        let mut checker = ServiceLevelAudit::new(3);
         let submit = |job| Event::Submit { t: 0, job, p: 2, level: 0 };
         let accept = |job, machine| Decision::Accept { job, machine, deadline: 4, preempted: None };
         let start = |job, machine| Decision::Start { t: 0, job, machine };
@@ -372,7 +379,7 @@ mod tests {
 
     #[test]
     fn wrong_verdicts_are_listed() {
-        let mut checker = TraceChecker::new(1);
+        let mut checker = ServiceLevelAudit::new(1);
         let submit = Event::Submit { t: 0, job: 1, p: 2, level: 0 };
         let reject = |job| Decision::Reject { job, reason: kernel::service_level::RejectReason::QueueFull };
         let error = checker.clone().step(&submit, &[reject(1), reject(2)]).unwrap_err();

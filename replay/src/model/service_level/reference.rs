@@ -1,4 +1,4 @@
-//! [`ReferenceSim`]: the admission rules restated over plain `Vec` queues.
+//! [`ServiceLevelReference`]: the admission rules restated over plain `Vec` queues.
 //!
 //! It is written to be read against the rules, not to be fast: every queue is a `Vec`
 //! kept in deadline order, every test is a loop over it, and every sum of ticks is
@@ -29,7 +29,7 @@ pub struct ModelStep {
 /// The reference simulator. Machines share one clock, `now`, the time of the last
 /// event that was not refused.
 #[derive(Clone, Debug)]
-pub struct ReferenceSim {
+pub struct ServiceLevelReference {
     slack_milli: Vec<u32>,
     queue_capacity: usize,
     /// One queue per machine, in deadline order; equal deadlines in admission order.
@@ -40,7 +40,7 @@ pub struct ReferenceSim {
     last_admitting: Option<usize>,
 }
 
-impl ReferenceSim {
+impl ServiceLevelReference {
     /// A simulator at time zero with `machines` empty queues of `queue_capacity` jobs,
     /// under first fit.
     pub fn new(machines: u16, queue_capacity: usize, levels: &[Level]) -> Self {
@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn earlier_deadline_preempts_and_late_job_is_rejected() {
-        let mut sim = ReferenceSim::new(1, 8, &[Level::whole(2, 1)]);
+        let mut sim = ServiceLevelReference::new(1, 8, &[Level::whole(2, 1)]);
         let first = sim.step(&submit(0, 1, 4));
         assert_eq!(first.outcome, Outcome::Accepted { machine: 0 });
         // At 1, job 1 has 3 left (deadline 8); job 2 (p 1, deadline 3) goes first.
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn full_queue_passes_the_job_on_and_reports_queue_full() {
-        let mut sim = ReferenceSim::new(2, 1, &[Level::whole(10, 1)]);
+        let mut sim = ServiceLevelReference::new(2, 1, &[Level::whole(10, 1)]);
         assert_eq!(sim.step(&submit(0, 1, 1)).outcome, Outcome::Accepted { machine: 0 });
         assert_eq!(sim.step(&submit(0, 2, 1)).outcome, Outcome::Accepted { machine: 1 });
         assert_eq!(sim.step(&submit(0, 3, 1)).outcome, Outcome::Rejected(RejectReason::QueueFull));
@@ -305,7 +305,7 @@ mod tests {
 
     #[test]
     fn refusals_and_reasons() {
-        let mut sim = ReferenceSim::new(1, 4, &[Level { slack_milli: 1500, price_per_tick: 1 }]);
+        let mut sim = ServiceLevelReference::new(1, 4, &[Level { slack_milli: 1500, price_per_tick: 1 }]);
         assert_eq!(sim.step(&Event::Advance { t: 5 }).outcome, Outcome::Advanced);
         let back = sim.step(&Event::Advance { t: 4 });
         assert_eq!(
