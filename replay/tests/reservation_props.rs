@@ -4,17 +4,14 @@
 //! the same `check_case` on arbitrary inputs). `kernel/tests/reservation_props.rs`
 //! holds the kernel's own property tests.
 
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+mod common;
+
 use replay::model::reservation::harness::{CaseStats, case_from_bytes, check_case};
 
 #[test]
 fn seeded_cases_agree_with_the_reference_and_keep_their_promises() {
     let mut total = CaseStats::default();
-    for seed in 0..3000u64 {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let len = rng.random_range(8..300);
-        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+    for (seed, bytes) in common::seeded_bytes(3000) {
         let case = case_from_bytes(&bytes);
         let stats = check_case(&case).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{case:?}"));
         total.accepted += stats.accepted;

@@ -4,6 +4,8 @@
 //! audit's one-pass first fit against brute force; the audit refusing broken logs;
 //! a whole SLA log written, verified, summarised and refused when tampered with.
 
+mod common;
+
 use kernel::log::Body;
 use kernel::sla::{
     Config, Decision, Direction, Event, Heuristic, Order, RejectReason, Request, Term, Weight,
@@ -20,10 +22,7 @@ use replay::verify::{VerifyError, verify};
 #[test]
 fn seeded_cases_agree_with_the_reference_and_the_audit() {
     let mut total = CaseStats::default();
-    for seed in 0..3000u64 {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let len = rng.random_range(8..300);
-        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+    for (seed, bytes) in common::seeded_bytes(3000) {
         let case = case_from_bytes(&bytes);
         let stats = check_case(&case).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{case:?}"));
         total.accepted += stats.accepted;

@@ -5,6 +5,8 @@
 //! plain reference's; under every policy the audit's invariants hold after every event
 //! and a rejection changes nothing but the time.
 
+mod common;
+
 use kernel::tiers::{Config, Decision, Event, Group, Policy, Request, Resource, Tier, TiersKernel};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -14,10 +16,7 @@ use replay::model::tiers::{TiersAudit, TiersReference};
 #[test]
 fn seeded_cases_agree_with_the_reference_and_the_audit() {
     let mut total = CaseStats::default();
-    for seed in 0..3000u64 {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let len = rng.random_range(8..300);
-        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+    for (seed, bytes) in common::seeded_bytes(3000) {
         let case = case_from_bytes(&bytes);
         let stats = check_case(&case).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{case:?}"));
         total.compared += stats.compared;

@@ -1,9 +1,11 @@
-//! What the verification tests share: a log written in memory from its records, and
-//! its verification.
+//! What the tests share: a log written in memory from its records, its verification,
+//! and the seeded byte strings that run the fuzz harnesses as ordinary tests.
 
 #![allow(dead_code, reason = "each test binary uses a part of it")]
 
 use kernel::log::Body;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use replay::format::{Header, LogReader, LogWriter};
 use replay::verify::{Report, VerifyError, verify};
 
@@ -43,4 +45,14 @@ pub fn diverges_at_its_end(cut: &[u8], last: usize) {
     let error = verify_bytes(cut).unwrap_err();
     let at_end = |d: &replay::verify::Divergence| d.logged.is_none() && d.seq == last as u64;
     assert!(matches!(&error, VerifyError::Diverged(d) if at_end(d)), "{error}");
+}
+
+/// `count` byte strings of 8 to 299 bytes, each drawn from ChaCha8 seeded with its
+/// index, with that seed: what a fuzz harness's `check_case` runs on as a test.
+pub fn seeded_bytes(count: u64) -> impl Iterator<Item = (u64, Vec<u8>)> {
+    (0..count).map(|seed| {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let len = rng.random_range(8..300);
+        (seed, (0..len).map(|_| rng.random()).collect())
+    })
 }
