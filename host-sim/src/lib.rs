@@ -31,7 +31,7 @@
 //!
 //! # The contract
 //! - [`model::HostModel`]: a model's subcommands and their dispatch, and its row of
-//!   `compare`. The registry `models!` in [`model`] has one row per model: `main`
+//!   `compare`. The registry `for_each_model!` (here) has one row per model: `main`
 //!   flattens its [`model::ModelCommand`] and dispatches through it; [`model::MODELS`]
 //!   is the one list of the models, which [`model::compare_all`] iterates (a model
 //!   that cannot run gives its error in its row, and the others still run).
@@ -106,6 +106,29 @@
 //! the worst-case set-up. `tests/` runs the binary: outputs, errors, determinism
 //! (every model's log the same bytes from any folder), one pass against two.
 
+/// The models host-sim knows, one row each, in the order `compare` shows them:
+/// `"name": Marker(folder)`, with `Marker` the model's [`replay::contract`] marker and
+/// `folder` its folder here. `for_each_model!(m)` calls `m!` with the rows: the
+/// folders below and [`model`]'s registry come from it.
+macro_rules! for_each_model {
+    ($then:ident) => {
+        $then! {
+            "service_level": ServiceLevel(service_level),
+            "reservation": Reservation(reservation),
+            "tiers": Tiers(tiers),
+            "sla": Sla(sla),
+        }
+    };
+}
+
+macro_rules! model_folders {
+    ($($name:literal: $model:ident($folder:ident),)*) => {
+        $(pub mod $folder;)*
+    };
+}
+
+for_each_model!(model_folders);
+
 pub mod compare;
 pub mod config;
 pub mod error;
@@ -119,12 +142,8 @@ pub mod plot;
 pub mod progress;
 pub mod record_log;
 pub mod record_stream;
-pub mod reservation;
-pub mod service_level;
-pub mod sla;
 pub mod swf;
 pub mod synthetic;
-pub mod tiers;
 pub mod units;
 pub mod whatif;
 pub mod window;

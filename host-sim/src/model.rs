@@ -1,13 +1,12 @@
 //! What a model is on the host: [`HostModel`], implemented once per model (in
 //! `NAME/contract.rs`): its subcommands over the shared trace input
 //! ([`crate::input`]), dispatched; its what-if ([`Whatif`]); and its row of
-//! `compare`. The models host-sim knows are one row each of `models!` below, which
-//! makes [`ModelCommand`] (every model's subcommands, flattened into `host-sim`'s own
-//! by `main`), its dispatch and [`MODELS`] (which [`compare_all`] iterates). The
-//! models are the marker types of [`replay::contract`], one name for each in every
-//! crate; a log's model is found by [`replay::with_model!`].
-
-pub use replay::contract::{Reservation, ServiceLevel, Sla, Tiers};
+//! `compare`. The models host-sim knows are one row each of the crate's
+//! `for_each_model!`, which makes [`ModelCommand`] (every model's subcommands,
+//! flattened into `host-sim`'s own by `main`), its dispatch, [`MODELS`] (which
+//! [`compare_all`] iterates) and [`SAMPLES`]. The models are the marker types of
+//! [`replay::contract`], one name for each in every crate, used from here; a log's
+//! model is found by [`replay::with_model!`].
 
 use crate::compare::{CompareError, Row};
 use crate::error::CliError;
@@ -19,6 +18,10 @@ pub trait HostModel: Whatif {
     /// Its subcommands (`run` and `sweep`, `reserve` and `reserve-sweep`, ...), each
     /// with its options.
     type Command: clap::Subcommand;
+    /// A run that writes a log, as `host-sim`'s arguments: its subcommand and options,
+    /// to which `--trace FILE --log FILE` are added (the determinism test runs it twice,
+    /// from two folders, and compares the logs byte for byte).
+    const SAMPLE: &'static [&'static str];
 
     /// One of its subcommands, from its options to its output.
     fn dispatch(command: &Self::Command) -> Result<(), CliError>;
@@ -30,10 +33,12 @@ pub trait HostModel: Whatif {
 /// A model's row of `compare`.
 type CompareRow = fn(&Workload, u32) -> Result<Row, CompareError>;
 
-/// The registry: one row per model, `name: Marker(module)`, in the order `compare`
-/// shows them; `module` holds the model's `contract.rs`.
+/// The registry, from the rows of `for_each_model!` (the crate's root): `module`
+/// holds the model's `contract.rs`.
 macro_rules! models {
     ($($name:literal: $model:ident($module:ident),)*) => {
+        $(pub use replay::contract::$model;)*
+
         /// Every model's subcommands.
         #[derive(Debug, clap::Subcommand)]
         pub enum ModelCommand {
@@ -54,15 +59,13 @@ macro_rules! models {
 
         /// The models host-sim knows, by name, with their rows of `compare`.
         pub const MODELS: &[(&str, CompareRow)] = &[$(($name, <$model as HostModel>::compare),)*];
+
+        /// Each model's [`HostModel::SAMPLE`], by name.
+        pub const SAMPLES: &[(&str, &[&str])] = &[$(($name, <$model as HostModel>::SAMPLE),)*];
     };
 }
 
-models! {
-    "service_level": ServiceLevel(service_level),
-    "reservation": Reservation(reservation),
-    "tiers": Tiers(tiers),
-    "sla": Sla(sla),
-}
+for_each_model!(models);
 
 /// Every model's row of `compare` on `workload`, by the model's name: a model that
 /// cannot run gives its error in its place, and the others still run.

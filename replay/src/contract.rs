@@ -5,8 +5,7 @@
 //! which). [`LogModel`] says how that model's records sit in [`Body`], and
 //! [`crate::verify::Verified`] adds what re-makes and audits them. `verify` is written
 //! once over these traits; a model only implements them (in `verify/NAME.rs`) and
-//! adds one arm to [`with_model!`](crate::with_model) and one to
-//! [`with_body_model!`](crate::with_body_model).
+//! adds its row to [`for_each_model!`](crate::for_each_model).
 
 use std::fmt::Debug;
 
@@ -34,21 +33,53 @@ pub trait LogModel {
     fn time(event: &Self::Event) -> Option<Tick>;
 }
 
-/// The service-level model (Lezama 2012): EDD queues, greedy acceptance.
-#[derive(Debug)]
-pub struct ServiceLevel;
+/// The one list of the models replay knows, one row each: `name: Marker [Event
+/// Decision] "doc"`, with `name` the model's folder in every layer, `Marker` its
+/// [`LogModel`] (and its [`Model`](crate::format::Model) variant), and its records'
+/// [`Body`] variants. `for_each_model!(m!(args))` calls `m!` with `(args)` and the rows:
+/// the markers below, [`with_model!`](crate::with_model),
+/// [`with_body_model!`](crate::with_body_model) and each layer's modules come from it.
+#[macro_export]
+macro_rules! for_each_model {
+    ($($then:ident)::+ ! $args:tt) => {
+        $($then)::+! { $args
+            service_level: ServiceLevel [Event Decision]
+                "The service-level model (Lezama 2012): EDD queues, greedy acceptance.",
+            reservation: Reservation [ReservationEvent ReservationDecision]
+                "Flexible advance reservations (Netto, Bubendorfer and Buyya).",
+            tiers: Tiers [TiersEvent TiersDecision]
+                "Gold, Silver and Bronze over reliable and volunteer resources (Tomás et al.).",
+            sla: Sla [SlaEvent SlaDecision]
+                "SLA priority heuristics on a parallel machine (Yarmolenko and Sakellariou).",
+        }
+    };
+}
 
-/// Flexible advance reservations (Netto, Bubendorfer and Buyya).
-#[derive(Debug)]
-pub struct Reservation;
+/// Declares one module per model, `mod name;` (or `pub mod name;`), in the layer that calls it
+/// (`crate::for_each_model!(crate::model_modules!(pub))`): a layer's file `NAME.rs` is found
+/// by its model's row alone.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! model_modules {
+    (() $($name:ident: $marker:ident $records:tt $doc:literal,)*) => {
+        $(mod $name;)*
+    };
+    ((pub) $($name:ident: $marker:ident $records:tt $doc:literal,)*) => {
+        $(pub mod $name;)*
+    };
+}
 
-/// Gold, Silver and Bronze over reliable and volunteer resources (Tomás et al.).
-#[derive(Debug)]
-pub struct Tiers;
+macro_rules! markers {
+    (() $($name:ident: $marker:ident $records:tt $doc:literal,)*) => {
+        $(
+            #[doc = $doc]
+            #[derive(Debug)]
+            pub struct $marker;
+        )*
+    };
+}
 
-/// SLA priority heuristics on a parallel machine (Yarmolenko and Sakellariou).
-#[derive(Debug)]
-pub struct Sla;
+for_each_model!(markers!());
 
 /// The model a record belongs to, by its [`LogModel::LABEL`].
 pub fn body_label(body: &Body) -> &'static str {
@@ -60,15 +91,20 @@ fn label<M: LogModel>() -> &'static str {
 }
 
 /// Runs `$run::<M>($args)` with `M` the [`LogModel`] of `$model` (a
-/// [`Model`](crate::format::Model)): the one list of the models a binary knows.
+/// [`Model`](crate::format::Model)), for every model of [`for_each_model!`].
 #[macro_export]
 macro_rules! with_model {
-    ($model:expr, $run:ident ( $($arg:expr),* $(,)? )) => {
+    ($model:expr, $run:ident $args:tt) => {
+        $crate::for_each_model!($crate::with_model_arms!(($model, $run $args)))
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_model_arms {
+    ((($model:expr, $run:ident $args:tt)) $($name:ident: $marker:ident $records:tt $doc:literal,)*) => {
         match $model {
-            $crate::format::Model::ServiceLevel(_) => $run::<$crate::contract::ServiceLevel>($($arg),*),
-            $crate::format::Model::Reservation(_) => $run::<$crate::contract::Reservation>($($arg),*),
-            $crate::format::Model::Tiers(_) => $run::<$crate::contract::Tiers>($($arg),*),
-            $crate::format::Model::Sla(_) => $run::<$crate::contract::Sla>($($arg),*),
+            $($crate::format::Model::$marker(_) => $run::<$crate::contract::$marker> $args,)*
         }
     };
 }
@@ -77,20 +113,20 @@ macro_rules! with_model {
 /// [`Body`]) is: every `Body` variant is some model's event or decision.
 #[macro_export]
 macro_rules! with_body_model {
-    ($body:expr, $run:ident ( $($arg:expr),* $(,)? )) => {
+    ($body:expr, $run:ident $args:tt) => {
+        $crate::for_each_model!($crate::with_body_model_arms!(($body, $run $args)))
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_body_model_arms {
+    ((($body:expr, $run:ident $args:tt))
+     $($name:ident: $marker:ident [$event:ident $decision:ident] $doc:literal,)*) => {
         match $body {
-            kernel::log::Body::Event(_) | kernel::log::Body::Decision(_) => {
-                $run::<$crate::contract::ServiceLevel>($($arg),*)
-            }
-            kernel::log::Body::ReservationEvent(_) | kernel::log::Body::ReservationDecision(_) => {
-                $run::<$crate::contract::Reservation>($($arg),*)
-            }
-            kernel::log::Body::TiersEvent(_) | kernel::log::Body::TiersDecision(_) => {
-                $run::<$crate::contract::Tiers>($($arg),*)
-            }
-            kernel::log::Body::SlaEvent(_) | kernel::log::Body::SlaDecision(_) => {
-                $run::<$crate::contract::Sla>($($arg),*)
-            }
+            $(kernel::log::Body::$event(_) | kernel::log::Body::$decision(_) => {
+                $run::<$crate::contract::$marker> $args
+            })*
         }
     };
 }

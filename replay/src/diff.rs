@@ -25,10 +25,7 @@ use compare::{compare, follow, measures};
 
 mod compare;
 mod render;
-mod reservation;
-mod service_level;
-mod sla;
-mod tiers;
+crate::for_each_model!(crate::model_modules!());
 
 pub use render::{write_csv, write_json, write_table};
 

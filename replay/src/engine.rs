@@ -10,10 +10,7 @@
 
 use kernel::contract::Kernel;
 
-pub mod reservation;
-pub mod service_level;
-pub mod sla;
-pub mod tiers;
+crate::for_each_model!(crate::model_modules!(pub));
 
 /// Stack of the thread that builds a kernel. The largest kernel (the reservation
 /// kernel with the largest running set, 6.7 MiB since the calendar holds its block words) is

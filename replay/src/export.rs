@@ -13,10 +13,7 @@ use kernel::log::Body;
 use crate::contract::LogModel;
 use crate::format::{FormatError, Header, LogReader, Model};
 
-mod reservation;
-mod service_level;
-mod sla;
-mod tiers;
+crate::for_each_model!(crate::model_modules!());
 
 pub use reservation::kind_name;
 

@@ -35,11 +35,8 @@ use crate::verify::Verified;
 
 pub mod fit;
 pub mod layout;
-pub mod reservation;
-pub mod service_level;
-pub mod sla;
+crate::for_each_model!(crate::model_modules!(pub));
 pub mod svg;
-pub mod tiers;
 
 /// How a run ended, which decides its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -22,7 +22,4 @@
 //!   its plain sort-then-first-fit reference ([`sla::SlaReference`]).
 
 mod bytes;
-pub mod reservation;
-pub mod service_level;
-pub mod sla;
-pub mod tiers;
+crate::for_each_model!(crate::model_modules!(pub));

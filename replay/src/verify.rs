@@ -32,11 +32,8 @@ use crate::export::describe;
 use crate::format::{FormatError, Header, HeaderError, LogReader};
 
 mod report;
-mod reservation;
-mod service_level;
-mod sla;
+crate::for_each_model!(crate::model_modules!());
 mod split;
-mod tiers;
 
 use split::verify_model;
 

@@ -44,6 +44,7 @@ mod crosshost;
 mod docs;
 mod embedded;
 mod fuzz_plant;
+mod models;
 mod panic_check;
 mod policy_table;
 mod scale;
@@ -195,9 +196,9 @@ fn main() -> ExitCode {
         Command::Embedded { tamper } => embedded::embedded(tamper),
         Command::Crosshost { tamper } => crosshost::crosshost(tamper),
         Command::PanicCheck { plant } => panic_check::panic_check(plant),
-        Command::Corpus { large, shared } => corpus::corpus(large, shared, steps::TRACE_RUNS),
+        Command::Corpus { large, shared } => corpus::corpus(large, shared, &models::trace_runs()),
         Command::Bench { scale: true, scale_jobs, scale_memory, .. } => {
-            build_release().and_then(|()| scale::scale(&scale_jobs, scale_memory, steps::TRACE_RUNS))
+            build_release().and_then(|()| scale::scale(&scale_jobs, scale_memory, &models::trace_runs()))
         }
         Command::Bench { json, runs, .. } => bench::bench(json, runs),
         Command::Docs { bless, files } => docs::docs(bless, &files),

@@ -10,8 +10,8 @@ use crate::cmd::{
 };
 use crate::toolchain::{EMBEDDED_TARGET, ensure_target};
 
-const FUZZ_TARGETS: &[&str] =
-    &["service_level", "log_reader", "log_roundtrip", "calendar", "reservation", "tiers", "sla"];
+/// The fuzz targets beside the models' own (each model's is named as the model).
+const SHARED_FUZZ_TARGETS: &[&str] = &["log_reader", "log_roundtrip", "calendar"];
 
 pub fn verify(fuzz_seconds: u32) -> Result {
     run("fmt", cargo().args(["fmt", "--all", "--check"]))?;
@@ -43,7 +43,7 @@ pub fn verify(fuzz_seconds: u32) -> Result {
     fuzz(fuzz_seconds, false)?;
     traces()?;
     println!("==> corpus: every model on every generated trace shape, each log verified");
-    crate::corpus::corpus(false, false, TRACE_RUNS)?;
+    crate::corpus::corpus(false, false, &crate::models::trace_runs())?;
     scenarios()
 }
 
@@ -118,7 +118,8 @@ pub fn fuzz(seconds: u32, plant: bool) -> Result {
     if plant {
         return crate::fuzz_plant::planted_bound(true);
     }
-    for target in FUZZ_TARGETS {
+    let models = crate::models::MODELS.iter().map(|m| m.name);
+    for target in models.chain(SHARED_FUZZ_TARGETS.iter().copied()) {
         let time = format!("-max_total_time={seconds}");
         let mut cmd = nightly_cargo();
         cmd.current_dir(root().join("fuzz")).args(["fuzz", "run", target, "--", &time]);
@@ -127,28 +128,13 @@ pub fn fuzz(seconds: u32, plant: bool) -> Result {
     crate::fuzz_plant::planted_bound(false)
 }
 
-/// The runs of the `traces` step on every shared trace, as `(label, subcommand,
-/// options)`: `host-sim SUBCOMMAND --trace T OPTIONS --log TRACE.LABEL.log`, each log
-/// then re-verified with `replay verify`. A model's run is one row (`xtask tidy`
-/// requires a row for every model; see `xtask/src/tidy/registry.rs`): the service
-/// level with one level and with five, the reservation model with its defaults, tiers
-/// under `qos-res` with mix C (3 reliable and 9 volunteer nodes, seeded faults), and
-/// SLA under `min(TF - 0.8*tD)` in one-hour batches.
-pub(crate) const TRACE_RUNS: &[(&str, &str, &[&str])] = &[
-    ("single", "run", &["--machines", "4", "--slack", "2"]),
-    ("multi", "run", &["--machines", "4", "--levels", "1,2,3,4,5", "--seed", "7"]),
-    ("reservation", "reserve", &[]),
-    ("tiers", "tiers", &["--policy", "qos-res", "--mix", "C"]),
-    ("sla", "sla", &["--heuristic", "min(TF - 0.8*tD)", "--batch", "1h"]),
-];
-
-/// The runs of [`TRACE_RUNS`] whose what-if is checked on a prefix of each trace (its
+/// The runs of the `traces` step ([`crate::models::MODELS`]) whose what-if is checked on a prefix of each trace (its
 /// first N jobs, a run of its own) rather than on the whole trace's log: a what-if
 /// takes as long as its run, and the reservation runs on the largest traces take
 /// minutes (HPC2N about two), which the rest of the step does not.
 const WHATIF_PREFIX: &[(&str, u64)] = &[("reservation", 10_000)];
 
-/// Every run of [`TRACE_RUNS`] over every shared trace, each log re-verified, and
+/// Every run of the `traces` step (each model's in [`crate::models::MODELS`]) over every shared trace, each log re-verified, and
 /// what-if'ed under its recorded configuration (`host-sim whatif`), which must
 /// re-make it byte for byte.
 fn traces() -> Result {
@@ -157,7 +143,7 @@ fn traces() -> Result {
     fs::create_dir_all(&out).map_err(|e| format!("traces: cannot create {}: {e}", out.display()))?;
     for trace in &traces {
         let name = trace.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        for (label, subcommand, options) in TRACE_RUNS {
+        for (label, subcommand, options) in &crate::models::trace_runs() {
             let log = out.join(format!("{name}.{label}.log"));
             let mut sim = Command::new(host_sim_bin());
             sim.arg(subcommand).arg("--trace").arg(trace).args(*options).arg("--log").arg(&log);

@@ -34,6 +34,7 @@ const EXAMPLE_RESERVE_SWEEP: &str =
 
 impl HostModel for Reservation {
     type Command = Command;
+    const SAMPLE: &'static [&'static str] = &["reserve", "--nodes", "16", "--window", "1d", "--offers", "1.0", "--load", "1.25"];
 
     fn dispatch(command: &Command) -> Result<(), CliError> {
         match command {

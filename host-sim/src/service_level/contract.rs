@@ -49,6 +49,7 @@ const EXAMPLE_CRITERIA: &str = "Example: host-sim criteria out/kth-sweep --machi
 
 impl HostModel for ServiceLevel {
     type Command = Command;
+    const SAMPLE: &'static [&'static str] = &["run", "--machines", "2", "--levels", "1,2,3", "--seed", "3", "--alpha", "0.50"];
 
     fn dispatch(command: &Command) -> Result<(), CliError> {
         match command {

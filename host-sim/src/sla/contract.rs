@@ -24,6 +24,7 @@ pub enum Command {
 
 impl HostModel for Sla {
     type Command = Command;
+    const SAMPLE: &'static [&'static str] = &["sla", "--heuristic", "min(TF + 0.5*A + 2*tL)", "--batch", "1h", "--seed", "5", "--slot", "1m"];
 
     fn dispatch(command: &Command) -> Result<(), CliError> {
         match command {

@@ -30,6 +30,7 @@ const EXAMPLE_TIERS_SWEEP: &str = "Example: host-sim tiers-sweep --seeds 1..5 --
 
 impl HostModel for Tiers {
     type Command = Command;
+    const SAMPLE: &'static [&'static str] = &["tiers", "--policy", "qos-res", "--mix", "c", "--seed", "2", "--reliable", "2", "--volunteer", "3"];
 
     fn dispatch(command: &Command) -> Result<(), CliError> {
         match command {

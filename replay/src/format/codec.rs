@@ -4,25 +4,21 @@
 //!
 //! Each model writes its records in a tag space of its own, one module per model:
 //! `service_level` (version 2's records, which the `reservation` records of
-//! version 3 share, as flagged `Reset` tags), `tiers` and `sla`. Which space a log
-//! uses is a function of its header's model alone ([`RecordCodec::for_log`]), and each
-//! space's context starts afresh at every block, so a block decodes on its own.
+//! version 3 share, as flagged `Reset` tags), `tiers` and `sla`, each a [`TagSpace`].
+//! Which space a log uses is a function of its header's model alone
+//! ([`RecordCodec::for_log`]), and each space's context starts afresh at every block,
+//! so a block decodes on its own.
 
 use kernel::log::Body;
 use kernel::service_level::Level;
 
 use self::service_level::ServiceLevelCodec;
-use self::sla::SlaContext;
-use self::tiers::TiersContext;
 use super::model::Model;
 use super::varint::{self, Cursor};
 
 pub(super) mod error;
-mod reservation;
-mod service_level;
-mod sla;
+crate::for_each_model!(crate::model_modules!());
 mod tag;
-mod tiers;
 
 pub use self::error::CodecError;
 pub use self::service_level::{TRACKED_MACHINES, deadline};
@@ -62,90 +58,59 @@ impl BlockHeader {
     }
 }
 
-/// The tag space of a log, with its block's context.
-// The service-level context is a kilobyte of per-machine state, the others a few
-// words. A log has one codec, built once and kept in place (as the one struct that
-// held all three contexts was before), so the size costs nothing, and boxing it would
-// add an indirection to every record of the common case.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
-enum TagSpace {
-    /// A service-level or reservation log.
-    ServiceLevel(ServiceLevelCodec),
-    /// A tiers log (its header says so): every record uses the tiers tags.
-    Tiers(TiersContext),
-    /// An SLA log: every record uses the SLA tags.
-    Sla(SlaContext),
+/// One model's tag space, with the context of the block so far: how the model's
+/// records are written and read. A model's `codec/NAME.rs` implements it and names
+/// its space for a header (`space`); [`RecordCodec::for_log`] picks it by the model.
+pub trait TagSpace: std::fmt::Debug + Send {
+    /// Forgets the context: the next record is the first of a block.
+    fn start_block(&mut self);
+    /// Appends `body` to `out` (at most [`RECORD_MAX_BYTES`]). A record of another
+    /// model, which no writer produces and the verifier refuses, is written as a
+    /// malformed tag.
+    fn encode(&mut self, body: &Body, out: &mut Vec<u8>);
+    /// Decodes the record at `cursor`, which must be the next one of its block.
+    fn decode(&mut self, cursor: &mut Cursor<'_>) -> Result<Body, CodecError>;
 }
 
 /// Encodes and decodes records against the context of their block.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct RecordCodec {
-    space: TagSpace,
+    space: Box<dyn TagSpace>,
+}
+
+/// The tag space of each model's header, `match`ed over the list of models.
+macro_rules! space_for {
+    (($model:expr) $($name:ident: $marker:ident $records:tt $doc:literal,)*) => {
+        match $model {
+            $(Model::$marker(header) => $name::space(header),)*
+        }
+    };
 }
 
 impl RecordCodec {
     /// A codec for a service-level or reservation log whose header holds `levels`, at
     /// the start of a block.
     pub fn new(levels: &[Level]) -> Self {
-        Self { space: TagSpace::ServiceLevel(ServiceLevelCodec::new(levels)) }
+        Self { space: Box::new(ServiceLevelCodec::new(levels)) }
     }
 
-    /// The codec for the records of a log of `model`: the tiers tag space for a tiers
-    /// log, the SLA tag space for an SLA log, else [`RecordCodec::new`] with the
-    /// service level's levels (none for a reservation log, whose records take none
-    /// of the service level's context).
+    /// The codec for the records of a log of `model`: its model's tag space.
     pub fn for_log(model: &Model) -> Self {
-        let space = match model {
-            Model::Tiers(_) => TagSpace::Tiers(TiersContext::default()),
-            Model::Sla(_) => TagSpace::Sla(SlaContext::default()),
-            Model::ServiceLevel(part) => return Self::new(&part.levels),
-            Model::Reservation(_) => return Self::new(&[]),
-        };
-        Self { space }
+        Self { space: crate::for_each_model!(space_for!(model)) }
     }
 
     /// Forgets the context: the next record is the first of a block.
     pub fn start_block(&mut self) {
-        match &mut self.space {
-            TagSpace::ServiceLevel(codec) => codec.start_block(),
-            TagSpace::Tiers(context) => *context = TiersContext::default(),
-            TagSpace::Sla(context) => *context = SlaContext::default(),
-        }
+        self.space.start_block();
     }
 
     /// Appends `body` to `out` (at most [`RECORD_MAX_BYTES`]).
     pub fn encode(&mut self, body: &Body, out: &mut Vec<u8>) {
-        match &mut self.space {
-            TagSpace::ServiceLevel(codec) => codec.encode(body, out),
-            TagSpace::Tiers(context) => match *body {
-                Body::TiersEvent(event) => tiers::put_event(&event, context, out),
-                Body::TiersDecision(decision) => tiers::put_decision(&decision, context, out),
-                // A tiers log holds only tiers records; the verifier refuses others, and
-                // a writer never produces them.
-                _ => out.push(u8::MAX),
-            },
-            TagSpace::Sla(context) => match *body {
-                Body::SlaEvent(event) => sla::put_event(&event, context, out),
-                Body::SlaDecision(decision) => sla::put_decision(&decision, context, out),
-                // Likewise: an SLA log holds only SLA records.
-                _ => out.push(u8::MAX),
-            },
-        }
+        self.space.encode(body, out);
     }
 
     /// Decodes the record at `cursor`, which must be the next one of its block.
     pub fn decode(&mut self, cursor: &mut Cursor<'_>) -> Result<Body, CodecError> {
-        Ok(match &mut self.space {
-            TagSpace::ServiceLevel(codec) => return codec.decode(cursor),
-            TagSpace::Tiers(context) => match tiers::get(context, cursor)? {
-                tiers::Decoded::Event(event) => Body::TiersEvent(event),
-                tiers::Decoded::Decision(decision) => Body::TiersDecision(decision),
-            },
-            TagSpace::Sla(context) => match sla::get(context, cursor)? {
-                sla::Decoded::Event(event) => Body::SlaEvent(event),
-                sla::Decoded::Decision(decision) => Body::SlaDecision(decision),
-            },
-        })
+        self.space.decode(cursor)
     }
 }

@@ -6,7 +6,7 @@
 //!    `target/crosshost/build` so the host's build stays as it is), the latter
 //!    without default features: the `optimum` feature's C++ solver (HiGHS) is not
 //!    cross-built, and no compared run uses it.
-//! 2. Runs each row of [`RUNS`] on both, each side in its own folder under
+//! 2. Runs each model's rows (`crosshost` in [`crate::models::MODELS`]) on both, each side in its own folder under
 //!    `target/crosshost/`, with `--log RUN.log --json` (standard output to
 //!    `RUN.json`): the same relative log name on both sides, because the JSON
 //!    summary names its log.
@@ -47,30 +47,12 @@ const TRACE: &str = "KTH-SP2-1996-2.1-cln.swf.gz";
 
 /// What a run reads: its subcommand's built-in workload, or the first N jobs of
 /// [`TRACE`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Input {
-    BuiltIn,
-    Trace(u32),
-}
-use Input::{BuiltIn, Trace};
+use crate::models::Input::{BuiltIn, Trace};
 
-/// A run: `(label, subcommand, options, input)`.
-type Run = (&'static str, &'static str, &'static [&'static str], Input);
-
-/// The runs: `host-sim SUBCOMMAND OPTIONS [--trace TRACE --limit N] --log LABEL.log
-/// --json`. Every model has a row (`xtask tidy` requires it): the service levels
-/// under best fit, the reservations with their defaults and with flexible windows,
-/// offers and Poisson run times, tiers on the paper's workload and on the trace, SLA
-/// on the paper's 100 generated sets and on the trace.
-const RUNS: &[Run] = &[
-    ("best-fit", "run", &["--policy", "best-fit", "--machines", "4", "--levels", "1,2,3,4,5"], Trace(10_000)),
-    ("reserve", "reserve", &[], Trace(5000)),
-    ("flexible", "reserve", &["--flex", "long", "--offers", "0.5", "--estimates", "poisson80"], Trace(5000)),
-    ("tiers-paper", "tiers", &["--policy", "qos-res", "--mix", "C"], BuiltIn),
-    ("tiers-trace", "tiers", &["--policy", "qos-res", "--mix", "C"], Trace(5000)),
-    ("sla-sets", "sla", &["--heuristic", "min(TF - 0.8*tD)"], BuiltIn),
-    ("sla-trace", "sla", &["--heuristic", "min(TF - 0.8*tD)", "--batch", "1h"], Trace(5000)),
-];
+/// A run: `(label, subcommand, options, input)`, one of each model's rows in
+/// [`crate::models::MODELS`]: `host-sim SUBCOMMAND OPTIONS [--trace TRACE --limit N]
+/// --log LABEL.log --json`.
+type Run = (&'static str, &'static str, &'static [&'static str], crate::models::Input);
 
 /// The tools the check needs that this machine lacks, by name.
 pub fn missing_tools() -> Vec<String> {
@@ -114,7 +96,8 @@ pub fn crosshost(tamper: bool) -> Result {
     let (native, emulated) = build(&dir)?;
     let built = started.elapsed();
     let host = std::env::consts::ARCH;
-    let runs: Vec<_> = RUNS.iter().filter(|row| row.3 == BuiltIn || trace.is_some()).collect();
+    let all = crate::models::crosshost_runs();
+    let runs: Vec<_> = all.iter().filter(|row| row.3 == BuiltIn || trace.is_some()).collect();
     // Named apart even when this host is itself an s390x.
     let native_dir = dir.join(format!("host-{host}"));
     let emulated_dir = dir.join("qemu-s390x");

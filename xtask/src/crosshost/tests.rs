@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{RUNS, compare_all, plant_difference};
+use super::{compare_all, plant_difference};
 
 /// A fresh folder per test under the system's temporary folder.
 fn scratch(name: &str) -> PathBuf {
@@ -18,7 +18,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Writes the same outputs of the first two runs into both sides' folders.
 fn write_outputs(dir: &Path) {
-    for (label, ..) in &RUNS[..2] {
+    for (label, ..) in &crate::models::crosshost_runs()[..2] {
         let log: Vec<u8> = (0..4000u32).map(|i| (i * 7 % 251) as u8).collect();
         let json = format!("{{\"run\": \"{label}\", \"log\": \"{label}.log\"}}\n");
         for side in ["x86_64", "s390x"] {
@@ -32,7 +32,8 @@ fn write_outputs(dir: &Path) {
 fn identical_folders_pass_and_count_every_file() {
     let dir = scratch("same");
     write_outputs(&dir);
-    let runs: Vec<_> = RUNS[..2].iter().collect();
+    let all = crate::models::crosshost_runs();
+    let runs: Vec<_> = all[..2].iter().collect();
     let (files, bytes) = compare_all("x86_64", &dir.join("x86_64"), &dir.join("s390x"), &runs).unwrap();
     assert_eq!(files, 4);
     assert_eq!(bytes, 2 * 4000 + 2 * "{\"run\": \"\", \"log\": \".log\"}\n".len() + 2 * (8 + 7));
@@ -44,7 +45,8 @@ fn the_planted_byte_fails_naming_run_file_offset_and_command() {
     let dir = scratch("tampered");
     write_outputs(&dir);
     plant_difference(&dir.join("x86_64/best-fit.log")).unwrap();
-    let runs: Vec<_> = RUNS[..2].iter().collect();
+    let all = crate::models::crosshost_runs();
+    let runs: Vec<_> = all[..2].iter().collect();
     let err = compare_all("x86_64", &dir.join("x86_64"), &dir.join("s390x"), &runs).unwrap_err();
     assert!(err.contains("1 of 4 files differ between x86_64"), "{err}");
     // Byte 2000 is 2000 * 7 % 251 = 195 = 0xc3; the flipped bit makes it 0xc2.

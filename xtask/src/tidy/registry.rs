@@ -6,9 +6,10 @@
 use super::report::Finding;
 
 /// The models, as `(name, host-sim subcommand)`: the name every layer uses for the
-/// model, and the subcommand that runs it (which the shared files name).
-pub(super) const MODELS: &[(&str, &str)] =
-    &[("service_level", "run"), ("reservation", "reserve"), ("tiers", "tiers"), ("sla", "sla")];
+/// model, and the subcommand that runs it; xtask's own table ([`crate::models`]).
+pub(super) fn models() -> Vec<(&'static str, &'static str)> {
+    crate::models::names()
+}
 
 /// Each layer's place for a model, `{m}` standing for the model's name; a template
 /// ending in `/` is a folder, any other a file.
@@ -39,16 +40,16 @@ pub(super) type Mention = (&'static str, &'static str, &'static str, &'static st
 /// list) does not stand in for it.
 pub(super) const MENTIONS: &[Mention] = &[
     (
-        "the xtask traces step",
-        "xtask/src/steps.rs",
-        "\"{s}\", &[",
-        "a row of TRACE_RUNS whose subcommand is \"{s}\"",
+        "replay's list of models",
+        "replay/src/contract.rs",
+        " {m}: ",
+        "a row `{m}: Marker [Event Decision] \"doc\",` to for_each_model!",
     ),
     (
-        "the cross-host check",
-        "xtask/src/crosshost/mod.rs",
-        "\"{s}\", &[",
-        "a row of RUNS whose subcommand is \"{s}\"",
+        "host-sim's list of models",
+        "host-sim/src/lib.rs",
+        "\"{m}\": ",
+        "a row `\"{m}\": Marker({m}),` to for_each_model!",
     ),
     (
         "the panic-free probe",
@@ -56,17 +57,11 @@ pub(super) const MENTIONS: &[Mention] = &[
         "kernel::{m}",
         "a call that reaches `kernel::{m}` from `link_check`, and \"{m}\" in COVERED",
     ),
-    (
-        "the determinism test",
-        "host-sim/tests/determinism.rs",
-        "&[\"{s}\",",
-        "a test that runs `host-sim {s}` twice, as the other models' do",
-    ),
 ];
 
 /// Every `(model, path)` the registry requires, models first.
 pub(super) fn required() -> impl Iterator<Item = (&'static str, String)> {
-    MODELS.iter().flat_map(|(m, _)| LAYERS.iter().map(move |layer| (*m, layer.replace("{m}", m))))
+    models().into_iter().flat_map(|(m, _)| LAYERS.iter().map(move |layer| (m, layer.replace("{m}", m))))
 }
 
 /// A finding for every model that a shared file of `mentions` does not mention, or

@@ -188,22 +188,19 @@ fn a_missing_shared_file_is_one_finding_not_one_per_model() {
 #[test]
 fn the_real_needles_match_the_shapes_of_the_shared_files() {
     // One line in the shape of each shared file, per model, as the real files have it.
-    let steps = "    (\"single\", \"first\", &[\"--machines\", \"4\"]),\n    (\"beta\", \"second\", &[]),\n";
+    let replay = "            alpha: Alpha [AlphaEvent AlphaDecision]\n            beta: Beta [BetaEvent BetaDecision]\n";
+    let host = "            \"alpha\": Alpha(alpha),\n            \"beta\": Beta(beta),\n";
     let probe = "    use kernel::alpha::{self, AlphaKernel};\n    use kernel::beta;\n";
-    let determinism = "    let logs = twice(\"first\", &[\"first\", \"--seed\", \"3\"]);\n    twice(\"b\", &[\"second\", \"--x\"]);\n";
-    let crosshost = "    (\"one\", \"first\", &[\"--policy\", \"x\"], Trace(5000)),\n    (\"two\", \"second\", &[], BuiltIn),\n";
     let files = [
-        ("xtask/src/steps.rs", steps),
-        ("xtask/src/crosshost/mod.rs", crosshost),
+        ("replay/src/contract.rs", replay),
+        ("host-sim/src/lib.rs", host),
         ("xtask/footprint/src/main.rs", probe),
-        ("host-sim/tests/determinism.rs", determinism),
     ];
     assert_eq!(unmentioned(registry::MENTIONS, &files), []);
-    // The fuzz targets' list names the models too, but is not a run.
-    let fuzz_list = "const FUZZ_TARGETS: &[&str] = &[\"first\", \"second\"];\n";
-    let found =
-        unmentioned(registry::MENTIONS, &[("xtask/src/steps.rs", fuzz_list), files[1], files[2], files[3]]);
+    // A model named only inside another word is not in the list.
+    let renamed = "            alphabet: Alpha [AlphaEvent AlphaDecision]\n            beta: Beta [BetaEvent BetaDecision]\n";
+    let found = unmentioned(registry::MENTIONS, &[("replay/src/contract.rs", renamed), files[1], files[2]]);
     let missing: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
-    assert_eq!(missing, ["alpha", "beta"]);
-    assert!(found[0].2.starts_with("the model `alpha` is missing from the xtask traces step: add a row"));
+    assert_eq!(missing, ["alpha"]);
+    assert!(found[0].2.starts_with("the model `alpha` is missing from replay's list of models: add a row"));
 }

@@ -15,6 +15,8 @@ use kernel::reservation::{Decision, Event, RejectReason, Request, RequestKind};
 use super::super::varint::{self, Cursor};
 use super::error::CodecError;
 use super::tag::{RESET, tag};
+use super::TagSpace;
+use crate::format::ReservationHeader;
 
 // Record numbers: the tag's flags, `tag >> 3`, of kind 2.
 const REQUEST_STRICT: u8 = 1;
@@ -268,3 +270,9 @@ const fn reason_of(byte: u8) -> Option<RejectReason> {
         _ => return None,
     })
 }
+
+/// The tag space of a reservation log: the service level's, without levels.
+pub(super) fn space(_: &ReservationHeader) -> Box<dyn TagSpace> {
+    Box::new(super::service_level::ServiceLevelCodec::new(&[]))
+}
+

@@ -28,6 +28,8 @@ use super::error::CodecError;
 use super::reservation;
 use super::tag::{ACCEPT, ADVANCE, COMPLETE, PREEMPT, REJECT, RESET, START, SUBMIT, tag};
 use crate::format::varint::{self, Cursor};
+use super::TagSpace;
+use crate::format::ServiceLevelHeader;
 
 pub(super) mod context;
 
@@ -118,11 +120,9 @@ impl ServiceLevelCodec {
             Body::ReservationDecision(decision) => {
                 reservation::put_decision(&decision, self.context.now, &self.context.reservation, out);
             }
-            // Tiers records only exist in tiers logs (above); elsewhere their tag is
-            // one no reader accepts.
-            Body::TiersEvent(_) | Body::TiersDecision(_) => out.push(u8::MAX),
-            // SLA records only exist in SLA logs (above).
-            Body::SlaEvent(_) | Body::SlaDecision(_) => out.push(u8::MAX),
+            // Another model's records only exist in its own logs, with their own tag
+            // space; here their tag is one no reader accepts.
+            _ => out.push(u8::MAX),
         }
         self.context.update(body);
     }
@@ -335,5 +335,25 @@ const fn reason_of(bits: u8) -> Option<RejectReason> {
         _ => return None,
     })
 }
+
+impl TagSpace for ServiceLevelCodec {
+    fn start_block(&mut self) {
+        ServiceLevelCodec::start_block(self);
+    }
+
+    fn encode(&mut self, body: &Body, out: &mut Vec<u8>) {
+        ServiceLevelCodec::encode(self, body, out);
+    }
+
+    fn decode(&mut self, cursor: &mut Cursor<'_>) -> Result<Body, CodecError> {
+        ServiceLevelCodec::decode(self, cursor)
+    }
+}
+
+/// The tag space of a service-level log, with its header's levels.
+pub(super) fn space(header: &ServiceLevelHeader) -> Box<dyn TagSpace> {
+    Box::new(ServiceLevelCodec::new(&header.levels))
+}
+
 #[cfg(test)]
 mod tests;

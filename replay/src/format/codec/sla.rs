@@ -14,6 +14,10 @@ use kernel::sla::{Decision, Event, RejectReason, Request};
 
 use super::error::CodecError;
 use crate::format::varint::{self, Cursor};
+use kernel::log::Body;
+
+use super::TagSpace;
+use crate::format::SlaHeader;
 
 const SUBMIT: u8 = 0;
 const PLAN: u8 = 1;
@@ -125,6 +129,33 @@ fn reason_byte(reason: RejectReason) -> u8 {
 
 fn reason_of(byte: u8) -> Option<RejectReason> {
     RejectReason::ALL.get(usize::from(byte)).copied()
+}
+
+
+impl TagSpace for SlaContext {
+    fn start_block(&mut self) {
+        *self = Self::default();
+    }
+
+    fn encode(&mut self, body: &Body, out: &mut Vec<u8>) {
+        match *body {
+            Body::SlaEvent(event) => put_event(&event, self, out),
+            Body::SlaDecision(decision) => put_decision(&decision, self, out),
+            _ => out.push(u8::MAX),
+        }
+    }
+
+    fn decode(&mut self, cursor: &mut Cursor<'_>) -> Result<Body, CodecError> {
+        Ok(match get(self, cursor)? {
+            Decoded::Event(event) => Body::SlaEvent(event),
+            Decoded::Decision(decision) => Body::SlaDecision(decision),
+        })
+    }
+}
+
+/// The tag space of a sla log: its context, empty at the start of a block.
+pub(super) fn space(_: &SlaHeader) -> Box<dyn TagSpace> {
+    Box::new(SlaContext::default())
 }
 
 #[cfg(test)]

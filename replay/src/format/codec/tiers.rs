@@ -11,6 +11,10 @@ use kernel::tiers::{Decision, Event, RejectReason, Request, Tier, Violation};
 
 use super::error::CodecError;
 use crate::format::varint::{self, Cursor};
+use kernel::log::Body;
+
+use super::TagSpace;
+use crate::format::TiersHeader;
 
 const SUBMIT: u8 = 0;
 const ADVANCE: u8 = 1;
@@ -277,6 +281,33 @@ fn reason_byte(reason: RejectReason) -> u8 {
 
 fn reason_of(byte: u8) -> Option<RejectReason> {
     REASONS.get(usize::from(byte)).copied()
+}
+
+
+impl TagSpace for TiersContext {
+    fn start_block(&mut self) {
+        *self = Self::default();
+    }
+
+    fn encode(&mut self, body: &Body, out: &mut Vec<u8>) {
+        match *body {
+            Body::TiersEvent(event) => put_event(&event, self, out),
+            Body::TiersDecision(decision) => put_decision(&decision, self, out),
+            _ => out.push(u8::MAX),
+        }
+    }
+
+    fn decode(&mut self, cursor: &mut Cursor<'_>) -> Result<Body, CodecError> {
+        Ok(match get(self, cursor)? {
+            Decoded::Event(event) => Body::TiersEvent(event),
+            Decoded::Decision(decision) => Body::TiersDecision(decision),
+        })
+    }
+}
+
+/// The tag space of a tiers log: its context, empty at the start of a block.
+pub(super) fn space(_: &TiersHeader) -> Box<dyn TagSpace> {
+    Box::new(TiersContext::default())
 }
 
 #[cfg(test)]

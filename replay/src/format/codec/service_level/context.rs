@@ -87,9 +87,8 @@ impl Context {
             }
             Body::ReservationEvent(event) => self.reservation.update(&event, &mut self.now),
             Body::ReservationDecision(_) => {}
-            // A tiers log keeps its own context (`tiers_context`).
-            Body::TiersEvent(_) | Body::TiersDecision(_) => {}
-            Body::SlaEvent(_) | Body::SlaDecision(_) => {}
+            // Another model's log keeps its own context, in its own tag space.
+            _ => {}
         }
     }
 
