@@ -132,6 +132,7 @@ for_each_model!(model_folders);
 pub mod compare;
 pub mod config;
 pub mod error;
+pub mod files;
 pub mod findings;
 pub mod input;
 pub mod model;

@@ -10,6 +10,7 @@
 
 use crate::compare::{CompareError, Row};
 use crate::error::CliError;
+use crate::files::Files;
 use crate::whatif::Whatif;
 use crate::workload::Workload;
 
@@ -25,6 +26,8 @@ pub trait HostModel: Whatif {
 
     /// One of its subcommands, from its options to its output.
     fn dispatch(command: &Self::Command) -> Result<(), CliError>;
+    /// The files one of its subcommands reads and writes, as its options name them.
+    fn files(command: &Self::Command) -> Files;
     /// The model on `workload` with its documented defaults, on a machine of
     /// `processors` where it has a pool: one row of the measures every model shares.
     fn compare(workload: &Workload, processors: u32) -> Result<Row, CompareError>;
@@ -53,6 +56,13 @@ macro_rules! models {
             pub fn dispatch(&self) -> Result<(), CliError> {
                 match self {
                     $(Self::$model(command) => <$model as HostModel>::dispatch(command),)*
+                }
+            }
+
+            /// The files the subcommand reads and writes.
+            pub fn files(&self) -> Files {
+                match self {
+                    $(Self::$model(command) => <$model as HostModel>::files(command),)*
                 }
             }
         }

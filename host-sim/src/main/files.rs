@@ -1,4 +1,5 @@
-//! The files a subcommand reads and writes, checked before anything is read: an
+//! The files a subcommand reads and writes (each model's subcommands' from its
+//! [`host_sim::model::HostModel::files`]), checked before anything is read: an
 //! output that is an input or another output is refused
 //! ([`replay::staged::distinct`]), and so is a trace given twice. Every input takes
 //! part: traces, the scenario file (`--config`), availability files, the sweep a
@@ -8,20 +9,14 @@
 //! this, `distinct` registers the inputs and [`replay::staged::write`] never replaces
 //! one, whatever path it is given.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use host_sim::error::CliError;
-use host_sim::input::TraceArgs;
-use host_sim::model::ModelCommand;
-use host_sim::plot::PlotArgs;
-use host_sim::{reservation::contract as reservation, service_level::contract as service_level};
-use host_sim::{sla::contract as sla, tiers::contract as tiers};
+use host_sim::files::{Files, Owned};
 use replay::staged::{self, paths::Named};
 
 use super::Command;
 
-/// What `sweep --out` writes (and its figures).
-const SWEEP: &[&str] = &["sweep.csv", "sweep.json"];
 /// What `compare --out` writes.
 const COMPARE: &[&str] = &[
     "compare.csv",
@@ -31,74 +26,6 @@ const COMPARE: &[&str] = &[
     "compare_slowdown.svg",
     "compare_utilisation.svg",
 ];
-/// What `reserve-sweep --out` writes (and its figures).
-const RESERVE: &[&str] = &["fig2.csv", "fig3.csv", "fig4.csv", "fig5.csv", "fig6.csv", "fig7.csv"];
-/// What `cv-sweep --out` writes (and its figures).
-const CV: &[&str] = &["cv.csv", "cv-summary.csv"];
-/// What `tiers-sweep --out` writes (and its figures).
-const TIERS: &[&str] = &["tiers_runs.csv", "tiers_cells.csv", "tiers.json"];
-/// What `sla-sweep --out` writes (and its figures).
-const SLA: &[&str] = &[
-    "sla_points.csv",
-    "sla_fig3.csv",
-    "sla_fig4.csv",
-    "sla_fig7.csv",
-    "sla_fig8.csv",
-    "sla_table1.csv",
-    "sla_table2.csv",
-    "sla_families.csv",
-    "sla.json",
-];
-/// What `criteria` writes (and its figures), in SWEEP_DIR or --out.
-const CRITERIA: &[&str] = &["criteria.csv"];
-
-/// A path and the option that gave it.
-type Owned = (&'static str, PathBuf);
-
-/// The files of one command line.
-#[derive(Default)]
-struct Files {
-    inputs: Vec<Owned>,
-    traces: Vec<Owned>,
-    outputs: Vec<Owned>,
-    folders: Vec<Owned>,
-    /// The output folders that get figures (`*.svg`, named by what the run finds).
-    figures: Vec<Owned>,
-}
-
-impl Files {
-    fn input(mut self, option: &'static str, path: Option<&Path>) -> Self {
-        self.inputs.extend(path.map(|p| (option, p.to_owned())));
-        self
-    }
-
-    fn traces(mut self, source: &TraceArgs) -> Self {
-        self.traces.extend(source.trace.iter().map(|p| ("--trace", p.clone())));
-        self
-    }
-
-    fn output(mut self, option: &'static str, path: Option<&Path>) -> Self {
-        self.outputs.extend(path.map(|p| (option, p.to_owned())));
-        self
-    }
-
-    /// An output folder and the files written in it.
-    fn folder(mut self, option: &'static str, dir: Option<&Path>, names: &[&str]) -> Self {
-        if let Some(dir) = dir {
-            self.outputs.extend(names.iter().map(|name| (option, dir.join(name))));
-            self.folders.push((option, dir.to_owned()));
-        }
-        self
-    }
-
-    /// An output folder that gets figures too, when `plots` are on.
-    fn figures(mut self, option: &'static str, dir: Option<&Path>, names: &[&str], plots: PlotArgs) -> Self {
-        if let Some(dir) = dir.filter(|_| plots.enabled()) {
-            self.figures.push((option, dir.to_owned()));
-        }
-        self.folder(option, dir, names)
-    }
-}
 
 /// Checks `command`'s files; `run` is the subcommand `host-sim` alone runs, and
 /// `scenario` the `--config` file read.
@@ -134,27 +61,8 @@ fn named(list: &[Owned]) -> Vec<Named<'_>> {
 fn listed(command: Option<&Command>, run: &host_sim::service_level::cli::RunArgs) -> Files {
     let new = Files::default();
     match command {
-        None => run_files(run),
-        Some(Command::Model(ModelCommand::ServiceLevel(command))) => service_level(command),
-        Some(Command::Model(ModelCommand::Reservation(command))) => match command {
-            reservation::Command::Reserve(args) => {
-                new.traces(&args.input.source).output("--log", args.output.log.as_deref())
-            }
-            reservation::Command::ReserveSweep(args) => {
-                new.traces(&args.input.source).figures("--out", Some(&args.out), RESERVE, args.plots)
-            }
-        },
-        Some(Command::Model(ModelCommand::Tiers(command))) => match command {
-            tiers::Command::Tiers(args) => new
-                .traces(&args.input)
-                .input("--availability", args.availability.as_deref())
-                .output("--log", args.output.log.as_deref()),
-            tiers::Command::TiersSweep(args) => new.figures("--out", Some(&args.out), TIERS, args.plots),
-        },
-        Some(Command::Model(ModelCommand::Sla(command))) => match command {
-            sla::Command::Sla(args) => new.traces(&args.input).output("--log", args.output.log.as_deref()),
-            sla::Command::SlaSweep(args) => new.figures("--out", Some(&args.out), SLA, args.plots),
-        },
+        None => host_sim::service_level::contract::run_files(run),
+        Some(Command::Model(command)) => command.files(),
         Some(Command::Config(_)) => new,
         Some(Command::Compare(args)) => {
             new.traces(&args.source).folder("--out", args.out.as_deref(), COMPARE)
@@ -163,37 +71,6 @@ fn listed(command: Option<&Command>, run: &host_sim::service_level::cli::RunArgs
             new.input("LOG", Some(&args.input)).output("--log", args.output.log.as_deref())
         }
     }
-}
-
-/// The service level's subcommands' files.
-fn service_level(command: &service_level::Command) -> Files {
-    let new = Files::default();
-    match command {
-        service_level::Command::Run(args) => run_files(args),
-        service_level::Command::Sweep(args) => {
-            new.traces(&args.input.source).figures("--out", args.out.as_deref(), SWEEP, args.plots)
-        }
-        service_level::Command::Criteria(args) => {
-            let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
-            let sweep = args.sweep_dir.join("sweep.csv");
-            new.input("SWEEP_DIR", Some(&sweep)).figures("--out", Some(out), CRITERIA, args.plots)
-        }
-        service_level::Command::Optimum(args) => {
-            new.traces(&args.input.source).output("--out", args.out.as_deref())
-        }
-        service_level::Command::CvSweep(args) => {
-            new.traces(&args.input.source).figures("--out", Some(&args.out), CV, args.plots)
-        }
-    }
-}
-
-/// `run`'s files: its traces; its log, per-job CSV and record stream.
-fn run_files(args: &host_sim::service_level::cli::RunArgs) -> Files {
-    Files::default()
-        .traces(&args.input.source)
-        .output("--log", args.output.log.as_deref())
-        .output("--jobs-out", args.jobs_out.as_deref())
-        .output("--stream-out", args.stream_out.as_deref())
 }
 
 /// Refuses an output folder that is a file, or lies under one.

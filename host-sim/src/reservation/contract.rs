@@ -12,6 +12,7 @@ use super::{Experiment, Input};
 use crate::compare::{CompareError, Row, mean};
 use crate::error::CliError;
 use crate::error::model_result;
+use crate::files::Files;
 use crate::model::{HostModel, Reservation};
 use crate::reservation;
 use crate::workload::Workload;
@@ -32,6 +33,9 @@ const EXAMPLE_RESERVE: &str = "Example: host-sim reserve --trace ../shared/trace
 const EXAMPLE_RESERVE_SWEEP: &str =
     "Example: host-sim reserve-sweep --trace ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz --out out/netto";
 
+/// What `reserve-sweep --out` writes (and its figures).
+const SWEEP: &[&str] = &["fig2.csv", "fig3.csv", "fig4.csv", "fig5.csv", "fig6.csv", "fig7.csv"];
+
 impl HostModel for Reservation {
     type Command = Command;
     const SAMPLE: &'static [&'static str] = &["reserve", "--nodes", "16", "--window", "1d", "--offers", "1.0", "--load", "1.25"];
@@ -40,6 +44,16 @@ impl HostModel for Reservation {
         match command {
             Command::Reserve(args) => model_result(super::cli::reserve(args)),
             Command::ReserveSweep(args) => model_result(super::cli::reserve_sweep(args)),
+        }
+    }
+
+    fn files(command: &Command) -> Files {
+        let new = Files::default();
+        match command {
+            Command::Reserve(args) => new.traces(&args.input.source).output("--log", args.output.log.as_deref()),
+            Command::ReserveSweep(args) => {
+                new.traces(&args.input.source).figures("--out", Some(&args.out), SWEEP, args.plots)
+            }
         }
     }
 

@@ -6,6 +6,7 @@ use super::levels;
 use super::sim::{self, RunConfig};
 use crate::compare::{CompareError, Row};
 use crate::error::CliError;
+use crate::files::Files;
 use crate::workload::Workload;
 
 use crate::model::{HostModel, ServiceLevel};
@@ -47,6 +48,23 @@ const EXAMPLE_CV_SWEEP: &str = "Example: host-sim cv-sweep --trace ../shared/tra
 --trace ../shared/traces/NASA-iPSC-1993-3.1-cln.swf.gz --weeks 4 --time-limit 10 --out out/cv";
 const EXAMPLE_CRITERIA: &str = "Example: host-sim criteria out/kth-sweep --machine-counts 1,2,4";
 
+/// What `sweep --out` writes (and its figures).
+const SWEEP: &[&str] = &["sweep.csv", "sweep.json"];
+/// What `cv-sweep --out` writes (and its figures).
+const CV: &[&str] = &["cv.csv", "cv-summary.csv"];
+/// What `criteria` writes (and its figures), in SWEEP_DIR or --out.
+const CRITERIA: &[&str] = &["criteria.csv"];
+
+/// `run`'s files (`host-sim` alone runs it): its traces; its log, per-job CSV and
+/// record stream.
+pub fn run_files(args: &super::cli::RunArgs) -> Files {
+    Files::default()
+        .traces(&args.input.source)
+        .output("--log", args.output.log.as_deref())
+        .output("--jobs-out", args.jobs_out.as_deref())
+        .output("--stream-out", args.stream_out.as_deref())
+}
+
 impl HostModel for ServiceLevel {
     type Command = Command;
     const SAMPLE: &'static [&'static str] = &["run", "--machines", "2", "--levels", "1,2,3", "--seed", "3", "--alpha", "0.50"];
@@ -58,6 +76,23 @@ impl HostModel for ServiceLevel {
             Command::Criteria(args) => criteria_cli::criteria(args),
             Command::Optimum(args) => optimum_cli::optimum(args),
             Command::CvSweep(args) => grid::cv_sweep(args),
+        }
+    }
+
+    fn files(command: &Command) -> Files {
+        let new = Files::default();
+        match command {
+            Command::Run(args) => run_files(args),
+            Command::Sweep(args) => {
+                new.traces(&args.input.source).figures("--out", args.out.as_deref(), SWEEP, args.plots)
+            }
+            Command::Criteria(args) => {
+                let out = args.out.as_deref().unwrap_or(&args.sweep_dir);
+                let sweep = args.sweep_dir.join("sweep.csv");
+                new.input("SWEEP_DIR", Some(&sweep)).figures("--out", Some(out), CRITERIA, args.plots)
+            }
+            Command::Optimum(args) => new.traces(&args.input.source).output("--out", args.out.as_deref()),
+            Command::CvSweep(args) => new.traces(&args.input.source).figures("--out", Some(&args.out), CV, args.plots),
         }
     }
 

@@ -5,6 +5,7 @@
 use crate::compare::{CompareError, Row, mean};
 use crate::error::CliError;
 use crate::error::model_result;
+use crate::files::Files;
 use crate::model::{HostModel, Sla};
 use crate::workload::Workload;
 
@@ -22,6 +23,19 @@ pub enum Command {
     SlaSweep(super::cli::SweepArgs),
 }
 
+/// What `sla-sweep --out` writes (and its figures).
+const SWEEP: &[&str] = &[
+    "sla_points.csv",
+    "sla_fig3.csv",
+    "sla_fig4.csv",
+    "sla_fig7.csv",
+    "sla_fig8.csv",
+    "sla_table1.csv",
+    "sla_table2.csv",
+    "sla_families.csv",
+    "sla.json",
+];
+
 impl HostModel for Sla {
     type Command = Command;
     const SAMPLE: &'static [&'static str] = &["sla", "--heuristic", "min(TF + 0.5*A + 2*tL)", "--batch", "1h", "--seed", "5", "--slot", "1m"];
@@ -30,6 +44,14 @@ impl HostModel for Sla {
         match command {
             Command::Sla(args) => model_result(super::cli::run(args)),
             Command::SlaSweep(args) => model_result(super::cli::run_sweep(args)),
+        }
+    }
+
+    fn files(command: &Command) -> Files {
+        let new = Files::default();
+        match command {
+            Command::Sla(args) => new.traces(&args.input).output("--log", args.output.log.as_deref()),
+            Command::SlaSweep(args) => new.figures("--out", Some(&args.out), SWEEP, args.plots),
         }
     }
 

@@ -9,6 +9,7 @@ use kernel::JobId;
 use crate::compare::{CompareError, Row, mean};
 use crate::error::CliError;
 use crate::error::model_result;
+use crate::files::Files;
 use crate::model::{HostModel, Tiers};
 use crate::workload::Workload;
 
@@ -28,6 +29,9 @@ pub enum Command {
 const EXAMPLE_TIERS: &str = "Example: host-sim tiers --policy qos-res --mix C --seed 3 --log out/tiers.log";
 const EXAMPLE_TIERS_SWEEP: &str = "Example: host-sim tiers-sweep --seeds 1..5 --out out/tiers";
 
+/// What `tiers-sweep --out` writes (and its figures).
+const SWEEP: &[&str] = &["tiers_runs.csv", "tiers_cells.csv", "tiers.json"];
+
 impl HostModel for Tiers {
     type Command = Command;
     const SAMPLE: &'static [&'static str] = &["tiers", "--policy", "qos-res", "--mix", "c", "--seed", "2", "--reliable", "2", "--volunteer", "3"];
@@ -36,6 +40,17 @@ impl HostModel for Tiers {
         match command {
             Command::Tiers(args) => model_result(super::cli::run(args)),
             Command::TiersSweep(args) => model_result(super::cli::run_sweep(args)),
+        }
+    }
+
+    fn files(command: &Command) -> Files {
+        let new = Files::default();
+        match command {
+            Command::Tiers(args) => new
+                .traces(&args.input)
+                .input("--availability", args.availability.as_deref())
+                .output("--log", args.output.log.as_deref()),
+            Command::TiersSweep(args) => new.figures("--out", Some(&args.out), SWEEP, args.plots),
         }
     }
 
