@@ -115,15 +115,64 @@ use replay::engine::EngineError;
 use replay::export::describe;
 use replay::format::{FormatError, Header, LogWriter};
 
-mod reservation;
-mod service_level;
-mod sla;
-mod tiers;
+/// The models a scenario runs, one row each: `name: Variant(Scenario)`, with `name`
+/// its module here and the word of its `model NAME` line, `Scenario` its
+/// [`ModelScenario`]. [`Model`], its modules and the choice by the first directive
+/// come from this list.
+macro_rules! for_each_model {
+    ($then:ident) => {
+        $then! {
+            service_level: ServiceLevel(ServiceLevelScenario),
+            reservation: Reservation(ReservationScenario),
+            tiers: Tiers(TiersScenario),
+            sla: Sla(SlaScenario),
+        }
+    };
+}
 
-pub use reservation::ReservationScenario;
-pub use service_level::{ServiceLevelScenario, synthetic, synthetic_sample};
-pub use sla::SlaScenario;
-pub use tiers::TiersScenario;
+macro_rules! models {
+    ($($name:ident: $variant:ident($scenario:ident),)*) => {
+        $(
+            mod $name;
+            pub use $name::$scenario;
+        )*
+
+        /// The model a scenario runs, chosen by its first directive (`model NAME`; the
+        /// service level when there is none).
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum Model {
+            $($variant($scenario),)*
+        }
+
+        impl Model {
+            /// The model a scenario's first directive names, or `None` if it names none.
+            fn named(words: &[&str]) -> Option<Self> {
+                match words {
+                    $(["model", name] if *name == stringify!($name) => {
+                        Some(Self::$variant($scenario::default()))
+                    })*
+                    _ => None,
+                }
+            }
+
+            fn scenario(&self) -> &dyn ModelScenario {
+                match self {
+                    $(Self::$variant(scenario) => scenario,)*
+                }
+            }
+
+            fn scenario_mut(&mut self) -> &mut dyn ModelScenario {
+                match self {
+                    $(Self::$variant(scenario) => scenario,)*
+                }
+            }
+        }
+    };
+}
+
+for_each_model!(models);
+
+pub use service_level::{synthetic, synthetic_sample};
 
 /// A parsed scenario: which model it runs, with that model's configuration and
 /// events, and the input's hash.
@@ -133,16 +182,6 @@ pub struct Scenario {
     /// CRC-64 of the scenario file's text (or of the synthetic workload's parameters):
     /// the log header's input hash.
     pub input_hash: u64,
-}
-
-/// The model a scenario runs, chosen by its first directive (`model NAME`; the
-/// service level when there is none).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Model {
-    ServiceLevel(ServiceLevelScenario),
-    Reservation(ReservationScenario),
-    Tiers(TiersScenario),
-    Sla(SlaScenario),
 }
 
 /// What every model's scenario does, the one shape the four share: read its
@@ -158,39 +197,6 @@ pub(crate) trait ModelScenario {
     fn run(&self, file: &str) -> Result<Outcome, ScenarioError>;
     /// The log header's configuration, before the host and the input are stamped on it.
     fn header(&self) -> Header;
-}
-
-/// `body` with `binding` bound to the model's own scenario, whichever model it is:
-/// the one place that lists the four.
-macro_rules! each_model {
-    ($model:expr, $binding:ident => $body:expr) => {
-        match $model {
-            Model::ServiceLevel($binding) => $body,
-            Model::Reservation($binding) => $body,
-            Model::Tiers($binding) => $body,
-            Model::Sla($binding) => $body,
-        }
-    };
-}
-
-impl Model {
-    /// The model a scenario's first directive names, or `None` if it names none.
-    fn named(words: &[&str]) -> Option<Self> {
-        match words {
-            ["model", "reservation"] => Some(Self::Reservation(ReservationScenario::default())),
-            ["model", "tiers"] => Some(Self::Tiers(TiersScenario::default())),
-            ["model", "sla"] => Some(Self::Sla(SlaScenario::default())),
-            _ => None,
-        }
-    }
-
-    fn scenario(&self) -> &dyn ModelScenario {
-        each_model!(self, scenario => scenario)
-    }
-
-    fn scenario_mut(&mut self) -> &mut dyn ModelScenario {
-        each_model!(self, scenario => scenario)
-    }
 }
 
 #[derive(Debug, thiserror::Error)]
