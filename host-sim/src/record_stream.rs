@@ -27,7 +27,8 @@ use replay::stream::HostSetup;
 const SETUP_BUFFER_BYTES: usize = 4096;
 
 /// The setup of the kernel that `header` rebuilds, naming `source` as its writer;
-/// `None` if the header holds more levels or resources than a setup does.
+/// `None` if the header holds more levels or resources than a setup does, or its
+/// model has no device stream.
 pub fn setup(header: &Header, source: &str) -> Option<HostSetup> {
     let model = match &header.model {
         Model::ServiceLevel(s) => DeviceModel::ServiceLevel {
@@ -53,6 +54,10 @@ pub fn setup(header: &Header, source: &str) -> Option<HostSetup> {
             resources: t.resources.as_slice().try_into().ok()?,
         },
         Model::Sla(s) => DeviceModel::Sla { slots: s.slots, batch: s.batch, config: s.config },
+        // A model without a device stream (`kernel::stream::DeviceModel`) has no setup;
+        // each of today's models has one.
+        #[allow(unreachable_patterns)]
+        _ => return None,
     };
     Some(Setup::new(source, model))
 }
