@@ -38,13 +38,13 @@ use serde::{Deserialize, Serialize};
 pub mod check;
 pub mod codec;
 mod legacy;
-mod model;
+pub mod model;
 pub mod reader;
 pub mod varint;
 pub mod writer;
 
-pub use check::HeaderError;
 pub use codec::error::CodecError;
+pub use model::HeaderError;
 pub use model::{
     Model, ReservationHeader, ServiceLevelHeader, SlaHeader, TiersHeader, policy_format_version,
 };

@@ -9,7 +9,10 @@
 
 use kernel::service_level::SLACK_ONE_MILLI;
 
-use super::{Header, Model, ReservationHeader, ServiceLevelHeader, Setting, SlaHeader, TiersHeader};
+use super::model::{CheckedPart, fail};
+use super::{
+    Header, HeaderError, Model, ReservationHeader, ServiceLevelHeader, Setting, SlaHeader, TiersHeader,
+};
 use crate::echo::echo;
 use crate::engine::service_level::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};
 
@@ -17,19 +20,6 @@ use crate::engine::service_level::{MAX_LEVELS, MAX_MACHINES, QUEUE_CAPACITIES};
 pub const INPUT_HASH_DIGITS: usize = 16;
 /// No text field of a header is longer than this.
 pub const TEXT_MAX_BYTES: usize = 4096;
-
-/// A header field that is out of its range.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("header field `{field}`: {problem}")]
-pub struct HeaderError {
-    /// The field, as `docs/log-format.md` names it (`settings.alpha` for a setting).
-    pub field: String,
-    pub problem: String,
-}
-
-fn fail(field: impl Into<String>, problem: impl Into<String>) -> HeaderError {
-    HeaderError { field: field.into(), problem: problem.into() }
-}
 
 /// The settings a writer of this format puts in a header, and what each may hold.
 /// Keys are kebab-case option names; a key not listed here is refused.
@@ -134,14 +124,6 @@ fn text(field: &str, value: &str, required: bool) -> Result<(), HeaderError> {
         return Err(fail(field, format!("holds the control character U+{:04X}", u32::from(c))));
     }
     Ok(())
-}
-
-/// A model's part of the header, held to its ranges: every model's part implements
-/// it (the four below; a new model's beside its tag space, in `codec/NAME.rs`), and
-/// [`Header::check`] picks it by the model.
-pub trait CheckedPart {
-    /// Checks the part's fields; `version` is the log's format version.
-    fn check(&self, version: u16) -> Result<(), HeaderError>;
 }
 
 /// The check of the model's part, `match`ed over the list of models.

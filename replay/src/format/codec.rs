@@ -87,11 +87,17 @@ macro_rules! space_for {
     };
 }
 
+/// The service level's tag space with `levels`, which a reservation log shares
+/// (without levels).
+fn service_level_space(levels: &[Level]) -> Box<dyn TagSpace> {
+    Box::new(ServiceLevelCodec::new(levels))
+}
+
 impl RecordCodec {
     /// A codec for a service-level or reservation log whose header holds `levels`, at
     /// the start of a block.
     pub fn new(levels: &[Level]) -> Self {
-        Self { space: Box::new(ServiceLevelCodec::new(levels)) }
+        Self { space: service_level_space(levels) }
     }
 
     /// The codec for the records of a log of `model`: its model's tag space.

@@ -6,6 +6,27 @@ use kernel::reservation::Config as ReservationConfig;
 use kernel::service_level::{Level, Policy};
 use serde::{Deserialize, Serialize};
 
+/// A header field that is out of its range.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("header field `{field}`: {problem}")]
+pub struct HeaderError {
+    /// The field, as `docs/log-format.md` names it (`settings.alpha` for a setting).
+    pub field: String,
+    pub problem: String,
+}
+
+pub(crate) fn fail(field: impl Into<String>, problem: impl Into<String>) -> HeaderError {
+    HeaderError { field: field.into(), problem: problem.into() }
+}
+
+/// A model's part of the header, held to its ranges: every model's part implements
+/// it (the four in `check.rs`; a new model's in `model/NAME.rs`, beside its header part), and
+/// [`Header::check`](super::Header::check) picks it by the model.
+pub trait CheckedPart {
+    /// Checks the part's fields; `version` is the log's format version.
+    fn check(&self, version: u16) -> Result<(), HeaderError>;
+}
+
 /// Which model a log records, with its part of the header: what rebuilds its kernel.
 /// A log holds one model's records. Variants are only added at the end (the index is
 /// in the bytes), so a new model leaves the headers of the others as they were.

@@ -2,7 +2,7 @@
 //! property tests (`replay/tests/properties.rs`), of the `service_level` fuzz target and,
 //! through [`ServiceLevelAudit`], of `replay verify`.
 //!
-//! - [`sim`]: [`ServiceLevelReference`], the rules restated over `Vec` queues; it produces the
+//! - [`reference`]: [`ServiceLevelReference`], the rules restated over `Vec` queues; it produces the
 //!   full decision stream the kernel must produce for the same events, under any
 //!   [`kernel::service_level::Policy`] (slack left and remaining work recomputed from
 //!   the queues).
@@ -11,7 +11,7 @@
 //!   knowing the future, could accept on one machine; brute force on at most ten jobs).
 //! - [`optimum`]: [`optimal_income`], the same on one machine or several, each job at
 //!   its own income, without migration: the exact `V*` of small instances.
-//! - [`trace`]: [`ServiceLevelAudit`], which reads events and the kernel's decisions and
+//! - [`audit`]: [`ServiceLevelAudit`], which reads events and the kernel's decisions and
 //!   checks them without any model of admission: deadlines met, every `Start` closed,
 //!   work adding up to `p`, one job at a time per machine, no machine idle with work.
 //! - [`cases`]: [`case_from_bytes`], one decoder from arbitrary bytes to a small

@@ -59,13 +59,29 @@ fn module_tree(root: &str, text: &BTreeMap<&str, &str>, tests: &BTreeSet<String>
     modules
 }
 
-/// The names of the `mod NAME;` lines of `source` outside `#[cfg(test)]` items.
+/// The names of the `mod NAME;` lines of `source` outside `#[cfg(test)]` items; a
+/// line that calls a list of models to declare their modules (`model_modules!`,
+/// `model_folders!`, snapshots' `for_each_model!(models)`) declares one per model.
 fn declared_modules(source: &str) -> Vec<String> {
     let lines: Vec<&str> = source.lines().collect();
     let skipped = scan::test_lines(&lines);
     let kept = lines.iter().zip(skipped).filter(|(_, test)| !test);
-    kept.filter_map(|(line, _)| scan::mod_file(line).map(str::to_owned)).collect()
+    let mut names = Vec::new();
+    for (line, _) in kept {
+        if MODEL_MODULES.iter().any(|call| line.trim_start().starts_with(call)) {
+            names.extend(crate::models::names().into_iter().map(|(name, _)| name.to_owned()));
+        }
+        names.extend(scan::mod_file(line).map(str::to_owned));
+    }
+    names
 }
+
+/// The calls that declare one module per model.
+const MODEL_MODULES: &[&str] = &[
+    "crate::for_each_model!(crate::model_modules!",
+    "for_each_model!(model_folders)",
+    "for_each_model!(models)",
+];
 
 /// For each file, the files of its crate it names paths into.
 fn edges(modules: &Modules, text: &BTreeMap<&str, &str>) -> BTreeMap<String, BTreeSet<String>> {

@@ -273,6 +273,6 @@ const fn reason_of(byte: u8) -> Option<RejectReason> {
 
 /// The tag space of a reservation log: the service level's, without levels.
 pub(super) fn space(_: &ReservationHeader) -> Box<dyn TagSpace> {
-    Box::new(super::service_level::ServiceLevelCodec::new(&[]))
+    super::service_level_space(&[])
 }
 
