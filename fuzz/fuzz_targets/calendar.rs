@@ -5,7 +5,7 @@
 //! horizon must agree.
 //!
 //! The same comparison runs as an ordinary test over a fixed seeded set of cases:
-//! `kernel/tests/reservation_calendar.rs` (which also counts that every answer of
+//! `kernel/tests/calendar.rs` (which also counts that every answer of
 //! every operation is reached).
 
 #![no_main]

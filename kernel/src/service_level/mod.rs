@@ -94,7 +94,7 @@
 //! The state is `size_of::<ServiceLevelKernel<M, Q, L>>()` bytes and nothing else; a queue entry
 //! costs 29 bytes (deadline, projected finish, suffix-minimum slack, job, a flag; see
 //! [`queue`]), a machine 24 more for the copies of its head finish and tail, and a
-//! level 8. Measured on x86_64 (pinned by `tests/rules.rs`; 32-bit targets
+//! level 8. Measured on x86_64 (pinned by `tests/service_level_rules.rs`; 32-bit targets
 //! differ by a few bytes of length fields):
 //!
 //! | `M` | `Q` | `L` | bytes |

@@ -106,7 +106,7 @@
 //! The state is `size_of::<SlaKernel<H, B>>()` bytes and nothing else: a slot costs 8
 //! bytes (its free capacity and its share of the calendar's block words) and a pending request 80 (the request 32, its sort key 32, its index 8, and
 //! padding to `i128`'s 16-byte alignment on x86_64). Measured on x86_64 and pinned by
-//! `tests/sla.rs`:
+//! `tests/sla_rules.rs`:
 //!
 //! | `H` | `B` | bytes |
 //! |---|---|---|

@@ -1,4 +1,4 @@
-//! A plain model of the slot calendar, shared by `reservation_calendar.rs` and the
+//! A plain model of the slot calendar, shared by `calendar.rs` and the
 //! `calendar` fuzz target (which includes this file by path): one `u32` per absolute
 //! slot, no ring, every query answered by brute force.
 
