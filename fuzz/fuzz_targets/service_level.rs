@@ -8,7 +8,7 @@
 //! `f_I < f_II`, `u_I > u_II`, one machine or several) of Lezama (2012), and, under its
 //! own name, our generalisation `(u_min/u_max)(1 - 1/f_min)` to any other level table.
 //! `replay::model::service_level::check_case` holds all of it, the same checks as
-//! `replay/tests/properties.rs`, on inputs that libFuzzer steers; a failure prints the
+//! `replay/tests/service_level_props.rs`, on inputs that libFuzzer steers; a failure prints the
 //! statement, the experiment's jobs, `V`, `V*`, the bound and the whole case.
 //!
 //! Built with `--features planted-bound`, the target holds greedy acceptance to a

@@ -1,6 +1,6 @@
 //! The service-level model's independent reference and checks: the oracle of the
-//! property tests (`replay/tests/properties.rs`), of the `service_level` fuzz target and,
-//! through [`ServiceLevelAudit`], of `replay verify`.
+//! property tests (`replay/tests/service_level_props.rs`), of the `service_level` fuzz
+//! target and, through [`ServiceLevelAudit`], of `replay verify`.
 //!
 //! - [`reference`]: [`ServiceLevelReference`], the rules restated over `Vec` queues; it produces the
 //!   full decision stream the kernel must produce for the same events, under any
