@@ -1,7 +1,7 @@
 //! `replay diff` over each model's own per-job fate (`replay/src/diff/NAME.rs`): two
 //! runs of the same input under two configurations, whose diff must account for the
 //! change in accepted jobs by its flips and compare every answered job. (The
-//! service-level model's is `diff_kth.rs`.)
+//! service-level model's is `service_level_diff_kth.rs`.)
 
 mod common;
 

@@ -1,7 +1,7 @@
 //! `reserve` and `tiers` read a trace once where they can (a log that is a regular
 //! file; for `reserve`, a pool whose size is known before the trace is read), and
-//! twice otherwise, as `run` does (`one_pass.rs`; `run` is here too where a case
-//! concerns all three). Both readings must give the same
+//! twice otherwise, as `run` does (`service_level_one_pass.rs`; `run` is here too
+//! where a case concerns all three). Both readings must give the same
 //! log bytes, the same output and the same errors: each case here runs both, two
 //! passes forced by a log that is a FIFO (which cannot be written over, so that the
 //! header must be known first), read as it is written, and compares them.

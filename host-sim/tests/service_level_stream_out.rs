@@ -82,7 +82,7 @@ fn a_synthetic_run_streams_its_log_records() {
 #[test]
 fn a_windowed_trace_run_streams_its_log_records() {
     let Some(trace) = kth() else {
-        eprintln!("stream_out: ../shared/traces is absent; the trace runs are skipped");
+        eprintln!("service_level_stream_out: ../shared/traces is absent; the trace runs are skipped");
         return;
     };
     let dir = scratch("stream-kth");
