@@ -10,6 +10,8 @@
 //!   [`registry::LAYERS`], and is named in every shared file of
 //!   [`registry::MENTIONS`] (the xtask's trace runs and cross-host runs, the
 //!   panic-free probe, the determinism test).
+//! - **Test names**: an integration test file about one model is `MODEL_topic.rs`
+//!   (see [`test_names`]).
 //! - **Map documents**: README.md and ARCHITECTURE.md within [`DOC_BYTES_MAX`].
 //! - **Cycles**: no two files of a crate import each other, directly or round a loop
 //!   (see [`cycles`]).
@@ -30,6 +32,7 @@ mod registry;
 mod repeats;
 mod report;
 mod scan;
+mod test_names;
 
 use crate::cmd::{Result, root};
 use report::{Counts, Finding, judge};
@@ -60,6 +63,8 @@ pub fn tidy(show_repeats: bool) -> Result {
             findings.push(Finding { path, line: 0, function: String::new(), message });
         }
     }
+    let names: Vec<&str> = registry::models().into_iter().map(|(name, _)| name).collect();
+    findings.extend(test_names::check(sources.iter().map(|s| s.path.as_str()), &names));
     findings.extend(doc_sizes(&root));
     let text_of = |path: &str| sources.iter().find(|s| s.path == path).map(|s| s.text.as_str());
     findings.extend(registry::unmentioned(&registry::models(), registry::MENTIONS, text_of));

@@ -1,14 +1,15 @@
 //! The rules on small texts: a function of 71 lines fails and one of 70 passes, a
 //! `#[cfg(test)]` module is skipped, a file of 401 lines fails and one of 400 passes,
 //! test paths are recognised, use trees and cycles are read as meant, repeated runs
-//! are found from six lines, and a model missing from a shared file is named.
+//! are found from six lines, a model missing from a shared file is named, and a test
+//! file about one model is named after it.
 
 use std::collections::BTreeSet;
 
 use super::files::Source;
 use super::report::Finding;
 use super::scan::{self, Function};
-use super::{FILE_LINES_MAX, FN_LINES_MAX, cycles, file_too_long, registry, repeats, sizes};
+use super::{FILE_LINES_MAX, FN_LINES_MAX, cycles, file_too_long, registry, repeats, sizes, test_names};
 
 /// A function `name` of `lines` lines in all (its `fn` line and closing brace
 /// included), indented by `indent` spaces.
@@ -203,4 +204,34 @@ fn the_real_needles_match_the_shapes_of_the_shared_files() {
     let missing: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
     assert_eq!(missing, ["alpha"]);
     assert!(found[0].2.starts_with("the model `alpha` is missing from replay's list of models: add a row"));
+}
+
+#[test]
+fn a_test_file_about_one_model_starts_with_its_name() {
+    let models = ["service_level", "sla"];
+    let paths = [
+        "kernel/tests/service_level_rules.rs",
+        "kernel/tests/calendar.rs",
+        "replay/tests/common/sla.rs",
+        "kernel/src/sla.rs",
+        "replay/tests/verify_service_level.rs",
+        "kernel/tests/sla.rs",
+        "replay/tests/level_props.rs",
+        "replay/tests/slack.rs",
+    ];
+    let found: Vec<(String, String)> =
+        test_names::check(paths, &models).into_iter().map(|f| (f.path, f.message)).collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "replay/tests/verify_service_level.rs".to_owned(),
+                "a test file about `service_level` is named `service_level_topic.rs`".to_owned()
+            ),
+            (
+                "kernel/tests/sla.rs".to_owned(),
+                "a test file about `sla` names its topic too: `sla_topic.rs`".to_owned()
+            ),
+        ]
+    );
 }
