@@ -47,6 +47,7 @@ mod fuzz_plant;
 mod models;
 mod panic_check;
 mod policy_table;
+mod scaffold;
 mod scale;
 mod steps;
 mod tidy;
@@ -102,6 +103,11 @@ enum Command {
         #[arg(long, value_name = "LIST", default_value = "all")]
         level_sets: String,
     },
+    /// A fifth model (accept everything) added to a copy of the workspace by the recipe
+    /// of ARCHITECTURE.md: the files and lines it touches outside its own, counted and
+    /// held to 12 and 60, and the copy formatted, tidied, built and tested (see
+    /// xtask/src/scaffold/mod.rs).
+    Scaffold,
     /// The kernels on a Cortex-M4F under QEMU (mps2-an386): their records byte for byte
     /// against the host's, flash, RAM and stack figures.
     Embedded {
@@ -191,6 +197,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
         Command::Tidy { repeats } => tidy::tidy(repeats),
+        Command::Scaffold => scaffold::scaffold(),
         Command::Fuzz { seconds, plant } => steps::fuzz(seconds, plant),
         Command::Crosscheck { policy, level_sets } => crosscheck::crosscheck(&policy, &level_sets),
         Command::Embedded { tamper } => embedded::embedded(tamper),

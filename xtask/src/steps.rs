@@ -44,7 +44,8 @@ pub fn verify(fuzz_seconds: u32) -> Result {
     traces()?;
     println!("==> corpus: every model on every generated trace shape, each log verified");
     crate::corpus::corpus(false, false, &crate::models::trace_runs())?;
-    scenarios()
+    scenarios()?;
+    crate::scaffold::scaffold()
 }
 
 /// The kernel for a Cortex-M4F, with and without defmt.
