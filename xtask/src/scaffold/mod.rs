@@ -190,3 +190,6 @@ fn build_and_test(copy: &Path, target: &PathBuf) -> Result {
     }
     recipe::run_model(copy, &target.join("debug"))
 }
+
+#[cfg(test)]
+mod tests;
