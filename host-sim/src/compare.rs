@@ -212,13 +212,15 @@ pub fn write_table(rows: &[Row], mut out: impl Write) -> io::Result<()> {
     Ok(())
 }
 
-/// The rows as CSV, with a header line.
-pub fn write_csv(rows: &[Row], mut out: impl Write) -> io::Result<()> {
-    writeln!(out, "{}", COLUMNS.join(","))?;
+/// The rows as CSV, with a header line, written by the `csv` crate: a unit such as
+/// `G, price units` is quoted, so every row has the header's nine fields.
+pub fn write_csv(rows: &[Row], out: impl Write) -> io::Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
+    writer.write_record(COLUMNS)?;
     for row in rows {
-        writeln!(out, "{}", cells(row).join(","))?;
+        writer.write_record(cells(row))?;
     }
-    Ok(())
+    writer.flush()
 }
 
 #[cfg(test)]
@@ -242,6 +244,19 @@ mod tests {
             configuration: "its defaults, stated at length to try the legend's width".to_owned(),
             utilisation_of: "its pool of 100 nodes, from its first submit to its last deadline".to_owned(),
         }
+    }
+
+    #[test]
+    fn a_unit_with_a_comma_is_quoted_so_every_csv_row_has_the_headers_fields() {
+        let mut priced = row("sla", 50.0, 40.0);
+        (priced.income, priced.income_unit) = (Some(12.0), "ASAP Fair income, units");
+        let mut out = Vec::new();
+        write_csv(&[row("tiers", 90.0, 80.0), priced], &mut out).unwrap();
+        let mut reader = csv::Reader::from_reader(&out[..]);
+        let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert!(records.iter().all(|r| r.len() == COLUMNS.len()));
+        assert_eq!(&records[1][5], "ASAP Fair income, units");
+        assert!(String::from_utf8(out).unwrap().contains(",\"ASAP Fair income, units\","));
     }
 
     #[test]
