@@ -15,9 +15,11 @@ use crate::input::{Scanned, TraceArgs};
 use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
-use crate::units::parse_decimal;
 use crate::workload::{INPUT_CRC, Workload};
 use replay::format::Header;
+
+mod values;
+pub use values::{MixArg, Seeds};
 
 /// Fault options shared by `tiers` and `tiers-sweep`.
 #[derive(Debug, Args)]
@@ -33,14 +35,12 @@ pub struct FaultArgs {
     #[arg(long, value_name = "PCT", default_value_t = DEFAULT_FAULTS.load_pct)]
     pub load_pct: u32,
     /// The owner's slowdown is a factor uniform in 1 .. 1 + this (up to three decimals).
-    #[arg(long, value_name = "NUMBER", default_value = "1")]
-    pub load_max: String,
+    #[arg(long, value_name = "NUMBER", default_value = "1", value_parser = crate::units::milli)]
+    pub load_max: u64,
 }
 
 impl FaultArgs {
     fn faults(&self) -> Result<Faults, TiersError> {
-        let load_max_milli =
-            parse_decimal(&self.load_max).map_err(|e| TiersError::Usage(format!("--load-max: {e}")))?;
         if self.load_pct > 100 {
             return Err(TiersError::Usage(format!("--load-pct: {} is over 100", self.load_pct)));
         }
@@ -48,7 +48,7 @@ impl FaultArgs {
             up_mean_s: self.up_mean,
             down_mean_s: self.down_mean,
             load_pct: self.load_pct,
-            load_max_milli,
+            load_max_milli: self.load_max,
         })
     }
 }
@@ -64,11 +64,11 @@ pub struct RunArgs {
     /// Policy: no-qos (no tiers, no reservations: every job may go anywhere), qos
     /// (tiers and reservations) or qos-res (qos plus Algorithm 1 rescheduling and
     /// re-placement of lost jobs).
-    #[arg(long, value_name = "NAME", default_value = "qos-res")]
-    pub policy: String,
+    #[arg(long, value_name = "NAME", default_value = "qos-res", value_parser = values::policy)]
+    pub policy: Policy,
     /// Tier mix of Table 2: A, B, C or D.
-    #[arg(long, value_name = "NAME", default_value = "A")]
-    pub mix: String,
+    #[arg(long, value_name = "NAME", default_value = "A", value_parser = values::mix)]
+    pub mix: MixArg,
     /// Seeds the workload, the run times, the owner load and the availability.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
@@ -98,8 +98,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub align: AlignArgs,
     /// Laxity threshold of the rescheduling (eq. 1, up to three decimals).
-    #[arg(long, value_name = "NUMBER", default_value = "1")]
-    pub laxity: String,
+    #[arg(long, value_name = "NUMBER", default_value = "1", value_parser = crate::units::milli)]
+    pub laxity: u64,
     #[command(flatten)]
     pub faults: FaultArgs,
     #[command(flatten)]
@@ -115,19 +115,15 @@ pub struct SweepArgs {
     /// Seeds of each cell's repetitions, as `run --seeds` takes them: `A..B` (both
     /// included; the paper's five are `1..5`) or a list `1,5,9`. A bare number, which
     /// this option read as a count before, is refused with the range to write.
-    #[arg(long, value_name = "A..B|LIST", default_value = "1..5")]
-    pub seeds: String,
+    #[arg(long, value_name = "A..B|LIST", default_value = "1..5", value_parser = values::seeds)]
+    pub seeds: Seeds,
     #[command(flatten)]
     pub faults: FaultArgs,
     #[command(flatten)]
     pub plots: crate::plot::PlotArgs,
 }
 
-fn usage(what: &str, value: &str) -> TiersError {
-    TiersError::Usage(format!("{what}: unknown value `{value}`"))
-}
-
-/// The options of `host-sim tiers` that need no input, parsed (their errors come
+/// The options of `host-sim tiers` that need no input, checked (their errors come
 /// before any of the trace's).
 #[derive(Clone, Copy, Debug)]
 pub struct Parsed {
@@ -140,11 +136,10 @@ pub struct Parsed {
 impl Parsed {
     pub fn new(args: &RunArgs) -> Result<Self, TiersError> {
         Ok(Self {
-            policy: Policy::from_name(&args.policy).ok_or_else(|| usage("--policy", &args.policy))?,
-            mix: Mix::from_name(&args.mix).ok_or_else(|| usage("--mix", &args.mix))?,
+            policy: args.policy,
+            mix: args.mix.mix,
             faults: args.faults.faults()?,
-            laxity_milli: parse_decimal(&args.laxity)
-                .map_err(|e| TiersError::Usage(format!("--laxity: {e}")))?,
+            laxity_milli: args.laxity,
         })
     }
 }
@@ -279,7 +274,8 @@ pub fn run(args: &RunArgs) -> Result<(), TiersError> {
     if let Some(warning) = report.as_ref().and_then(|r| r.warning.as_ref()) {
         eprintln!("warning: {warning}");
     }
-    print_summary(&summary, &ran.out, (&args.policy, &args.mix, args.seed), report, args.output.json)
+    let named = (args.policy.name(), args.mix.text.as_str(), args.seed);
+    print_summary(&summary, &ran.out, named, report, args.output.json)
 }
 
 /// One run's summary on standard output, as text or (`json`) one JSON object, with
@@ -351,11 +347,11 @@ fn text(s: &Summary, policy: &str, mix: &str, events: u64, decisions: u64) -> St
 /// `host-sim tiers-sweep`.
 pub fn run_sweep(args: &SweepArgs) -> Result<(), TiersError> {
     let faults = args.faults.faults()?;
-    let seeds = sweep_seeds(&args.seeds)?;
+    let seeds = &args.seeds.0;
     let bar = progress::bar(3 * 4 * seeds.len() as u64, "runs");
-    let cells = sweep::sweep(&seeds, faults, &bar)?;
+    let cells = sweep::sweep(seeds, faults, &bar)?;
     bar.finish_and_clear();
-    sweep::write(&args.out, &cells, &seeds)?;
+    sweep::write(&args.out, &cells, seeds)?;
     let path = || args.out.display().to_string();
     args.plots
         .write_figures(&args.out, || super::figures::write(&args.out, &cells))
@@ -366,17 +362,4 @@ pub fn run_sweep(args: &SweepArgs) -> Result<(), TiersError> {
         text.push_str(&finding.line());
     }
     write_stdout(&text)
-}
-
-/// `--seeds` of `tiers-sweep`: `A..B` or a list, as `run --seeds`; a bare number is
-/// refused rather than read as one seed, since it used to be a count.
-fn sweep_seeds(text: &str) -> Result<Vec<u64>, TiersError> {
-    if let Ok(count) = text.trim().parse::<u64>() {
-        let range = if count == 0 { "1..5".to_owned() } else { format!("1..{count}") };
-        return Err(TiersError::Usage(format!(
-            "--seeds: \"{count}\" is a bare number, which tiers-sweep read as a count before; \
-             write a range such as {range}, or {count}..{count} for that one seed"
-        )));
-    }
-    crate::units::parse_seeds(text).map_err(|e| TiersError::Usage(format!("--seeds: {e}")))
 }
