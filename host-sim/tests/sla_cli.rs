@@ -75,6 +75,21 @@ fn bad_options_name_themselves() {
     }
 }
 
+/// `--batch` is a typed option: a bad one is refused, exiting with 1, before a trace
+/// is read (it used to come after the trace's own errors).
+#[test]
+fn a_bad_batch_is_refused_before_a_bad_trace() {
+    let dir = common::scratch("sla-batch-order");
+    let trace = dir.join("bad.swf");
+    std::fs::write(&trace, format!("{HAND_TRACE}x\n")).unwrap();
+    let out = host_sim(&["sla", "--trace", trace.to_str().unwrap(), "--batch", "soon"]);
+    let err = common::stderr_of_failure(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("host-sim: error: --batch: `soon` is not a duration"), "{err}");
+    assert!(err.contains("(give all, 0, or a duration such as 1h)") && !err.contains("bad.swf"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_trace_runs_online_and_its_log_verifies() {
     let dir = std::env::temp_dir().join(format!("sla-cli-{}", std::process::id()));

@@ -19,8 +19,10 @@ use crate::input::{Scanned, TraceArgs};
 use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
 use crate::progress;
-use crate::window::parse_duration;
 use replay::echo::echo;
+
+mod values;
+pub use values::Duration;
 
 /// `host-sim sla`.
 #[derive(Debug, Args)]
@@ -37,8 +39,9 @@ pub struct RunArgs {
     /// fraction), weights with at most three decimals or inf, e.g. 'min(TF - 0.8*tD)',
     /// 'max(TS + 0.72*NCPU)', 'min(TF + 0.5*A + 2*tL)', 'min(tD - inf*NCPU)',
     /// 'min(TS)'; or `random` (a seeded random order).
-    #[arg(long, value_name = "EXPR", default_value = "min(TF - 0.8*tD)", allow_hyphen_values = true)]
-    pub heuristic: String,
+    #[arg(long, value_name = "EXPR", default_value = "min(TF - 0.8*tD)", allow_hyphen_values = true,
+          value_parser = values::heuristic)]
+    pub heuristic: Spec,
     /// Generated job sets (the paper's 100), each a perfect fit of 64 nodes x 300 h;
     /// ignored with --trace.
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = sets)]
@@ -62,14 +65,16 @@ pub struct RunArgs {
     /// When batches are planned: `all` (every request of a set, then one plan: the
     /// paper's), `0` (each request alone, at its submit), or a planning interval (s, m,
     /// h, d, e.g. 1h). Default: `all` for generated sets, `1h` for a trace.
-    #[arg(long, value_name = "all|0|DURATION", allow_hyphen_values = true)]
-    pub batch: Option<String>,
+    #[arg(long, value_name = "all|0|DURATION", allow_hyphen_values = true, value_parser = values::batch)]
+    pub batch: Option<Batch>,
     /// Δt, the step between tried starts (s, m, h, d): a multiple of the slot.
-    #[arg(long, value_name = "DURATION", default_value = DEFAULT_STEP, allow_hyphen_values = true)]
-    pub step: String,
+    #[arg(long, value_name = "DURATION", default_value = DEFAULT_STEP, allow_hyphen_values = true,
+          value_parser = values::duration)]
+    pub step: Duration,
     /// The calendar's slot (s, m, h): every run occupies each slot it overlaps.
-    #[arg(long, value_name = "DURATION", default_value = "6m", allow_hyphen_values = true)]
-    pub slot: String,
+    #[arg(long, value_name = "DURATION", default_value = "6m", allow_hyphen_values = true,
+          value_parser = values::duration)]
+    pub slot: Duration,
     #[command(flatten)]
     pub output: RunOutputArgs,
 }
@@ -89,14 +94,18 @@ pub struct SweepArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::units::seed)]
     pub seed: u64,
     /// Δt, the step between tried starts (s, m, h, d): a multiple of six minutes.
-    #[arg(long, value_name = "DURATION", default_value = DEFAULT_STEP, allow_hyphen_values = true)]
-    pub step: String,
+    #[arg(long, value_name = "DURATION", default_value = DEFAULT_STEP, allow_hyphen_values = true,
+          value_parser = values::duration)]
+    pub step: Duration,
     #[command(flatten)]
     pub plots: crate::plot::PlotArgs,
 }
 
 /// `--step`'s default, which a message names when `--step` was left out.
 const DEFAULT_STEP: &str = "6m";
+
+/// `--batch`'s default for a trace: plan every hour.
+const HOUR_TICKS: Tick = 3600;
 
 /// The most generated sets a run makes (`--sets`).
 const MAX_SETS: u64 = 100_000;
@@ -106,17 +115,13 @@ fn sets(text: &str) -> Result<u64, String> {
     crate::units::whole(text, 1, MAX_SETS)
 }
 
-fn duration(option: &str, text: &str) -> Result<Tick, SlaError> {
-    parse_duration(text).map_err(|e| SlaError::Usage(format!("{option}: {e}")))
-}
-
 /// The step must be whole slots; with `--step` left out, the slot is what is off.
 fn check_step(args: &RunArgs, step: Tick, slot: Tick) -> Result<(), SlaError> {
     if step.is_multiple_of(slot) {
         return Ok(());
     }
-    let (step_text, slot_text) = (echo(&args.step), echo(&args.slot));
-    Err(SlaError::Usage(if args.step == DEFAULT_STEP {
+    let (step_text, slot_text) = (echo(&args.step.text), echo(&args.slot.text));
+    Err(SlaError::Usage(if args.step.text == DEFAULT_STEP {
         format!(
             "--slot: {slot_text} ({slot} s) does not divide the step (--step, by default {step_text}, {step} s); \
              give a slot that divides it, or a --step that is a multiple of the slot"
@@ -140,9 +145,7 @@ struct Source {
 
 /// Builds what `host-sim sla` runs from its options.
 pub fn plan(args: &RunArgs) -> Result<Plan, SlaError> {
-    let spec = heuristic::parse(&args.heuristic).map_err(|e| SlaError::Usage(format!("--heuristic: {e}")))?;
-    let slot = duration("--slot", &args.slot)?;
-    let step = duration("--step", &args.step)?;
+    let (spec, slot, step) = (args.heuristic, args.slot.ticks, args.step.ticks);
     if args.input.trace.is_empty() {
         check_generated(args, slot)?;
     }
@@ -184,7 +187,7 @@ fn check_generated(args: &RunArgs, slot: Tick) -> Result<(), SlaError> {
 /// The generated sets of `--sets` and `--seed`, named in `header`.
 fn generated(args: &RunArgs, slot: Tick, header: &mut replay::format::Header) -> Result<Source, SlaError> {
     check_generated(args, slot)?;
-    let batch = Batch::parse(args.batch.as_deref().unwrap_or("all")).map_err(SlaError::Usage)?;
+    let batch = args.batch.unwrap_or(Batch::Whole);
     let name = generator::describe(args.seed, args.sets);
     *header = header.clone().with_input(&name, crate::workload::INPUT_CRC.checksum(name.as_bytes()));
     header.host_version = crate::workload::HOST_VERSION.to_owned();
@@ -205,17 +208,14 @@ fn generated(args: &RunArgs, slot: Tick, header: &mut replay::format::Header) ->
 fn traced(args: &RunArgs, scanned: Scanned, header: &mut replay::format::Header) -> Result<Source, SlaError> {
     let allow_empty = args.input.allow_empty;
     scanned.workload.check_count(scanned.jobs, allow_empty).map_err(|e| SlaError::Usage(e.to_string()))?;
-    // A bad --batch is reported after the trace's own errors, as when the trace was
-    // read whole; the survey's batch count is then never used.
-    let batch = Batch::parse(args.batch.as_deref().unwrap_or("1h"));
-    let survey = Survey::of(scanned.jobs()?, args.seed, batch.clone().unwrap_or(Batch::Whole))?;
+    let batch = args.batch.unwrap_or(Batch::Every(HOUR_TICKS));
+    let survey = Survey::of(scanned.jobs()?, args.seed, batch)?;
     let sized = survey.widest > 0;
     scanned.workload.check_sized_count("sla", allow_empty, scanned.jobs, sized).map_err(SlaError::Usage)?;
     scanned.workload.stamp(header);
     let nodes = args.nodes.unwrap_or_else(|| {
         crate::input::pool_size_widest(scanned.max_procs, scanned.max_nodes, survey.widest)
     });
-    let batch = batch.map_err(SlaError::Usage)?;
     let name = scanned.workload.name.clone();
     let (largest, left_out) = (survey.largest, survey.left_out);
     let sets = Sets::Trace(Box::new(TraceSet::new(scanned, args.seed, nodes, survey)));
@@ -347,11 +347,11 @@ fn text(plan: &Plan, outcome: &Outcome, rejected: &serde_json::Map<String, serde
 
 /// `host-sim sla-sweep`.
 pub fn run_sweep(args: &SweepArgs) -> Result<(), SlaError> {
-    let step = duration("--step", &args.step)?;
-    if step % SLOT_TICKS != 0 {
+    let step = args.step.ticks;
+    if !step.is_multiple_of(SLOT_TICKS) {
         return Err(SlaError::Usage(format!(
             "--step: {} ({step} s) is not a multiple of the six-minute slot",
-            echo(&args.step)
+            echo(&args.step.text)
         )));
     }
     let config = sweep::SweepConfig { sets: args.sets, seed: args.seed, step_ticks: step };

@@ -47,6 +47,11 @@ impl Batch {
     /// `all` (the whole set), `0` (one request at a time), or a planning interval
     /// (`3600`, `90s`, `10m`, `1h`, `2d`).
     pub fn parse(text: &str) -> Result<Self, String> {
+        Self::value(text).map_err(|e| format!("--batch: {e}"))
+    }
+
+    /// [`Batch::parse`] without the option's name: why `text` is no batch mode.
+    pub fn value(text: &str) -> Result<Self, String> {
         let text = text.trim();
         if text == "0" {
             return Ok(Self::Every(0));
@@ -54,7 +59,7 @@ impl Batch {
         match crate::window::parse_window(text) {
             Ok(None) => Ok(Self::Whole),
             Ok(Some(ticks)) => Ok(Self::Every(ticks)),
-            Err(e) => Err(format!("--batch: {e} (give all, 0, or a duration such as 1h)")),
+            Err(e) => Err(format!("{e} (give all, 0, or a duration such as 1h)")),
         }
     }
 
