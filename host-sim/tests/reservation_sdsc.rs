@@ -20,7 +20,7 @@ fn sdsc_fifo_at_the_traces_load() {
     let input = ReserveInput {
         source: TraceArgs { trace: vec![dir.join("SDSC-SP2-1998-4.2-cln.swf.gz")], ..TraceArgs::default() },
         seed: 1,
-        window: "15d".into(),
+        window: 15 * 86_400,
         nodes: None,
         slot: 60,
     };

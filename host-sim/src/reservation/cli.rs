@@ -50,8 +50,8 @@ pub struct ReserveInput {
     pub seed: u64,
     /// Window length: a whole number with a unit s, m, h, d or w; a bare number is
     /// seconds (ticks).
-    #[arg(long, value_name = "DURATION", default_value = "15d", allow_hyphen_values = true)]
-    pub window: String,
+    #[arg(long, value_name = "DURATION", default_value = "15d", allow_hyphen_values = true, value_parser = window)]
+    pub window: Tick,
     #[arg(
         long,
         value_name = "N",
@@ -80,8 +80,8 @@ pub struct RunArgs {
     /// Load factor, any number above 0 with up to three decimals: submit times are
     /// divided by it, so 1.25 offers 25% more jobs per second (the paper's 1.0, 1.25,
     /// 1.5).
-    #[arg(long, value_name = "NUMBER", default_value = "1.0", allow_hyphen_values = true)]
-    pub load: String,
+    #[arg(long, value_name = "NUMBER", default_value = "1.0", allow_hyphen_values = true, value_parser = load_factor)]
+    pub load: u64,
     /// Flexible windows for half of the jobs (a fair coin per job): none, or short,
     /// medium or long, which widen the job's window past its run time Te by a
     /// Poisson-drawn share of Te with mean 25%, 50% or 100%.
@@ -91,15 +91,16 @@ pub struct RunArgs {
         long,
         value_name = "SHARE",
         allow_hyphen_values = true,
+        value_parser = fix_at,
         help = concat!(fix_at_help!(), "; without it, a reservation may be moved until it starts")
     )]
-    pub fix_at: Option<String>,
+    pub fix_at: Option<Fixing>,
     /// Turn alternative offers on: a rejected request gets offers of later windows, and
     /// the user takes the first whose phi = shift / Te (how far it moves the window, as
     /// a share of the run time) is at most this, a number >= 0 with up to three
     /// decimals. Without it, no offers.
-    #[arg(long, value_name = "NUMBER", allow_hyphen_values = true)]
-    pub offers: Option<String>,
+    #[arg(long, value_name = "NUMBER", allow_hyphen_values = true, value_parser = crate::units::milli)]
+    pub offers: Option<u64>,
     /// Run-time model: accurate (jobs run exactly their estimate Te) or poisson80 (they
     /// run Te * f / 100 with f ~ Poisson(80): about 20% shorter on average; the few
     /// with f > 100 are cut at the end of their reservation).
@@ -144,6 +145,27 @@ fn criterion(text: &str) -> Result<Criterion, Refused> {
 /// `--flex`: the reservations' flexibility by name.
 fn flex(text: &str) -> Result<Flex, Refused> {
     Flex::parse(text).ok_or_else(|| Refused(format!("{} is not none, short, medium or long", echo(text))))
+}
+
+/// `--window`: the window length in ticks.
+fn window(text: &str) -> Result<Tick, Refused> {
+    parse_duration(text).map_err(Refused::of)
+}
+
+/// `--load`: the load factor in thousandths, above 0; the words of [`parse_load`]
+/// after its `--load: `.
+fn load_factor(text: &str) -> Result<u64, Refused> {
+    parse_load(text).map_err(|e| Refused(without_option(&e.to_string(), "--load")))
+}
+
+/// `--fix-at`: the share of the wait after which a reservation is fixed.
+fn fix_at(text: &str) -> Result<Fixing, Refused> {
+    parse_fixing(Some(text)).map_err(|e| Refused(without_option(&e.to_string(), "--fix-at")))
+}
+
+/// A message of `option`'s own check without the `option: ` that `main` puts back.
+fn without_option(message: &str, option: &str) -> String {
+    message.strip_prefix(option).and_then(|m| m.strip_prefix(": ")).unwrap_or(message).to_owned()
 }
 
 /// `--estimates`: the run-time estimates by name.
@@ -200,7 +222,7 @@ fn trace_name(source: &TraceArgs) -> String {
 }
 
 fn base_experiment(input: &ReserveInput, nodes: u32) -> Result<Experiment, ReserveError> {
-    let window_ticks = parse_duration(&input.window).map_err(|e| usage(format!("--window: {e}")))?;
+    let window_ticks = input.window;
     if input.slot > window_ticks {
         return Err(usage(format!(
             "--slot {} s is longer than --window {} s: a window holds at least one slot",
@@ -285,15 +307,11 @@ fn reserve_streamed(args: &RunArgs) -> Result<(), ReserveError> {
 fn experiment(args: &RunArgs, nodes: u32) -> Result<Experiment, ReserveError> {
     Ok(Experiment {
         criterion: args.criterion,
-        load_milli: parse_load(&args.load)?,
+        load_milli: args.load,
         flex: args.flex,
-        fixing: parse_fixing(args.fix_at.as_deref())?,
+        fixing: args.fix_at.unwrap_or(Fixing::Never),
         estimates: args.estimates,
-        offers_phi_milli: args
-            .offers
-            .as_deref()
-            .map(|t| parse_decimal(t).map_err(|e| usage(format!("--offers: {e}"))))
-            .transpose()?,
+        offers_phi_milli: args.offers,
         ..base_experiment(&args.input, nodes)?
     })
 }

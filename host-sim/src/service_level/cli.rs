@@ -22,8 +22,8 @@ use crate::synthetic::{self, DEFAULT_JOBS, SyntheticParams};
 use crate::workload::Workload;
 
 mod lists;
-use lists::{Policies, WindowTicks, parse_policies, parse_policy, parse_window};
-pub(crate) use lists::{parse_machine_counts, parse_modes};
+use lists::{Policies, parse_policies, parse_policy, parse_prices, parse_seeds, parse_slack};
+pub(crate) use lists::{List, WindowTicks, parse_machine_counts, parse_modes, parse_slacks, parse_window};
 
 /// The queue capacities that are compiled in ([`QUEUE_CAPACITIES`]), as every
 /// `--queue-capacity` help names them (`tests/help.rs` holds the two alike).
@@ -69,17 +69,17 @@ pub struct ConfigArgs {
           value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_MACHINES)))]
     pub machines: u16,
     /// One service level with this slack factor (default 2; e.g. 1.5).
-    #[arg(long, value_name = "NUMBER", conflicts_with = "levels", allow_hyphen_values = true)]
-    pub slack: Option<String>,
+    #[arg(long, value_name = "NUMBER", conflicts_with = "levels", allow_hyphen_values = true, value_parser = parse_slack)]
+    pub slack: Option<u32>,
     /// Several service levels, their slack factors comma-separated, e.g. 1,2,3,4,5 (at
     /// most 32); each job's level is drawn uniformly. Without it, the one level of
     /// --slack.
-    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
-    pub levels: Option<String>,
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true, value_parser = parse_slacks)]
+    pub levels: Option<List<u32>>,
     /// Prices per tick, whole numbers, one per level, comma-separated (default:
     /// max(1, ceil(21 - sf))).
-    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
-    pub prices: Option<String>,
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true, value_parser = parse_prices)]
+    pub prices: Option<List<u32>>,
     /// Cut the input into windows of this length, each simulated from an empty system:
     /// a whole number with a unit s, m, h, d or w (`7d`); a bare number is seconds
     /// (ticks); `all` for one window.
@@ -117,8 +117,8 @@ pub struct RunArgs {
     /// seeds) or a list `1,5,9`. Replaces --seed; no --log, --jobs-out or --stream-out.
     /// Without it, one run of --seed.
     #[arg(long, value_name = "A..B|LIST", conflicts_with_all = ["log", "jobs_out", "stream_out"],
-          allow_hyphen_values = true)]
-    pub seeds: Option<String>,
+          allow_hyphen_values = true, value_parser = parse_seeds)]
+    pub seeds: Option<List<u64>>,
 }
 
 #[derive(Debug, Args)]
@@ -130,18 +130,18 @@ pub struct SweepArgs {
     #[arg(long, value_name = "DURATION", default_value = "7d", allow_hyphen_values = true, value_parser = parse_window)]
     pub window: WindowTicks,
     /// sf values (single mode) and k values (multi mode); default 1 to 20.
-    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
-    pub slacks: Option<String>,
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true, value_parser = parse_slacks)]
+    pub slacks: Option<List<u32>>,
     /// Machine counts; default 1,2,4,8,16,32,64.
-    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
-    pub machine_counts: Option<String>,
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true, value_parser = parse_machine_counts)]
+    pub machine_counts: Option<List<u16>>,
     /// Policies compared, one more axis of the grid: any of first-fit, best-fit,
     /// worst-fit, least-loaded, round-robin, comma-separated (see `run --help`).
     #[arg(long, value_name = "LIST", default_value = "first-fit", allow_hyphen_values = true, value_parser = parse_policies)]
     pub policy: Policies,
     /// Modes: single, multi, or both.
-    #[arg(long, value_name = "LIST", default_value = "single,multi", allow_hyphen_values = true)]
-    pub modes: String,
+    #[arg(long, value_name = "LIST", default_value = "single,multi", allow_hyphen_values = true, value_parser = parse_modes)]
+    pub modes: List<Mode>,
     /// Write DIR/sweep.csv, DIR/sweep.json and the SVG figures; without it, print a table.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -207,18 +207,18 @@ fn run_config(args: &RunArgs) -> Result<RunConfig, CliError> {
 pub fn config_of(input: &InputArgs, args: &ConfigArgs) -> Result<RunConfig, CliError> {
     check_queue_capacity(input.queue_capacity)?;
     let slacks = match (&args.slack, &args.levels) {
-        (_, Some(list)) => levels::parse_slack_list(list).map_err(named("--levels"))?,
-        (Some(sf), None) => vec![levels::parse_slack(sf).map_err(named("--slack"))?],
+        (_, Some(list)) => list.0.clone(),
+        (Some(sf), None) => vec![*sf],
         (None, None) => vec![levels::parse_slack("2")?],
     };
-    let prices = args.prices.as_deref().map(levels::parse_prices).transpose().map_err(named("--prices"))?;
+    let prices = args.prices.as_ref().map(|p| p.0.as_slice());
     Ok(RunConfig {
         queue_capacity: input.queue_capacity,
         seed: input.seed,
         window_ticks: args.window,
         alpha_milli: input.alpha,
         policy: args.policy,
-        ..RunConfig::new(args.machines, levels::build(&slacks, prices.as_deref()).map_err(named("--prices"))?)
+        ..RunConfig::new(args.machines, levels::build(&slacks, prices).map_err(named("--prices"))?)
     })
 }
 
@@ -306,9 +306,9 @@ pub fn print_summary(
 }
 
 /// `run --seeds`: the workload is read once (a trace) or generated per seed.
-fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliError> {
+fn replicate(args: &RunArgs, config: &RunConfig, seeds: &List<u64>) -> Result<(), CliError> {
     use crate::service_level::replicate;
-    let seeds = crate::units::parse_seeds(seeds).map_err(|e| CliError::Usage(format!("--seeds: {e}")))?;
+    let seeds = seeds.0.clone();
     let trace = if args.input.source.trace.is_empty() {
         None
     } else {
@@ -337,9 +337,9 @@ fn replicate(args: &RunArgs, config: &RunConfig, seeds: &str) -> Result<(), CliE
 
 fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
     check_queue_capacity(args.input.queue_capacity)?;
-    let modes = parse_modes(&args.modes)?;
+    let modes = args.modes.0.clone();
     let slacks_milli = match &args.slacks {
-        Some(list) => levels::parse_slack_list(list).map_err(named("--slacks"))?,
+        Some(list) => list.0.clone(),
         None => sweep::default_slacks_milli(),
     };
     if modes.contains(&Mode::Multi) {
@@ -349,7 +349,7 @@ fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
         modes,
         slacks_milli,
         machine_counts: match &args.machine_counts {
-            Some(list) => parse_machine_counts(list)?,
+            Some(list) => list.0.clone(),
             None => sweep::default_machine_counts(),
         },
         policies: args.policy.0.clone(),

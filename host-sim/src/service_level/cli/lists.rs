@@ -10,25 +10,49 @@ use crate::service_level::levels::LevelError;
 use crate::service_level::sweep::Mode;
 use crate::units::Refused;
 
+/// A comma-separated list as a typed option holds it (a type of its own: clap reads a
+/// `Vec` as a repeated option).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct List<T>(pub Vec<T>);
+
 /// `--modes`: single, multi, both of them (`single,multi`), or `both`; each once.
-pub(crate) fn parse_modes(text: &str) -> Result<Vec<Mode>, CliError> {
-    let usage = |e: String| CliError::Usage(format!("--modes: {e}"));
+pub(crate) fn parse_modes(text: &str) -> Result<List<Mode>, Refused> {
     if text.trim() == "both" {
-        return Ok(vec![Mode::Single, Mode::Multi]);
+        return Ok(List(vec![Mode::Single, Mode::Multi]));
     }
     let mut modes = Vec::new();
-    for item in crate::units::items(text).map_err(|e| usage(e.to_string()))? {
+    for item in crate::units::items(text).map_err(Refused::of)? {
         let mode = match item {
             "single" => Mode::Single,
             "multi" => Mode::Multi,
-            other => return Err(usage(format!("{} is not a mode; use single, multi or both", echo(other)))),
+            other => return Err(Refused(format!("{} is not a mode; use single, multi or both", echo(other)))),
         };
         if modes.contains(&mode) {
-            return Err(usage(format!("{} is given twice", mode.name())));
+            return Err(Refused(format!("{} is given twice", mode.name())));
         }
         modes.push(mode);
     }
-    Ok(modes)
+    Ok(List(modes))
+}
+
+/// `--slack`: one slack factor, in thousandths.
+pub(super) fn parse_slack(text: &str) -> Result<u32, Refused> {
+    crate::service_level::levels::parse_slack(text).map_err(Refused::of)
+}
+
+/// `--levels`, `--slacks`: slack factors, in thousandths.
+pub(crate) fn parse_slacks(text: &str) -> Result<List<u32>, Refused> {
+    crate::service_level::levels::parse_slack_list(text).map(List).map_err(Refused::of)
+}
+
+/// `--prices`: prices per tick, one per level.
+pub(super) fn parse_prices(text: &str) -> Result<List<u32>, Refused> {
+    crate::service_level::levels::parse_prices(text).map(List).map_err(Refused::of)
+}
+
+/// `--seeds`: the seeds of the replications.
+pub(super) fn parse_seeds(text: &str) -> Result<List<u64>, Refused> {
+    crate::units::parse_seeds(text).map(List).map_err(Refused::of)
 }
 
 /// `sweep --slacks` in multi mode: each a level count k, whole and at most the
@@ -46,21 +70,19 @@ pub(crate) fn check_ks(slacks_milli: &[u32]) -> Result<(), CliError> {
 }
 
 /// `--machine-counts`: whole numbers from 1 to 64, each once.
-pub(crate) fn parse_machine_counts(text: &str) -> Result<Vec<u16>, CliError> {
+pub(crate) fn parse_machine_counts(text: &str) -> Result<List<u16>, Refused> {
     let mut counts: Vec<u16> = Vec::new();
-    let items = crate::units::items(text).map_err(|e| CliError::Usage(format!("--machine-counts: {e}")))?;
-    for item in items {
+    for item in crate::units::items(text).map_err(Refused::of)? {
         let count =
             item.parse::<u16>().ok().filter(|&m| (1..=MAX_MACHINES).contains(&m)).ok_or_else(|| {
-                let whole = LevelError::Whole { text: item.to_owned(), min: 1, max: u64::from(MAX_MACHINES) };
-                CliError::Usage(format!("--machine-counts: {whole}"))
+                Refused::of(LevelError::Whole { text: item.to_owned(), min: 1, max: u64::from(MAX_MACHINES) })
             })?;
         if counts.contains(&count) {
-            return Err(CliError::Usage(format!("--machine-counts: {count} is given twice")));
+            return Err(Refused(format!("{count} is given twice")));
         }
         counts.push(count);
     }
-    Ok(counts)
+    Ok(List(counts))
 }
 
 /// `sweep --policy`'s policies, in the order given (a type of its own: clap reads a
@@ -91,6 +113,6 @@ pub(super) fn parse_policy(text: &str) -> Result<kernel::service_level::Policy, 
 pub type WindowTicks = Option<u64>;
 
 /// A `--window`: a duration, or `all`.
-pub(super) fn parse_window(text: &str) -> Result<WindowTicks, Refused> {
+pub(crate) fn parse_window(text: &str) -> Result<WindowTicks, Refused> {
     crate::window::parse_window(text).map_err(Refused::of)
 }

@@ -17,8 +17,8 @@ pub struct CriteriaArgs {
     pub sweep_dir: PathBuf,
     /// Machine counts analysed (the best of each metric is taken over them); `all` for
     /// every count in the sweep.
-    #[arg(long, value_name = "LIST", default_value = "1,2,4", allow_hyphen_values = true)]
-    pub machine_counts: String,
+    #[arg(long, value_name = "LIST", default_value = "1,2,4", allow_hyphen_values = true, value_parser = counts_or_all)]
+    pub machine_counts: Counts,
     /// Write criteria.csv and the figures here instead of SWEEP_DIR.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -26,22 +26,35 @@ pub struct CriteriaArgs {
     pub plots: crate::plot::PlotArgs,
 }
 
+/// `--machine-counts` of `criteria`: the counts (none for `all`), and the text as
+/// typed, which a message quotes.
+#[derive(Clone, Debug)]
+pub struct Counts {
+    pub counts: Vec<u16>,
+    pub text: String,
+}
+
+fn counts_or_all(text: &str) -> Result<Counts, crate::units::Refused> {
+    let counts = match text.trim() {
+        "all" => Vec::new(),
+        list => parse_machine_counts(list)?.0,
+    };
+    Ok(Counts { counts, text: text.to_owned() })
+}
+
 /// `host-sim criteria`.
 pub fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
-    let counts = match args.machine_counts.trim() {
-        "all" => Vec::new(),
-        list => parse_machine_counts(list)?,
-    };
+    let counts = &args.machine_counts.counts;
     let configs = super::read_sweep(&args.sweep_dir)?;
-    let analyses = super::analyse(&configs, &counts);
+    let analyses = super::analyse(&configs, counts);
     if analyses.is_empty() {
         return Err(CliError::Usage(format!(
             "{}: no configuration on machine counts {} (--machine-counts; `all` for every count of the sweep)",
             args.sweep_dir.join("sweep.csv").display(),
-            replay::echo::echo(&args.machine_counts)
+            replay::echo::echo(&args.machine_counts.text)
         )));
     }
-    note_absent(&configs, &counts);
+    note_absent(&configs, counts);
     std::io::stdout()
         .lock()
         .write_all(super::report(&analyses).as_bytes())

@@ -19,12 +19,13 @@ use super::cli::{SolveArgs, require_solver, write_csv};
 use super::{GridRow, LEAD, Point, WindowRow, greedy_windows, sample, solve_window};
 use crate::error::CliError;
 use crate::input::TraceArgs;
-use crate::service_level::cli::{InputArgs, check_queue_capacity, parse_machine_counts, parse_modes};
-use crate::service_level::levels::{self, single, thesis_set};
+use crate::service_level::cli::{InputArgs, List, WindowTicks, check_queue_capacity};
+use crate::service_level::cli::{parse_machine_counts, parse_modes, parse_slacks, parse_window};
+use crate::units::Refused;
+use crate::service_level::levels::{single, thesis_set};
 use crate::service_level::sim::{RunConfig, WindowReport};
 use crate::service_level::sweep::Mode;
 use crate::units::format_milli;
-use crate::window::parse_window;
 
 // The shared input options, said as cv-sweep reads them: each trace on its own, and
 // never the synthetic workload.
@@ -42,8 +43,8 @@ pub struct CvSweepArgs {
     pub input: InputArgs,
     /// Window length: a whole number with a unit s, m, h, d or w; a bare number is
     /// seconds (ticks); `all` for one window.
-    #[arg(long, value_name = "DURATION", default_value = "7d", allow_hyphen_values = true)]
-    pub window: String,
+    #[arg(long, value_name = "DURATION", default_value = "7d", allow_hyphen_values = true, value_parser = parse_window)]
+    pub window: WindowTicks,
     /// Windows solved per trace, evenly spaced among its simulated windows.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..))]
     pub weeks: u64,
@@ -52,18 +53,19 @@ pub struct CvSweepArgs {
         long,
         value_name = "LIST",
         default_value = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = parse_slacks
     )]
-    pub slacks: String,
+    pub slacks: List<u32>,
     /// Level counts k of multi mode (levels 1..k).
-    #[arg(long, value_name = "LIST", default_value = "1,2,3,4,5", allow_hyphen_values = true)]
-    pub ks: String,
+    #[arg(long, value_name = "LIST", default_value = "1,2,3,4,5", allow_hyphen_values = true, value_parser = parse_ks)]
+    pub ks: List<u32>,
     /// Machine counts.
-    #[arg(long, value_name = "LIST", default_value = "1,4", allow_hyphen_values = true)]
-    pub machine_counts: String,
+    #[arg(long, value_name = "LIST", default_value = "1,4", allow_hyphen_values = true, value_parser = parse_machine_counts)]
+    pub machine_counts: List<u16>,
     /// Modes: single, multi, or both.
-    #[arg(long, value_name = "LIST", default_value = "single,multi", allow_hyphen_values = true)]
-    pub modes: String,
+    #[arg(long, value_name = "LIST", default_value = "single,multi", allow_hyphen_values = true, value_parser = parse_modes)]
+    pub modes: List<Mode>,
     #[command(flatten)]
     pub solve: SolveArgs,
     /// Write DIR/cv.csv (one row per window), DIR/cv-summary.csv and the cv figures.
@@ -92,19 +94,18 @@ pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
         return Err(CliError::Usage("cv-sweep needs at least one --trace".into()));
     }
     let mut configs: Vec<(Mode, u32)> = Vec::new();
-    for mode in parse_modes(&args.modes)? {
+    for &mode in &args.modes.0 {
         let xs = match mode {
-            Mode::Single => levels::parse_slack_list(&args.slacks)
-                .map_err(|e| CliError::Usage(format!("--slacks: {e}")))?,
-            Mode::Multi => parse_ks(&args.ks)?,
+            Mode::Single => args.slacks.0.clone(),
+            Mode::Multi => args.ks.0.clone(),
         };
         configs.extend(xs.into_iter().map(|x| (mode, x)));
     }
     let grid = Grid {
         configs,
-        machine_counts: parse_machine_counts(&args.machine_counts)?,
+        machine_counts: args.machine_counts.0.clone(),
         weeks: usize::try_from(args.weeks).unwrap_or(usize::MAX),
-        window_ticks: parse_window(&args.window)?,
+        window_ticks: args.window,
         alpha_milli: args.input.alpha,
     };
     let mut rows: Vec<GridRow> = Vec::new();
@@ -164,19 +165,18 @@ fn trace_work(
     Ok(work)
 }
 
-fn parse_ks(text: &str) -> Result<Vec<u32>, CliError> {
-    let usage = |e: String| CliError::Usage(format!("--ks: {e}"));
+fn parse_ks(text: &str) -> Result<List<u32>, Refused> {
     let mut ks = Vec::new();
-    for item in crate::units::items(text).map_err(|e| usage(e.to_string()))? {
+    for item in crate::units::items(text).map_err(Refused::of)? {
         let k = item.parse::<u32>().ok().filter(|k| (1..=32).contains(k)).ok_or_else(|| {
-            usage(format!("{} is not a whole number from 1 to 32", replay::echo::echo(item)))
+            Refused(format!("{} is not a whole number from 1 to 32", replay::echo::echo(item)))
         })?;
         if ks.contains(&(k * SLACK_ONE_MILLI)) {
-            return Err(usage(format!("{k} is given twice")));
+            return Err(Refused(format!("{k} is given twice")));
         }
         ks.push(k * SLACK_ONE_MILLI);
     }
-    Ok(ks)
+    Ok(List(ks))
 }
 
 /// Every window solved, in parallel, with a line on standard error as each is done.
