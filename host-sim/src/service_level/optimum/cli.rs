@@ -1,7 +1,7 @@
 //! `host-sim optimum` (one configuration, each window's `V*`) and `host-sim cv-sweep`
 //! (the grid of [`super::grid`]): their options and each from options to output.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -117,13 +117,15 @@ pub fn write_table(rows: &[WindowRow], mut out: impl Write) -> std::io::Result<(
     out.flush()
 }
 
-/// The CSV of window rows, each after its leading columns (`lead` names them).
+/// The CSV of window rows, each after its leading columns (`lead` names them),
+/// written by the `csv` crate (a trace's name with a comma is quoted).
 pub fn write_csv(path: &Path, lead: &[&str], rows: &[(Vec<String>, &WindowRow)]) -> Result<(), CliError> {
-    let named = |source: std::io::Error| CliError::Io(PathError { path: path.display().to_string(), source });
+    let named = |source: csv::Error| {
+        CliError::Io(PathError { path: path.display().to_string(), source: std::io::Error::from(source) })
+    };
     staged::write(path, |file, _| {
-        let mut out = BufWriter::new(file);
-        let head: Vec<&str> = lead.iter().copied().chain(COLUMNS).collect();
-        writeln!(out, "{}", head.join(",")).map_err(named)?;
+        let mut out = csv::Writer::from_writer(file);
+        out.write_record(lead.iter().copied().chain(COLUMNS)).map_err(named)?;
         for (leading, r) in rows {
             let status = match r.status {
                 super::exact::Status::Exact => "exact",
@@ -148,11 +150,9 @@ pub fn write_csv(path: &Path, lead: &[&str], rows: &[(Vec<String>, &WindowRow)])
                 r.clusters_solved.to_string(),
                 format!("{:.3}", r.solve_seconds),
             ];
-            let line: Vec<&str> =
-                leading.iter().map(String::as_str).chain(fields.iter().map(String::as_str)).collect();
-            writeln!(out, "{}", line.join(",")).map_err(named)?;
+            out.write_record(leading.iter().chain(&fields)).map_err(named)?;
         }
-        out.flush().map_err(named)
+        out.flush().map_err(|e| named(e.into()))
     })
 }
 

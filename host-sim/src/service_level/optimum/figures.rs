@@ -12,7 +12,7 @@
 //! lowest window), `c_V^u` and `c_V^l` labelled as the lower bounds they are, and the
 //! guarantee as a dashed line.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use replay::staged;
@@ -112,20 +112,35 @@ pub fn summaries(rows: &[GridRow]) -> Vec<Summary> {
     out
 }
 
-/// Writes `cv-summary.csv`.
+/// The columns of `cv-summary.csv`.
+const SUMMARY_COLUMNS: [&str; 13] = [
+    "trace",
+    "mode",
+    "machines",
+    "windows",
+    "exact",
+    "bracketed",
+    "cv_min",
+    "cv_median",
+    "widest_bracket",
+    "mean_cv_minus_cv_l",
+    "mean_cv_minus_cv_u",
+    "below_bound",
+    "idle_share",
+];
+
+/// Writes `cv-summary.csv`, by the `csv` crate.
 pub fn write_summary(path: &Path, rows: &[GridRow]) -> Result<(), CliError> {
-    let named = |source: std::io::Error| CliError::Io(PathError { path: path.display().to_string(), source });
+    let named = |source: csv::Error| {
+        CliError::Io(PathError { path: path.display().to_string(), source: std::io::Error::from(source) })
+    };
     staged::write(path, |file, _| {
-        let mut out = BufWriter::new(file);
-        writeln!(
-            out,
-            "trace,mode,machines,windows,exact,bracketed,cv_min,cv_median,widest_bracket,mean_cv_minus_cv_l,mean_cv_minus_cv_u,below_bound,idle_share"
-        )
-        .map_err(named)?;
+        let mut out = csv::Writer::from_writer(file);
+        out.write_record(SUMMARY_COLUMNS).map_err(named)?;
         for s in summaries(rows) {
-            writeln!(out, "{}", cells(&s, 6).join(",")).map_err(named)?;
+            out.write_record(cells(&s, 6)).map_err(named)?;
         }
-        out.flush().map_err(named)
+        out.flush().map_err(|e| named(e.into()))
     })
 }
 
