@@ -51,7 +51,7 @@ pub fn scaffold() -> Result {
     for edit in recipe::EDITS {
         edit.apply(&copy)?;
     }
-    let touched = touched(&copy, &files, &own)?;
+    let touched = touched(&copy, &files)?;
     report(&touched, own.len())?;
     build_and_test(&copy, &work.join("target"))?;
     println!("==> scaffold: the fifth model builds, tests and tidies ({:.0?})", started.elapsed());
@@ -121,11 +121,9 @@ pub(crate) fn is_own(path: &str) -> bool {
 type Touched = (String, u64, u64);
 
 /// Every file of `copy` that is not the model's own and differs from the workspace's.
-fn touched(copy: &Path, files: &[String], own: &[String]) -> Result<Vec<Touched>> {
+/// (The templates are all the model's own: `install_templates` refuses any other.)
+fn touched(copy: &Path, files: &[String]) -> Result<Vec<Touched>> {
     let mut found = Vec::new();
-    for path in own.iter().filter(|p| !files.contains(p)).filter(|p| !is_own(p)) {
-        found.push((path.clone(), 0, 0));
-    }
     for path in files.iter().filter(|p| !is_own(p)) {
         let (before, after) = (root().join(path), copy.join(path));
         if fs::read(&before).ok() == fs::read(&after).ok() {
