@@ -24,13 +24,14 @@ fn kth_run(trace: &Path, dir: &Path, policy: &str) -> (serde_json::Value, BTreeM
     let output = host_sim(&[&args[..], &["--log", log_arg, "--jobs-out", jobs_arg, "--json"]].concat());
     let summary = serde_json::from_str(&stdout(&output)).unwrap();
     let csv = std::fs::read_to_string(&jobs).unwrap();
-    // window,job,level,submit,p,deadline | outcome,machine,start,completion,interruptions
+    // window,window_start,job,class,submit,size,work,ready,deadline |
+    // outcome,reason,start,finish,place,pieces,interruptions (one window: no offset)
     let rows = csv
         .lines()
         .skip(1)
         .map(|row| {
             let fields: Vec<&str> = row.split(',').collect();
-            (fields[1].parse().unwrap(), fields[6..].join(","))
+            (fields[2].parse().unwrap(), fields[9..].join(","))
         })
         .collect();
     (summary, rows)

@@ -131,24 +131,27 @@ fn jobs_out_equals_the_export_of_the_log_and_agrees_with_the_summary() {
 
     // And the rows say what the summary says, job by job.
     let mut rows = streamed.lines();
-    assert_eq!(rows.next(), Some(replay::jobs::CSV_HEADER));
+    assert_eq!(rows.next(), Some(replay::jobs::JOB_COLUMNS.join(",").as_str()));
     let (mut accepted, mut no_feasible, mut interruptions, mut windows) = (0u64, 0u64, 0u64, 0u64);
     let mut seen = std::collections::HashSet::new();
     for row in rows {
         let f: Vec<&str> = row.split(',').collect();
-        assert_eq!(f.len(), 11, "{row}");
-        assert!(seen.insert(f[1].to_owned()), "job {} twice", f[1]);
+        assert_eq!(f.len(), 16, "{row}");
+        assert!(seen.insert(f[2].to_owned()), "job {} twice", f[2]);
         windows = windows.max(f[0].parse::<u64>().unwrap() + 1);
         let n = |i: usize| f[i].parse::<u64>().unwrap();
-        match f[6] {
-            "accepted" => {
+        match (f[9], f[10]) {
+            ("accepted", "") => {
                 accepted += 1;
-                interruptions += n(10);
-                // Ran for at least p between its start and completion, met its deadline.
-                assert!(n(8) >= n(3) && n(9) >= n(8) + n(4) && n(9) <= n(5), "{row}");
+                interruptions += n(15);
+                assert_eq!(n(14), n(15) + 1, "{row}");
+                // Ran for at least p between its start and finish, met its deadline, all
+                // at or after its window's start.
+                assert!(n(11) >= n(4) && n(12) >= n(11) + n(6) && n(12) <= n(8), "{row}");
+                assert!(n(4) >= n(1), "{row}");
             }
-            "no_feasible_machine" => no_feasible += 1,
-            other => panic!("unexpected outcome {other}: {row}"),
+            ("rejected", "no_feasible_machine") => no_feasible += 1,
+            other => panic!("unexpected outcome {other:?}: {row}"),
         }
     }
     assert_eq!(seen.len(), 1500);

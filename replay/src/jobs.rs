@@ -1,207 +1,257 @@
-//! Per-job results of a service-level run: one row per submitted job, from the
-//! events and decisions as they stream by. `host-sim run --jobs-out FILE.csv` feeds
-//! it from the run loop, `replay export --format csv` from a log; both write the same
-//! rows in the same order.
+//! Per-job results of a log of any model, in one schema: a row per request
+//! ([`JobRow`]), a row per piece of work that ran ([`Segment`]), and Batsim's
+//! `jobs.csv` ([`batsim`]). `replay export --format csv|segments|batsim` writes them
+//! from a log, `host-sim run --jobs-out` from its run loop; both feed the same
+//! records through the same [`JobTable`], so they write the same rows.
 //!
-//! A row is complete, and handed out, when the job's fate is final: at its `Reject`,
-//! or at its `Complete`. So the rows come in decision order (rejections at once,
-//! accepted jobs as they complete), never the whole table held in memory: only the
-//! accepted, unfinished jobs are.
+//! A model supplies [`Tabled`] (in `jobs/NAME.rs`): what each of its records says of a
+//! job, as [`Fact`]s. Everything else is written once here.
 //!
-//! Columns (`CSV_HEADER`): `window` (0 for the first, one more after each reset),
-//! `job`, `level` (index into the header's levels), `submit` (ticks from the
-//! window's start), `p`, `deadline` (empty when the level is unknown or the deadline
-//! overflows), `outcome` (`accepted` or the reject reason, e.g. `no_feasible_machine`,
-//! `queue_full`), `machine`, `start` (its first `Start`), `completion`, and
-//! `interruptions` (how often it was displaced from its machine's head after
-//! receiving processing, as MNI counts them); the last four are empty for a rejected
-//! job.
+//! Times are absolute: a window's records count from its own start, and the table adds
+//! the window's offset, `window_start` (see [`JobTable`]). Rows are handed out when
+//! final: a rejection at once, an accepted job when it finishes or is lost, so the
+//! table holds only the accepted, unfinished jobs. Jobs still open when a window
+//! ends (or the log does) are handed out then, in job order.
+//!
+//! The columns are documented in `docs/records.md`.
 
-use std::collections::HashMap;
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 
-use kernel::service_level::{Decision, Event, Level, LevelId, MachineId};
+use kernel::log::Body;
 use kernel::{JobId, Tick};
+use serde::Serialize;
 
-use crate::contract::{LogModel, ServiceLevel};
+use crate::contract::LogModel;
 use crate::export::ExportError;
-use crate::format::LogReader;
+use crate::format::{Header, LogReader};
 
-/// The CSV header line (without the newline).
-pub const CSV_HEADER: &str =
-    "window,job,level,submit,p,deadline,outcome,machine,start,completion,interruptions";
+pub mod batsim;
+mod table;
 
-/// One job's result.
-#[derive(Clone, Debug, PartialEq, Eq)]
+crate::for_each_model!(crate::model_modules!());
+
+pub use table::{JobSink, JobTable};
+
+/// A request as the table sees it: its time, size, work and window, in its window's
+/// own ticks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub t: Tick,
+    pub job: JobId,
+    /// The model's class of request: a level's index, a tier, a reservation kind.
+    pub class: Class,
+    /// Processors (nodes) it holds while it runs.
+    pub size: u32,
+    /// Its processing time (a reservation's estimate, an SLA's `tD`).
+    pub work: Tick,
+    /// The earliest start it may have, where the model has one.
+    pub ready: Option<Tick>,
+    /// The time it must be done by, where the model has one.
+    pub deadline: Option<Tick>,
+}
+
+/// The class column: a service level's index, or a name (a tier, a reservation
+/// kind), or nothing (SLA requests have no class).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    None,
+    Level(u8),
+    Name(&'static str),
+}
+
+/// What one record says of one job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fact {
+    /// A request arrives; its answer follows (at once, or at an SLA plan).
+    Submit(Request),
+    /// The request is accepted, to run at `place` where the model says where.
+    Accept { job: JobId, place: Option<u32> },
+    /// The request is refused for `reason` (the reject reason's snake_case name).
+    Reject { job: JobId, reason: &'static str },
+    /// An accepted job is to run at `place` (a move or a re-placement).
+    Place { job: JobId, place: u32 },
+    /// A piece of the job's work begins at `t`, at `place` where given.
+    Run { job: JobId, t: Tick, place: Option<u32> },
+    /// The job runs all its work in one piece from `t` and is done then (a plan that
+    /// is the run).
+    RunWhole { job: JobId, t: Tick },
+    /// The running piece stops at `t` without the job being done: `why` is
+    /// `preempted` or `lost`.
+    Stop { job: JobId, t: Tick, why: &'static str },
+    /// The job is done at `t`; `late` when past its deadline.
+    Finish { job: JobId, t: Tick, late: bool },
+    /// The accepted job is dropped at `t`: it will not finish.
+    Lost { job: JobId, t: Tick },
+    /// The next window begins.
+    Window,
+}
+
+/// What a model supplies to be tabled.
+pub trait Tabled: LogModel {
+    /// The processors of each place a job can run at (a machine, a resource), by
+    /// place: processor ids are numbered place after place. A model that only counts
+    /// a pool (reservations, SLA) has one place, the pool, and no `place` in its facts.
+    fn places(header: &Header) -> Vec<u32>;
+    /// What one event says, in the order it says it.
+    fn event_facts(header: &Header, event: &Self::Event, facts: &mut dyn FnMut(Fact));
+    /// What one decision says; `now` is the time of the event that made it.
+    fn decision_facts(now: Tick, decision: &Self::Decision, facts: &mut dyn FnMut(Fact));
+}
+
+/// One job's row: the same columns for every model (`docs/records.md`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct JobRow {
     pub window: u64,
+    /// The window's offset: every time of the row is `window_start` plus the record's.
+    pub window_start: Tick,
     pub job: JobId,
-    pub level: LevelId,
+    pub class: String,
     pub submit: Tick,
-    pub p: Tick,
+    pub size: u32,
+    pub work: Tick,
+    pub ready: Option<Tick>,
     pub deadline: Option<Tick>,
-    /// `accepted`, or the reject reason's name.
-    pub outcome: String,
-    pub machine: Option<MachineId>,
+    /// `accepted`, `rejected`, `late` (finished past its deadline) or `lost`.
+    pub outcome: &'static str,
+    /// The reject reason; empty for a job that was accepted.
+    pub reason: &'static str,
     pub start: Option<Tick>,
-    pub completion: Option<Tick>,
+    pub finish: Option<Tick>,
+    /// Where it last ran or was placed (a machine, a resource); empty for a pool.
+    pub place: Option<u32>,
+    /// The pieces it ran in.
+    pub pieces: u32,
+    /// How often a piece stopped before the job was done (pieces less one, for a
+    /// finished job; a service level's MNI counts these).
     pub interruptions: u32,
 }
 
-impl JobRow {
-    /// The row as a CSV line (every field is a number or a plain word: no quoting).
-    pub fn write_csv<W: Write>(&self, out: &mut W) -> io::Result<()> {
-        fn opt<T: ToString>(v: Option<T>) -> String {
-            v.map_or_else(String::new, |v| v.to_string())
-        }
-        writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{}",
-            self.window,
-            self.job,
-            self.level,
-            self.submit,
-            self.p,
-            opt(self.deadline),
-            self.outcome,
-            opt(self.machine),
-            opt(self.start),
-            opt(self.completion),
-            self.interruptions
-        )
-    }
+/// One piece of work: `[start, end)` on `place` (or `size` processors of a pool).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Segment {
+    pub window: u64,
+    pub job: JobId,
+    pub piece: u32,
+    pub start: Tick,
+    pub end: Tick,
+    pub size: u32,
+    pub place: Option<u32>,
+    /// `finished`, `preempted`, `lost`, or `open` when the log ends first.
+    pub how: &'static str,
 }
 
-/// Follows events and decisions and hands out each job's row when it is final.
-#[derive(Debug, Default)]
-pub struct JobTable {
-    levels: Vec<Level>,
-    window: u64,
-    /// The submit whose answer (accept or reject) comes next.
-    pending: Option<JobRow>,
-    /// Accepted jobs not yet completed.
-    open: HashMap<JobId, JobRow>,
-}
-
-impl JobTable {
-    /// A table for a run with these levels (they give each job's deadline).
-    pub fn new(levels: &[Level]) -> Self {
-        Self { levels: levels.to_vec(), ..Self::default() }
-    }
-
-    pub fn event(&mut self, event: &Event) {
-        match *event {
-            Event::Submit { t, job, p, level } => {
-                let deadline = self.levels.get(usize::from(level)).and_then(|l| l.deadline(t, p));
-                self.pending = Some(JobRow {
-                    window: self.window,
-                    job,
-                    level,
-                    submit: t,
-                    p,
-                    deadline,
-                    outcome: String::new(),
-                    machine: None,
-                    start: None,
-                    completion: None,
-                    interruptions: 0,
-                });
-            }
-            Event::Reset => self.window += 1,
-            Event::Advance { .. } => {}
-        }
-    }
-
-    /// Follows one decision; returns the row it completes, if any.
-    pub fn decision(&mut self, decision: &Decision) -> Option<JobRow> {
-        match *decision {
-            Decision::Accept { job, machine, preempted, .. } => {
-                if let Some(row) = preempted.and_then(|j| self.open.get_mut(&j)) {
-                    row.interruptions += 1;
-                }
-                let mut row = self.pending.take().filter(|r| r.job == job)?;
-                row.outcome = "accepted".to_owned();
-                row.machine = Some(machine);
-                self.open.insert(job, row);
-                None
-            }
-            Decision::Reject { job, reason } => {
-                let mut row = self.pending.take().filter(|r| r.job == job)?;
-                row.outcome = reason.to_string();
-                Some(row)
-            }
-            Decision::Start { t, job, .. } => {
-                if let Some(row) = self.open.get_mut(&job) {
-                    row.start.get_or_insert(t);
-                }
-                None
-            }
-            Decision::Complete { t, job, .. } => {
-                let mut row = self.open.remove(&job)?;
-                row.completion = Some(t);
-                Some(row)
-            }
-            Decision::Preempt { .. } => None,
-        }
-    }
-}
-
-/// `replay export --format csv`: the header line, then every job's row of a
-/// service-level log. Logs of other models have no such rows and are refused.
-pub fn export_csv<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result<u64, ExportError> {
-    let Some(part) = reader.header().service_level() else {
-        let message = "per-job CSV rows exist for service-level logs only; use --format jsonl";
-        return Err(ExportError::Output(io::Error::new(io::ErrorKind::InvalidInput, message)));
-    };
-    let mut table = JobTable::new(&part.levels);
-    writeln!(out, "{CSV_HEADER}")?;
+/// Feeds every record of `reader` through a [`JobTable`] into `sink`.
+pub fn tabulate<R: Read>(mut reader: LogReader<R>, sink: &mut dyn JobSink) -> Result<u64, ExportError> {
+    let header = reader.header().clone();
+    let mut table = JobTable::new(&header);
     while let Some(record) = reader.next_record()? {
-        if let Some(event) = ServiceLevel::event(&record.body) {
-            table.event(&event);
-        } else if let Some(decision) = ServiceLevel::decision(&record.body)
-            && let Some(row) = table.decision(&decision)
-        {
-            row.write_csv(out)?;
-        }
+        table.record(&record.body, sink)?;
     }
+    table.finish(sink)?;
     Ok(reader.records_read())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use kernel::service_level::RejectReason;
+/// `replay export --format csv`: a row per request, in the order they are final.
+pub fn export_csv<R: Read, W: Write>(reader: LogReader<R>, out: &mut W) -> Result<u64, ExportError> {
+    let mut sink = RowsCsv::new(out)?;
+    let read = tabulate(reader, &mut sink)?;
+    sink.flush()?;
+    Ok(read)
+}
 
-    #[test]
-    fn rows_are_handed_out_when_final() {
-        let mut table = JobTable::new(&[Level::whole(2, 1)]);
-        table.event(&Event::Submit { t: 0, job: 1, p: 10, level: 0 });
-        assert_eq!(
-            table.decision(&Decision::Accept { job: 1, machine: 0, deadline: 20, preempted: None }),
-            None
-        );
-        assert_eq!(table.decision(&Decision::Start { t: 0, job: 1, machine: 0 }), None);
-        table.event(&Event::Submit { t: 2, job: 2, p: 1, level: 0 });
-        let accept = Decision::Accept { job: 2, machine: 0, deadline: 4, preempted: Some(1) };
-        assert_eq!(table.decision(&accept), None);
-        table.decision(&Decision::Preempt { t: 2, job: 1, machine: 0 });
-        table.decision(&Decision::Start { t: 2, job: 2, machine: 0 });
-        table.event(&Event::Submit { t: 2, job: 3, p: 50, level: 5 });
-        let rejected =
-            table.decision(&Decision::Reject { job: 3, reason: RejectReason::UnknownLevel }).unwrap();
-        let mut line = Vec::new();
-        rejected.write_csv(&mut line).unwrap();
-        assert_eq!(String::from_utf8(line).unwrap(), "0,3,5,2,50,,unknown_level,,,,0\n");
-        let two = table.decision(&Decision::Complete { t: 3, job: 2, machine: 0 }).unwrap();
-        assert_eq!((two.start, two.completion, two.interruptions), (Some(2), Some(3), 0));
-        table.decision(&Decision::Start { t: 3, job: 1, machine: 0 });
-        let one = table.decision(&Decision::Complete { t: 11, job: 1, machine: 0 }).unwrap();
-        let mut line = Vec::new();
-        one.write_csv(&mut line).unwrap();
-        assert_eq!(String::from_utf8(line).unwrap(), "0,1,0,0,10,20,accepted,0,0,11,1\n");
-        table.event(&Event::Reset);
-        table.event(&Event::Submit { t: 0, job: 4, p: 1, level: 0 });
-        let four = table.decision(&Decision::Reject { job: 4, reason: RejectReason::QueueFull }).unwrap();
-        assert_eq!((four.window, four.outcome.as_str()), (1, "queue_full"));
+/// `replay export --format segments`: a row per piece of work.
+pub fn segments_csv<R: Read, W: Write>(reader: LogReader<R>, out: &mut W) -> Result<u64, ExportError> {
+    let mut sink = SegmentsCsv(csv::Writer::from_writer(out));
+    let read = tabulate(reader, &mut sink)?;
+    sink.0.flush()?;
+    Ok(read)
+}
+
+/// Writes [`JobRow`]s as CSV under [`JOB_COLUMNS`].
+pub struct RowsCsv<W: Write>(csv::Writer<W>);
+
+impl<W: Write> std::fmt::Debug for RowsCsv<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RowsCsv")
     }
+}
+
+impl<W: Write> RowsCsv<W> {
+    /// Writes the header line at once, so that a table without rows still has it.
+    pub fn new(out: W) -> std::io::Result<Self> {
+        let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(out);
+        csv.write_record(JOB_COLUMNS).map_err(csv_error)?;
+        Ok(Self(csv))
+    }
+
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+
+    pub fn into_inner(self) -> std::io::Result<W> {
+        self.0.into_inner().map_err(|e| e.into_error())
+    }
+}
+
+/// The names of [`JobRow`]'s columns, in order.
+pub const JOB_COLUMNS: [&str; 16] = [
+    "window",
+    "window_start",
+    "job",
+    "class",
+    "submit",
+    "size",
+    "work",
+    "ready",
+    "deadline",
+    "outcome",
+    "reason",
+    "start",
+    "finish",
+    "place",
+    "pieces",
+    "interruptions",
+];
+
+impl<W: Write> JobSink for RowsCsv<W> {
+    fn job(&mut self, row: &JobRow) -> Result<(), ExportError> {
+        Ok(self.0.serialize(row).map_err(csv_error)?)
+    }
+}
+
+struct SegmentsCsv<W: Write>(csv::Writer<W>);
+
+impl<W: Write> JobSink for SegmentsCsv<W> {
+    fn segment(&mut self, segment: &Segment) -> Result<(), ExportError> {
+        Ok(self.0.serialize(segment).map_err(csv_error)?)
+    }
+}
+
+/// A CSV error as the output's error: the crate's errors here are all writes.
+pub(crate) fn csv_error(error: csv::Error) -> std::io::Error {
+    match error.into_kind() {
+        csv::ErrorKind::Io(error) => error,
+        other => std::io::Error::other(format!("{other:?}")),
+    }
+}
+
+/// The facts of one record of the model `M`; an event sets `now` to its time.
+pub(crate) fn facts_of<M: Tabled>(header: &Header, body: &Body, now: &mut Tick, facts: &mut dyn FnMut(Fact)) {
+    if let Some(event) = M::event(body) {
+        if let Some(t) = M::time(&event) {
+            *now = t;
+        }
+        M::event_facts(header, &event, facts);
+    } else if let Some(decision) = M::decision(body) {
+        M::decision_facts(*now, &decision, facts);
+    }
+}
+
+/// The processors of each place of the log's model.
+pub(crate) fn places(header: &Header) -> Vec<u32> {
+    crate::with_model!(&header.model, places_of(header))
+}
+
+fn places_of<M: Tabled>(header: &Header) -> Vec<u32> {
+    M::places(header)
 }

@@ -43,16 +43,16 @@ enum Command {
         out: PathBuf,
     },
     /// Write the log as one JSON object per line, the header first (`--format jsonl`),
-    /// or, for a service-level log, one CSV row per job (`--format csv`: window, job,
-    /// level, submit, p, deadline, outcome, machine, start, completion, interruptions;
-    /// the same rows as `host-sim run --jobs-out`).
+    /// or as tables of any model (docs/records.md): one CSV row per job (`--format
+    /// csv`, the same rows as `host-sim run --jobs-out`), one per piece of work
+    /// (`--format segments`), or Batsim's jobs.csv, which evalys loads (`--format batsim`).
     #[command(after_help = "Example: replay export out/kth.log --format csv --out out/kth-jobs.csv")]
     Export {
         /// The decision log to export.
         #[arg(value_name = "LOG")]
         log: PathBuf,
-        /// `jsonl` (one JSON object per line, the header first) or `csv` (one row per
-        /// job, service-level logs only).
+        /// `jsonl` (one JSON object per line, the header first), `csv` (one row per
+        /// job), `segments` (one row per piece of work) or `batsim` (Batsim's jobs.csv).
         #[arg(long, value_name = "NAME", value_enum, default_value_t = Format::Jsonl)]
         format: Format,
         /// Write here (through FILE.tmp, renamed once whole); without it, standard output.
@@ -142,6 +142,8 @@ fn parse_rows(text: &str) -> Result<std::ops::Range<u32>, String> {
 enum Format {
     Jsonl,
     Csv,
+    Segments,
+    Batsim,
 }
 
 fn main() -> ExitCode {
@@ -328,6 +330,8 @@ fn export_as<R: io::Read>(
     match format {
         Format::Jsonl => replay::export::jsonl(reader, &mut { out }),
         Format::Csv => replay::jobs::export_csv(reader, &mut { out }),
+        Format::Segments => replay::jobs::segments_csv(reader, &mut { out }),
+        Format::Batsim => replay::jobs::batsim::export(reader, &mut { out }),
     }
 }
 

@@ -11,7 +11,7 @@ use indicatif::ProgressBar;
 use kernel::log::Body;
 use kernel::service_level::{Decision, Event};
 use replay::format::{FormatError, LogWriter};
-use replay::jobs::{CSV_HEADER, JobTable};
+use replay::jobs::{JobTable, RowsCsv};
 use replay::staged;
 
 use crate::error::CliError;
@@ -27,20 +27,22 @@ use crate::workload::{HOST_VERSION, Job, Workload};
 #[derive(Debug)]
 pub struct JobsCsv<W: Write> {
     table: JobTable,
-    out: W,
+    out: RowsCsv<W>,
     /// The write that failed, kept so that the error names this file, not the log.
     failed: Option<std::io::Error>,
 }
 
 impl<W: Write> JobsCsv<W> {
-    /// Writes the header line and starts the table.
-    pub fn new(config: &RunConfig, mut out: W) -> std::io::Result<Self> {
-        writeln!(out, "{CSV_HEADER}")?;
-        Ok(Self { table: JobTable::new(&config.levels), out, failed: None })
+    /// Writes the header line and starts the table of a run with this log header.
+    pub fn new(header: &replay::format::Header, out: W) -> std::io::Result<Self> {
+        Ok(Self { table: JobTable::new(header), out: RowsCsv::new(out)?, failed: None })
     }
 
-    pub fn into_inner(self) -> W {
-        self.out
+    /// The output, every row written; the rows still open (none, after a whole run)
+    /// are written first.
+    pub fn into_inner(mut self) -> std::io::Result<W> {
+        self.table.finish(&mut self.out).map_err(export_io)?;
+        self.out.into_inner()
     }
 
     /// The write error that stopped the run, if one did.
@@ -49,19 +51,32 @@ impl<W: Write> JobsCsv<W> {
     }
 }
 
-impl<W: Write> Recorder for JobsCsv<W> {
-    fn event(&mut self, event: &Event) -> Result<(), FormatError> {
-        self.table.event(event);
-        Ok(())
-    }
-
-    fn decision(&mut self, decision: &Decision) -> Result<(), FormatError> {
-        let Some(row) = self.table.decision(decision) else { return Ok(()) };
-        row.write_csv(&mut self.out).map_err(|e| {
+impl<W: Write> JobsCsv<W> {
+    fn follow(&mut self, body: Body) -> Result<(), FormatError> {
+        self.table.record(&body, &mut self.out).map_err(|e| {
+            let e = export_io(e);
             let stop = std::io::Error::new(e.kind(), "the per-job CSV could not be written");
             self.failed = Some(e);
             FormatError::Io(stop)
         })
+    }
+}
+
+/// A table's write error as the I/O error it is.
+fn export_io(error: replay::export::ExportError) -> std::io::Error {
+    match error {
+        replay::export::ExportError::Output(e) => e,
+        other => std::io::Error::other(other.to_string()),
+    }
+}
+
+impl<W: Write> Recorder for JobsCsv<W> {
+    fn event(&mut self, event: &Event) -> Result<(), FormatError> {
+        self.follow(Body::Event(*event))
+    }
+
+    fn decision(&mut self, decision: &Decision) -> Result<(), FormatError> {
+        self.follow(Body::Decision(*decision))
     }
 }
 
@@ -137,7 +152,7 @@ fn run_tabled(
     staged::write(path, |file: File, _| {
         let out = BufWriter::new(file);
         let csv_error = |source| CliError::Io(PathError { path: path.display().to_string(), source });
-        let mut table = JobsCsv::new(config, out).map_err(csv_error)?;
+        let mut table = JobsCsv::new(&config.log_header(source.workload), out).map_err(csv_error)?;
         let result = match stream {
             Some(stream) => run_logged(config, source, files.log, Some(&mut Both(&mut table, stream))),
             None => run_logged(config, source, files.log, Some(&mut table)),
@@ -146,7 +161,7 @@ fn run_tabled(
             return Err(csv_error(error));
         }
         let report = result?;
-        table.into_inner().flush().map_err(csv_error)?;
+        table.into_inner().and_then(|mut out| out.flush()).map_err(csv_error)?;
         Ok(report)
     })
 }

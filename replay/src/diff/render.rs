@@ -121,24 +121,26 @@ a_moves,a_offers,b_outcome,b_place,b_start,b_completion,b_interruptions,b_moves,
 
 /// One row per changed job: its window and job, its changes (separated by `;`), then
 /// each log's fate (`outcome` is `accepted`, `unanswered` or the reject reason; every
-/// field is empty for a job absent from that log).
+/// field is empty for a job absent from that log). Written by the `csv` crate.
 pub fn write_csv(diff: &Diff, out: &mut dyn Write) -> io::Result<()> {
     fn opt<T: ToString>(v: Option<T>) -> String {
         v.map_or_else(String::new, |v| v.to_string())
     }
-    fn fields(fate: Option<&Fate>) -> String {
-        let Some(f) = fate else { return ",,,,,,".to_owned() };
-        let (place, start, completion) = (opt(f.place), opt(f.start), opt(f.completion));
-        let (interruptions, moves, offers) = (f.interruptions, f.moves, f.offers);
-        format!("{},{place},{start},{completion},{interruptions},{moves},{offers}", outcome(f))
+    fn fields(fate: Option<&Fate>, row: &mut Vec<String>) {
+        let Some(f) = fate else { return row.extend(std::iter::repeat_n(String::new(), 7)) };
+        row.extend([outcome(f).to_string(), opt(f.place), opt(f.start), opt(f.completion)]);
+        row.extend([f.interruptions.to_string(), f.moves.to_string(), f.offers.to_string()]);
     }
-    writeln!(out, "{CSV_HEADER}")?;
+    let mut csv = csv::Writer::from_writer(out);
+    csv.write_record(CSV_HEADER.split(',')).map_err(io::Error::from)?;
     for job in &diff.jobs {
         let changes: Vec<&str> = job.changes.iter().map(|&c| change_name(c, diff.place)).collect();
-        let (a, b) = (fields(job.a.as_ref()), fields(job.b.as_ref()));
-        writeln!(out, "{},{},{},{a},{b}", job.window, job.job, changes.join(";"))?;
+        let mut row = vec![job.window.to_string(), job.job.to_string(), changes.join(";")];
+        fields(job.a.as_ref(), &mut row);
+        fields(job.b.as_ref(), &mut row);
+        csv.write_record(&row).map_err(io::Error::from)?;
     }
-    Ok(())
+    csv.flush()
 }
 
 #[derive(Serialize)]

@@ -23,6 +23,7 @@ pub(super) const LAYERS: &[&str] = &[
     "replay/src/model/{m}/",
     "replay/src/format/codec/{m}.rs",
     "replay/src/export/{m}.rs",
+    "replay/src/jobs/{m}.rs",
     "replay/src/gantt/{m}.rs",
     "replay/src/diff/{m}.rs",
     "snapshots/src/{m}.rs",
