@@ -6,11 +6,12 @@
 //! - `verify`: fmt (the workspace, `fuzz/`, `embedded/`), `tidy`, clippy and the
 //!   tests (with the `optimum` feature when its build tools are here; insta compares
 //!   and never writes), the kernel built for `thumbv7em-none-eabihf` with and without
-//!   defmt, `panic-check`, `embedded`, the committed logs re-verified, `docs`, `bad-inputs`, NASA's
+//!   defmt, `panic-check`, `embedded`, the committed logs re-verified, `docs`, `tables`, `bad-inputs`, NASA's
 //!   row of the policy table checked (`policy-table`), `crosshost`, `fuzz`, every model on every shared trace (each log re-verified and
 //!   re-made by `host-sim whatif`), `corpus`, and the shipped scenarios (`steps`).
 //! - `tidy`: the size and shape rules, and every model in every layer (`tidy`).
 //! - `docs`: every command the Markdown shows, run and its output compared (`docs`).
+//! - `tables`: the result tables read with pandas and evalys (`tables`).
 //! - `bad-inputs`: the kept bad-input campaign, every case of `tests/bad-inputs/`
 //!   (`bad_inputs`).
 //! - `fuzz`: every fuzz target for a while, then the planted-bound control
@@ -50,6 +51,7 @@ mod policy_table;
 mod scaffold;
 mod scale;
 mod steps;
+mod tables;
 mod tidy;
 mod toolchain;
 
@@ -103,6 +105,10 @@ enum Command {
         #[arg(long, value_name = "LIST", default_value = "all")]
         level_sets: String,
     },
+    /// Every model's per-job, pieces and Batsim tables of the KTH trace, and every CSV
+    /// the documented commands wrote, read with pandas and evalys (tools/check_tables.py;
+    /// see xtask/src/tables.rs).
+    Tables,
     /// A fifth model (accept everything) added to a copy of the workspace by the recipe
     /// of ARCHITECTURE.md: the files and lines it touches outside its own, counted and
     /// held to 12 and 60, and the copy formatted, tidied, built and tested (see
@@ -198,6 +204,7 @@ fn main() -> ExitCode {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
         Command::Tidy { repeats } => tidy::tidy(repeats),
         Command::Scaffold => scaffold::scaffold(),
+        Command::Tables => tables::tables(),
         Command::Fuzz { seconds, plant } => steps::fuzz(seconds, plant),
         Command::Crosscheck { policy, level_sets } => crosscheck::crosscheck(&policy, &level_sets),
         Command::Embedded { tamper } => embedded::embedded(tamper),

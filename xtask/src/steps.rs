@@ -37,6 +37,7 @@ pub fn verify(fuzz_seconds: u32) -> Result {
     crate::toolchain::build_release_tools("build release tools")?;
     committed_logs()?;
     crate::docs::docs(false, &[])?;
+    crate::tables::tables()?;
     crate::bad_inputs::bad_inputs(&[])?;
     crate::policy_table::verify_step(&root().join("docs/models/service_level.md"))?;
     crosshost()?;

@@ -1,0 +1,86 @@
+//! `cargo xtask tables` (a step of `verify`, after `docs`): the result tables as the
+//! user's tools read them. Each model runs on the KTH trace (its first run of the
+//! `traces` step); its log is exported as the per-job, pieces and Batsim tables
+//! (docs/records.md); then `tools/check_tables.py`, in a virtual environment with
+//! pandas and evalys from the package registry, reads every CSV the documented
+//! commands wrote and these exports with pandas, and loads each Batsim table with
+//! evalys, holding its utilisation to the pieces'.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::cmd::{Result, host_sim_bin, replay_bin, root, run, shared_traces, skipped, target_dir, works};
+
+/// The Python packages the check imports, by the versions it was written against.
+const PACKAGES: &[&str] = &["pandas>=2,<4", "evalys==4.0.7", "jsonschema>=4.20,<5"];
+
+/// The trace every model's tables are made from.
+const TRACE: &str = "KTH-SP2-1996-2.1-cln.swf.gz";
+
+pub fn tables() -> Result {
+    let Some(traces) = shared_traces("tables")? else { return Ok(()) };
+    let Some(trace) = traces.iter().find(|t| t.ends_with(TRACE)) else {
+        return Err(format!("tables: {TRACE} is not among the shared traces"));
+    };
+    let Some(python) = environment()? else { return Ok(()) };
+    let out = target_dir().join("xtask/tables");
+    let _ = fs::remove_dir_all(&out);
+    let mut check = Command::new(&python);
+    check.arg(root().join("tools/check_tables.py"));
+    check.arg("--csv-under").arg(target_dir().join("xtask/docs")).arg(&out);
+    for model in crate::models::MODELS {
+        let Some(&(label, options)) = model.traces.first() else { continue };
+        let dir = out.join(model.name);
+        fs::create_dir_all(&dir).map_err(|e| format!("tables: cannot create {}: {e}", dir.display()))?;
+        let log = dir.join(format!("{label}.log"));
+        let mut sim = Command::new(host_sim_bin());
+        sim.arg(model.subcommand).arg("--trace").arg(trace).args(options).arg("--log").arg(&log);
+        run(&format!("tables: {} on KTH", model.name), sim.stdout(std::process::Stdio::null()))?;
+        export(&log, &dir)?;
+        check.arg("--model").arg(model.name).arg(&dir);
+    }
+    run("tables: pandas and evalys", &mut check)
+}
+
+/// The log's header line and its three tables, in `dir`.
+fn export(log: &Path, dir: &Path) -> Result {
+    for (format, file) in [("csv", "jobs.csv"), ("segments", "segments.csv"), ("batsim", "batsim.csv")] {
+        let mut replay = Command::new(replay_bin());
+        replay.arg("export").arg(log).arg("--format").arg(format).arg("--out").arg(dir.join(file));
+        run(&format!("tables: export {format}"), &mut replay)?;
+    }
+    let jsonl = Command::new(replay_bin())
+        .arg("export")
+        .arg(log)
+        .output()
+        .map_err(|e| format!("tables: cannot run replay export: {e}"))?;
+    let text = String::from_utf8_lossy(&jsonl.stdout);
+    let header = text.lines().next().ok_or("tables: replay export wrote no header line")?;
+    fs::write(dir.join("header.jsonl"), format!("{header}\n")).map_err(|e| format!("tables: {e}"))
+}
+
+/// The virtual environment's Python with the packages installed, made once under
+/// the target folder; `None` (said, or an error with `CI=true`) where Python or the
+/// package registry is not at hand.
+fn environment() -> Result<Option<PathBuf>> {
+    let venv = target_dir().join("xtask/pyenv");
+    let python = venv.join("bin/python");
+    let imports = "import pandas, evalys, jsonschema";
+    if works(Command::new(&python).args(["-c", imports])) {
+        return Ok(Some(python));
+    }
+    let lost = "no CSV was read by pandas and no Batsim table by evalys";
+    if !works(Command::new("python3").args(["-m", "venv", "--help"])) {
+        skipped("tables", "python3 with venv", lost, "apt-get install python3-venv")?;
+        return Ok(None);
+    }
+    run("tables: virtual environment", Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+    let mut pip = Command::new(venv.join("bin/pip"));
+    pip.args(["install", "--quiet", "--disable-pip-version-check"]).args(PACKAGES);
+    if run("tables: pip install", &mut pip).is_err() {
+        skipped("tables", "the package registry (pip install failed)", lost, "pip install pandas evalys")?;
+        return Ok(None);
+    }
+    Ok(Some(python))
+}
