@@ -2,6 +2,7 @@
 """The result tables as analysis tools read them (a step of `cargo xtask verify`).
 
 Usage: check_tables.py --csv-under DIR [DIR ...] --model NAME FOLDER [--model ...]
+                       --schemas DIR --summary NAME FILE [--summary ...]
 
 1. Every `*.csv` under each `--csv-under` folder: every row has as many fields as its
    header (read with Python's own csv module), and pandas reads it to the same shape.
@@ -12,6 +13,9 @@ Usage: check_tables.py --csv-under DIR [DIR ...] --model NAME FOLDER [--model ..
    equals the pieces' own; every piece lies inside its job's start and finish; and
    for a preemptive model (the service level) the pieces of every finished job add
    up to its work.
+3. Each `--summary NAME FILE`, the standard output of a `--json` run: one line, one
+   JSON object, valid against `NAME.schema.json` of `--schemas` (which refers to
+   `core.schema.json` there).
 
 Exit 0 when all hold; otherwise each failure is printed and the exit status is 1.
 """
@@ -22,7 +26,9 @@ import json
 import pathlib
 import sys
 
+import jsonschema
 import pandas as pd
+import referencing
 from evalys.jobset import JobSet
 
 FAILURES = []
@@ -94,10 +100,29 @@ def check_model(name, folder):
         print(f"{name}: {preempted} jobs ran in more than one piece, each adding up to its work")
 
 
+def check_summary(schemas, name, path):
+    lines = pathlib.Path(path).read_text().splitlines()
+    if len(lines) != 1:
+        return fail(f"{path}: {len(lines)} lines, not one JSON line")
+    registry = referencing.Registry()
+    for file in pathlib.Path(schemas).glob("*.schema.json"):
+        schema = json.loads(file.read_text())
+        registry = registry.with_resource(schema["$id"], referencing.Resource.from_contents(schema))
+    schema = json.loads((pathlib.Path(schemas) / f"{name}.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema, registry=registry)
+    errors = sorted(validator.iter_errors(json.loads(lines[0])), key=lambda e: list(e.path))
+    for error in errors[:5]:
+        fail(f"{path}: {'/'.join(map(str, error.path)) or 'top'}: {error.message[:200]}")
+    if not errors:
+        print(f"{path}: valid against {name}.schema.json")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--csv-under", nargs="*", default=[])
     parser.add_argument("--model", nargs=2, action="append", default=[], metavar=("NAME", "FOLDER"))
+    parser.add_argument("--schemas")
+    parser.add_argument("--summary", nargs=2, action="append", default=[], metavar=("NAME", "FILE"))
     args = parser.parse_args()
     files = sorted(p for folder in args.csv_under for p in pathlib.Path(folder).rglob("*.csv"))
     for path in files:
@@ -105,6 +130,8 @@ def main():
     print(f"{len(files)} CSV files read by pandas, every row as wide as its header")
     for name, folder in args.model:
         check_model(name, folder)
+    for name, path in args.summary:
+        check_summary(args.schemas, name, path)
     sys.exit(1 if FAILURES else 0)
 
 

@@ -143,6 +143,7 @@ pub mod plot;
 pub mod progress;
 pub mod record_log;
 pub mod record_stream;
+pub mod summary;
 pub mod swf;
 pub mod synthetic;
 pub mod units;

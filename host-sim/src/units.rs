@@ -60,6 +60,26 @@ pub fn format_milli(milli: u64) -> String {
     format!("{whole}.{fraction:03}").trim_end_matches('0').to_owned()
 }
 
+/// Serializes a short decimal (as [`format_milli`] writes it) as a JSON number, so
+/// that a summary's numbers are numbers (`"sf":1.5`, not `"sf":"1.5"`).
+pub fn decimal_number<S: serde::Serializer>(text: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    match text.parse::<f64>() {
+        Ok(value) => serializer.serialize_f64(value),
+        Err(_) => serializer.serialize_str(text),
+    }
+}
+
+/// [`decimal_number`] for an optional decimal.
+pub fn optional_decimal<S: serde::Serializer>(
+    text: &Option<String>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match text {
+        Some(text) => decimal_number(text, serializer),
+        None => serializer.serialize_none(),
+    }
+}
+
 /// The most seeds one `--seeds` runs: each is a whole run, so more is a typing
 /// slip (`0..18446744073709551615`), not a plan; split a longer list over calls.
 pub const MAX_SEEDS: u64 = 100_000;

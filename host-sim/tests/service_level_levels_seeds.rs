@@ -28,7 +28,7 @@ fn per_level_figures_add_up_to_the_run_and_are_in_the_table() {
     assert!((weighted / sum("jobs_accepted") - mwt).abs() < 1e-6 * mwt.max(1.0));
     // No slack: a level-0 job never waits, and tighter levels are rejected more.
     assert_eq!(levels[0]["mwt"], 0.0);
-    assert_eq!(levels[0]["sf"], "1");
+    assert_eq!(levels[0]["sf"], 1.0);
     assert!(levels[0]["prj"].as_f64().unwrap() > levels[2]["prj"].as_f64().unwrap());
     let table = stdout(&host_sim(&args));
     assert!(table.contains("per level (every window pooled)"), "{table}");

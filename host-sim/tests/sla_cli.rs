@@ -112,7 +112,7 @@ fn a_trace_runs_online_and_its_log_verifies() {
     let v = last_json(&out);
     assert_eq!(v["requests"], 8);
     assert_eq!(v["nodes"], 16);
-    assert_eq!(v["batch"], "3600");
+    assert_eq!(v["batch_ticks"], 3600);
     let reader = replay::format::LogReader::open(&log).unwrap();
     assert!(matches!(reader.header().model, replay::format::Model::Sla(_)));
     let settings: Vec<(&str, &str)> =

@@ -1,10 +1,12 @@
 //! `cargo xtask tables` (a step of `verify`, after `docs`): the result tables as the
 //! user's tools read them. Each model runs on the KTH trace (its first run of the
 //! `traces` step); its log is exported as the per-job, pieces and Batsim tables
-//! (docs/records.md); then `tools/check_tables.py`, in a virtual environment with
-//! pandas and evalys from the package registry, reads every CSV the documented
-//! commands wrote and these exports with pandas, and loads each Batsim table with
-//! evalys, holding its utilisation to the pieces'.
+//! (docs/records.md), and its `--json` summary kept, as is that of its built-in
+//! workload and of `compare`; then `tools/check_tables.py`, in a virtual environment
+//! with pandas, evalys and jsonschema from the package registry, reads every CSV the
+//! documented commands wrote and these exports with pandas, loads each Batsim table
+//! with evalys, holding its utilisation to the pieces', and validates every summary
+//! against its JSON Schema (`docs/schemas/`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -29,18 +31,46 @@ pub fn tables() -> Result {
     let mut check = Command::new(&python);
     check.arg(root().join("tools/check_tables.py"));
     check.arg("--csv-under").arg(target_dir().join("xtask/docs")).arg(&out);
+    check.arg("--schemas").arg(root().join("docs/schemas"));
     for model in crate::models::MODELS {
         let Some(&(label, options)) = model.traces.first() else { continue };
         let dir = out.join(model.name);
         fs::create_dir_all(&dir).map_err(|e| format!("tables: cannot create {}: {e}", dir.display()))?;
         let log = dir.join(format!("{label}.log"));
         let mut sim = Command::new(host_sim_bin());
-        sim.arg(model.subcommand).arg("--trace").arg(trace).args(options).arg("--log").arg(&log);
-        run(&format!("tables: {} on KTH", model.name), sim.stdout(std::process::Stdio::null()))?;
+        sim.arg(model.subcommand)
+            .arg("--trace")
+            .arg(trace)
+            .args(options)
+            .arg("--log")
+            .arg(&log)
+            .arg("--json");
+        summary(&format!("{} on KTH", model.name), &mut sim, &dir.join("summary.json"))?;
         export(&log, &dir)?;
         check.arg("--model").arg(model.name).arg(&dir);
+        check.arg("--summary").arg(model.name).arg(dir.join("summary.json"));
+        let built_in = dir.join("built-in.json");
+        let mut sim = Command::new(host_sim_bin());
+        summary(&format!("{} built in", model.name), sim.arg(model.subcommand).arg("--json"), &built_in)?;
+        check.arg("--summary").arg(model.name).arg(built_in);
     }
-    run("tables: pandas and evalys", &mut check)
+    let compare = out.join("compare.json");
+    let mut sim = Command::new(host_sim_bin());
+    sim.args(["compare", "--limit", "3000", "--json", "--trace"]).arg(trace);
+    summary("compare on KTH", &mut sim, &compare)?;
+    check.arg("--summary").arg("compare").arg(compare);
+    run("tables: pandas, evalys and the JSON Schemas", &mut check)
+}
+
+/// Runs `sim` and keeps its standard output, the summary, in `path`.
+fn summary(step: &str, sim: &mut Command, path: &Path) -> Result {
+    println!("==> tables: {step}: {}", crate::cmd::render(sim));
+    let output = sim.output().map_err(|e| format!("tables: {step}: cannot run: {e}"))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!("tables: {step}: exited with {}: {stderr}", output.status));
+    }
+    fs::write(path, &output.stdout).map_err(|e| format!("tables: cannot write {}: {e}", path.display()))
 }
 
 /// The log's header line and its three tables, in `dir`.

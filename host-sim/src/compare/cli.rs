@@ -91,12 +91,12 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
             Err(error) => failed.push((model, error)),
         }
     }
-    let mut document = serde_json::json!({
-        "trace": trace.workload.file_name(),
-        "input_hash": trace.workload.hash_hex(),
-        "nodes": nodes,
-        "rows": rows,
-    });
+    let core = serde_json::to_value(crate::summary::Core::of_workload("compare", &trace.workload))
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let mut document = serde_json::json!({ "nodes": nodes, "rows": rows });
+    if let (Some(document), serde_json::Value::Object(core)) = (document.as_object_mut(), core) {
+        document.extend(core);
+    }
     // Only when a model failed, so that a run where all ran writes what it always did.
     if !failed.is_empty() {
         let errors =

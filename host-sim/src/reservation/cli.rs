@@ -346,7 +346,12 @@ pub fn print_summary(
     let summary = Summary::new(trace, workload.hash_hex(), outcome);
     let io = |source| ReserveError::Io(PathError::stdout(source));
     let mut stdout = std::io::stdout().lock();
-    if json { report::write_json(&summary, &mut stdout) } else { report::write_table(&summary, &mut stdout) }
+    if json {
+        let header = super::log::header(&outcome.experiment, workload);
+        report::write_json(&header, &summary, &mut stdout)
+    } else {
+        report::write_table(&summary, &mut stdout)
+    }
         .map_err(io)
 }
 

@@ -26,16 +26,22 @@ pub struct WindowRow<'a> {
 /// The summary of one run.
 #[derive(Debug, Serialize)]
 pub struct Summary<'a> {
+    /// The input as named on the command line (the table's; the JSON has the core's
+    /// `inputs`).
+    #[serde(skip)]
     pub trace: &'a str,
+    #[serde(skip)]
     pub input_hash: String,
     pub nodes: u32,
     pub slot_ticks: u64,
     pub window_ticks: u64,
     pub criterion: &'static str,
+    #[serde(serialize_with = "crate::units::decimal_number")]
     pub load: String,
     pub flex: &'static str,
     pub fix_at: &'static str,
     pub estimates: &'static str,
+    #[serde(serialize_with = "crate::units::optional_decimal")]
     pub offers_phi_max: Option<String>,
     pub seed: u64,
     pub jobs_kept: u64,
@@ -126,10 +132,13 @@ impl<'a> Summary<'a> {
     }
 }
 
-/// Writes the summary as one JSON object on one line, and a newline.
-pub fn write_json(summary: &Summary<'_>, mut out: impl Write) -> io::Result<()> {
-    serde_json::to_writer(&mut out, summary).map_err(io::Error::other)?;
-    writeln!(out)
+/// Writes the summary as one JSON object on one line, the core first
+/// ([`crate::summary`]) from the run's log `header`, and a newline.
+pub fn write_json(header: &replay::format::Header, summary: &Summary<'_>, out: impl Write) -> io::Result<()> {
+    let rejected = summary.rejected.values().sum();
+    let counts = crate::summary::Counts { submitted: summary.requests, accepted: summary.accepted, rejected };
+    let core = crate::summary::Core::new("reservation", header, Some(counts));
+    crate::summary::write_json(&core, summary, out)
 }
 
 pub fn write_table(s: &Summary<'_>, mut out: impl Write) -> io::Result<()> {

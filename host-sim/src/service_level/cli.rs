@@ -298,7 +298,7 @@ pub fn print_summary(
     let summary = RunSummary::new(workload, config, report, log.as_deref());
     let stdout = std::io::stdout().lock();
     let written = if output.json {
-        report::write_json(&summary, stdout)
+        report::write_json(&config.log_header(workload), &summary, stdout)
     } else {
         report::write_table(&summary, stdout)
     };

@@ -228,6 +228,7 @@ impl LevelTally {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LevelMetrics {
     pub level: usize,
+    #[serde(serialize_with = "crate::units::decimal_number")]
     pub sf: String,
     pub price_per_tick: u32,
     pub jobs_submitted: u64,

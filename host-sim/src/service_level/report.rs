@@ -16,6 +16,7 @@ use crate::workload::{Excluded, Workload};
 /// One level as the summary shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LevelSummary {
+    #[serde(serialize_with = "crate::units::decimal_number")]
     pub sf: String,
     pub slack_milli: u32,
     pub price_per_tick: u32,
@@ -24,7 +25,11 @@ pub struct LevelSummary {
 /// Everything `run` reports: the input, the configuration, and the report.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunSummary<'a> {
+    /// The input as named on the command line (the table's; the JSON has the core's
+    /// `inputs`).
+    #[serde(skip)]
     pub input_name: &'a str,
+    #[serde(skip)]
     pub input_hash: String,
     pub jobs: u64,
     pub excluded: Excluded,
@@ -76,10 +81,16 @@ fn level_summary(level: &Level) -> LevelSummary {
     }
 }
 
-/// Writes the summary as one JSON object on one line, and a newline.
-pub fn write_json<W: Write>(summary: &RunSummary<'_>, mut out: W) -> io::Result<()> {
-    serde_json::to_writer(&mut out, summary)?;
-    writeln!(out)
+/// Writes the summary as one JSON object on one line, the core first
+/// ([`crate::summary`]), and a newline.
+pub fn write_json<W: Write>(header: &replay::format::Header, summary: &RunSummary<'_>, out: W) -> io::Result<()> {
+    let r = summary.report;
+    let submitted = r.per_level.iter().map(|l| l.jobs_submitted).sum();
+    let accepted = r.per_level.iter().map(|l| l.jobs_accepted).sum();
+    let rejected = r.rejections.no_feasible_machine + r.rejections.queue_full + r.rejections.invalid;
+    let counts = crate::summary::Counts { submitted, accepted, rejected };
+    let core = crate::summary::Core::new("service_level", header, Some(counts));
+    crate::summary::write_json(&core, summary, out)
 }
 
 /// A number for a table: whole numbers without decimals, others with four.

@@ -267,10 +267,12 @@ pub fn print_outcome(plan: &Plan, outcome: &Outcome, json: bool) -> Result<(), S
         }
         let value = serde_json::json!({
             "heuristic": heuristic::display(heuristic_spec(plan.config.order)),
-            "source": plan.source,
             "sets": plan.sets.len(),
             "nodes": plan.config.nodes,
-            "batch": plan.batch.setting(),
+            "batch_ticks": match plan.batch {
+                Batch::Whole => None,
+                Batch::Every(ticks) => Some(ticks),
+            },
             "step_ticks": plan.config.step_ticks,
             "slot_ticks": plan.config.slot_ticks,
             "requests": outcome.mean.requests,
@@ -282,7 +284,13 @@ pub fn print_outcome(plan: &Plan, outcome: &Outcome, json: bool) -> Result<(), S
             "events": outcome.sets.iter().map(|s| s.events).sum::<u64>(),
             "decisions": outcome.sets.iter().map(|s| s.decisions).sum::<u64>(),
         });
-        write_stdout(&format!("{value}\n"))
+        let submitted = outcome.sets.iter().map(|s| s.summary.requests).sum();
+        let accepted = outcome.sets.iter().map(|s| s.summary.accepted).sum();
+        let rejected = outcome.sets.iter().map(|s| s.rejected.iter().sum::<u64>()).sum();
+        let counts = crate::summary::Counts { submitted, accepted, rejected };
+        let core = crate::summary::Core::new("sla", &plan.header, Some(counts));
+        let line = crate::summary::json_line(&core, &value).map_err(|source| SlaError::Io(PathError::stdout(source)))?;
+        write_stdout(&line)
     } else {
         write_stdout(&text(plan, outcome, &rejected))
     }

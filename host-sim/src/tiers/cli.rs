@@ -242,17 +242,17 @@ fn once(args: &RunArgs) -> Option<Result<Done, TiersError>> {
     let header =
         |scanned: &Scanned| header(args, &scenario, parsed.mix, read.as_ref(), Some(&scanned.workload));
     let done = super::once::run(&scenario, parsed.mix, &args.input, args.output.log.as_deref(), &header)?;
-    Some(done.map(|ran| (scenario, read, ran)))
+    Some(done.map(|(header, ran)| (scenario, read, header, ran)))
 }
 
-/// What a `tiers` run gives: its scenario, the availability file it read, its
-/// summary and run.
-type Done = (Scenario, Option<Availability>, (Summary, super::Ran));
+/// What a `tiers` run gives: its scenario, the availability file it read, its log
+/// header, its summary and run.
+type Done = (Scenario, Option<Availability>, Header, (Summary, super::Ran));
 
 /// `host-sim tiers`: a trace read once where that gives what two passes give
 /// (`once`), else twice.
 pub fn run(args: &RunArgs) -> Result<(), TiersError> {
-    let (scenario, read, (summary, ran)) = match once(args) {
+    let (scenario, read, header, (summary, ran)) = match once(args) {
         Some(done) => done?,
         None => {
             let (scenario, header, read) = scenario(args)?;
@@ -260,7 +260,7 @@ pub fn run(args: &RunArgs) -> Result<(), TiersError> {
                 Some(path) => super::log::run_logged(&scenario, &header, path)?,
                 None => scenario.run()?,
             };
-            (scenario, read, done)
+            (scenario, read, header, done)
         }
     };
     if ran.wide > 0 {
@@ -275,20 +275,20 @@ pub fn run(args: &RunArgs) -> Result<(), TiersError> {
         eprintln!("warning: {warning}");
     }
     let named = (args.policy.name(), args.mix.text.as_str(), args.seed);
-    print_summary(&summary, &ran.out, named, report, args.output.json)
+    print_summary(&summary, &ran.out, named, report, args.output.json.then_some(&header))
 }
 
-/// One run's summary on standard output, as text or (`json`) one JSON object, with
-/// its policy, mix and seed as the options named them, and the availability file's
-/// account when the run read one.
+/// One run's summary on standard output, as text or (`json`: the run's log header,
+/// for the core) one JSON object, with its policy, mix and seed as the options named
+/// them, and the availability file's account when the run read one.
 pub fn print_summary(
     summary: &Summary,
     out: &super::run::RunOutput,
     (policy, mix, seed): (&str, &str, u64),
     report: Option<availability::Report>,
-    json: bool,
+    json: Option<&Header>,
 ) -> Result<(), TiersError> {
-    if json {
+    if let Some(header) = json {
         let mut value = serde_json::to_value(summary).map_err(|e| TiersError::Usage(e.to_string()))?;
         if let Some(map) = value.as_object_mut() {
             map.insert("policy".into(), policy.into());
@@ -300,7 +300,14 @@ pub fn print_summary(
                 map.insert("availability".into(), report.json);
             }
         }
-        write_stdout(&format!("{value}\n"))
+        let counts = crate::summary::Counts {
+            submitted: summary.submitted,
+            accepted: summary.accepted,
+            rejected: summary.submitted.saturating_sub(summary.accepted),
+        };
+        let core = crate::summary::Core::new("tiers", header, Some(counts));
+        let line = crate::summary::json_line(&core, &value).map_err(|source| TiersError::Io(PathError::stdout(source)))?;
+        write_stdout(&line)
     } else {
         let mut text = text(summary, policy, mix, out.events, out.decisions);
         text.push_str(report.as_ref().map_or("", |r| r.line.as_str()));

@@ -30,9 +30,9 @@ pub fn run(
     source: &TraceArgs,
     log: Option<&Path>,
     header: &dyn Fn(&Scanned) -> Header,
-) -> Option<Result<(Summary, Ran), TiersError>> {
+) -> Option<Result<(Header, (Summary, Ran)), TiersError>> {
     let done = one_pass::run(Tiers { scenario, mix, header }, source, log)?;
-    Some(done.map(|(_, ran)| ran))
+    Some(done.map(|(scanned, ran)| (header(&scanned), ran)))
 }
 
 /// The tiers model's part of a one-pass run: the scenario built on the trace's

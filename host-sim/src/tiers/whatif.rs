@@ -41,7 +41,7 @@ impl Whatif for crate::model::Tiers {
         };
         let mix = recorded.header.setting("mix").unwrap_or("?");
         let named = (scenario.config.policy.name(), mix, scenario.seed);
-        Ok(print_summary(&summary, &ran.out, named, None, output.json)?)
+        Ok(print_summary(&summary, &ran.out, named, None, output.json.then_some(&header))?)
     }
 }
 
