@@ -86,8 +86,14 @@ fn the_files_clock_leaves_no_desktop_and_warns_unless_shifted() {
     let availability = value.as_object_mut().unwrap().remove("availability").unwrap();
     assert_eq!(availability["desktops_left"].as_u64(), Some(0));
     assert!(availability["warning"].as_str().unwrap().contains(&hint));
+    // The file is an input of the run, beside the workload, in the summary's core.
+    let inputs = value.as_object_mut().unwrap().remove("inputs").unwrap();
+    assert_eq!(inputs[1]["name"], "event_trace.tab", "{inputs}");
     // The very run of desktops that never leave, as the issue found.
-    assert_eq!(value, json(&["--down-mean", "0"]));
+    let mut never = json(&["--down-mean", "0"]);
+    let workload_only = Value::Array(inputs.as_array().unwrap()[..1].to_vec());
+    assert_eq!(never.as_object_mut().unwrap().remove("inputs").unwrap(), workload_only);
+    assert_eq!(value, never);
     // Shifted by the 8.6 years, the file's clock brings the nine nodes' leaves back.
     let shift = format!("{LATE_DAYS}d");
     let shifted =

@@ -1,12 +1,15 @@
 //! `cargo xtask tables` (a step of `verify`, after `docs`): the result tables as the
 //! user's tools read them. Each model runs on the KTH trace (its first run of the
 //! `traces` step); its log is exported as the per-job, pieces and Batsim tables
-//! (docs/records.md), and its `--json` summary kept, as is that of its built-in
-//! workload and of `compare`; then `tools/check_tables.py`, in a virtual environment
+//! (docs/records.md), and its `--json` summary kept, as are those of its cross-host
+//! runs (a built-in workload, or the trace's first jobs) and of `compare`; then `tools/check_tables.py`, in a virtual environment
 //! with pandas, evalys and jsonschema from the package registry, reads every CSV the
 //! documented commands wrote and these exports with pandas, loads each Batsim table
 //! with evalys, holding its utilisation to the pieces', and validates every summary
-//! against its JSON Schema (`docs/schemas/`).
+//! against its JSON Schema (`docs/schemas/`). Last, `tools/produce_stream.py`, a
+//! producer of device record streams written from docs/stream-format.md alone, makes
+//! each model's JSON lines export into a stream, which `replay import` must make into
+//! a log that verifies and holds the same records.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -32,6 +35,7 @@ pub fn tables() -> Result {
     check.arg(root().join("tools/check_tables.py"));
     check.arg("--csv-under").arg(target_dir().join("xtask/docs")).arg(&out);
     check.arg("--schemas").arg(root().join("docs/schemas"));
+    let mut producers = Vec::new();
     for model in crate::models::MODELS {
         let Some(&(label, options)) = model.traces.first() else { continue };
         let dir = out.join(model.name);
@@ -47,19 +51,64 @@ pub fn tables() -> Result {
             .arg("--json");
         summary(&format!("{} on KTH", model.name), &mut sim, &dir.join("summary.json"))?;
         export(&log, &dir)?;
+        producers.push((model.name, log, dir.clone()));
         check.arg("--model").arg(model.name).arg(&dir);
         check.arg("--summary").arg(model.name).arg(dir.join("summary.json"));
-        let built_in = dir.join("built-in.json");
-        let mut sim = Command::new(host_sim_bin());
-        summary(&format!("{} built in", model.name), sim.arg(model.subcommand).arg("--json"), &built_in)?;
-        check.arg("--summary").arg(model.name).arg(built_in);
+        for &(label, options, input) in model.crosshost {
+            let path = dir.join(format!("{label}.json"));
+            let mut sim = Command::new(host_sim_bin());
+            sim.arg(model.subcommand).args(options).arg("--json");
+            if let crate::models::Input::Trace(limit) = input {
+                sim.arg("--trace").arg(trace).arg("--limit").arg(limit.to_string());
+            }
+            summary(&format!("{} ({label})", model.name), &mut sim, &path)?;
+            check.arg("--summary").arg(model.name).arg(path);
+        }
     }
+    let mut producers_done = Vec::new();
     let compare = out.join("compare.json");
     let mut sim = Command::new(host_sim_bin());
     sim.args(["compare", "--limit", "3000", "--json", "--trace"]).arg(trace);
     summary("compare on KTH", &mut sim, &compare)?;
     check.arg("--summary").arg("compare").arg(compare);
-    run("tables: pandas, evalys and the JSON Schemas", &mut check)
+    run("tables: pandas, evalys and the JSON Schemas", &mut check)?;
+    for (name, log, dir) in producers {
+        produced(name, &python, &log, &dir)?;
+        producers_done.push(name);
+    }
+    println!("==> tables: streams written from the spec import and verify: {}", producers_done.join(", "));
+    Ok(())
+}
+
+/// The log's JSON lines made into a device stream by `tools/produce_stream.py`, then
+/// imported: the log must verify and hold the original's records, byte for byte as
+/// exported.
+fn produced(name: &str, python: &Path, log: &Path, dir: &Path) -> Result {
+    let (jsonl, stream, imported) =
+        (dir.join("export.jsonl"), dir.join("produced.stream"), dir.join("imported.log"));
+    let mut producer = Command::new(python);
+    producer.arg(root().join("tools/produce_stream.py")).arg(&jsonl).arg(&stream);
+    run(&format!("tables: {name}: a stream from the spec"), &mut producer)?;
+    let mut import = Command::new(replay_bin());
+    import.arg("import").arg(&stream).arg("--out").arg(&imported);
+    run(&format!("tables: {name}: import"), &mut import)?;
+    run(&format!("tables: {name}: verify"), Command::new(replay_bin()).arg("verify").arg(&imported))?;
+    let records = |path: &Path| -> Result<Vec<String>> {
+        let out = Command::new(replay_bin())
+            .arg("export")
+            .arg(path)
+            .output()
+            .map_err(|e| format!("tables: {e}"))?;
+        Ok(String::from_utf8_lossy(&out.stdout).lines().skip(1).map(str::to_owned).collect())
+    };
+    if records(log)? != records(&imported)? {
+        return Err(format!(
+            "tables: {name}: {} holds other records than {}",
+            imported.display(),
+            log.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Runs `sim` and keeps its standard output, the summary, in `path`.
@@ -87,6 +136,7 @@ fn export(log: &Path, dir: &Path) -> Result {
         .map_err(|e| format!("tables: cannot run replay export: {e}"))?;
     let text = String::from_utf8_lossy(&jsonl.stdout);
     let header = text.lines().next().ok_or("tables: replay export wrote no header line")?;
+    fs::write(dir.join("export.jsonl"), text.as_bytes()).map_err(|e| format!("tables: {e}"))?;
     fs::write(dir.join("header.jsonl"), format!("{header}\n")).map_err(|e| format!("tables: {e}"))
 }
 

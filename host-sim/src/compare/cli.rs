@@ -120,7 +120,7 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
         if !rows.is_empty() {
             crate::plot::write_all(
                 dir,
-                super::charts(&trace.workload.file_name(), &rows).into_iter().map(|(n, c)| (n.to_owned(), c)),
+                super::charts(&titled(&trace.workload), &rows).into_iter().map(|(n, c)| (n.to_owned(), c)),
             )
             .map_err(|e| CliError::Usage(e.to_string()))?;
         }
@@ -140,4 +140,11 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
         0 => Ok(()),
         _ => Err(CliError::Compare(CompareError::Failed(failed.iter().map(|(m, _)| *m).collect()))),
     }
+}
+
+/// The trace as a chart title names it: its file name, and the cut `--limit` made.
+fn titled(workload: &crate::workload::Workload) -> String {
+    let name = workload.file_name();
+    let limit = workload.settings.iter().find(|s| s.key == "limit");
+    limit.map_or(name.clone(), |limit| format!("{name} (its first {} jobs)", limit.value))
 }
