@@ -13,7 +13,10 @@ Usage: check_tables.py --csv-under DIR [DIR ...] --model NAME FOLDER [--model ..
    equals the pieces' own; every piece lies inside its job's start and finish; and
    for a preemptive model (the service level) the pieces of every finished job add
    up to its work.
-3. Each `--summary NAME FILE`, the standard output of a `--json` run: one line, one
+3. Each `--export FILE`, the JSON lines of `replay export`: every line one object,
+   valid against its kind's part of `export.schema.json` (each kind's first 2,000
+   lines, so that every kind is checked at a bounded cost).
+4. Each `--summary NAME FILE`, the standard output of a `--json` run: one line, one
    JSON object, valid against `NAME.schema.json` of `--schemas` (which refers to
    `core.schema.json` there).
 
@@ -100,14 +103,41 @@ def check_model(name, folder):
         print(f"{name}: {preempted} jobs ran in more than one piece, each adding up to its work")
 
 
-def check_summary(schemas, name, path):
-    lines = pathlib.Path(path).read_text().splitlines()
-    if len(lines) != 1:
-        return fail(f"{path}: {len(lines)} lines, not one JSON line")
+def registry_of(schemas):
     registry = referencing.Registry()
     for file in pathlib.Path(schemas).glob("*.schema.json"):
         schema = json.loads(file.read_text())
         registry = registry.with_resource(schema["$id"], referencing.Resource.from_contents(schema))
+    return registry
+
+
+def check_export(schemas, path):
+    schema = json.loads((pathlib.Path(schemas) / "export.schema.json").read_text())
+    registry = registry_of(schemas)
+    seen, validators = {}, {}
+    with open(path) as lines:
+        for number, line in enumerate(lines, 1):
+            record = json.loads(line)
+            kind = record.get("kind")
+            if kind not in schema["$defs"]:
+                return fail(f"{path}:{number}: kind {kind!r} is not in export.schema.json")
+            if seen.get(kind, 0) >= 2000:
+                continue
+            seen[kind] = seen.get(kind, 0) + 1
+            if kind not in validators:
+                part = {"$ref": f"{schema['$id']}#/$defs/{kind}"}
+                validators[kind] = jsonschema.Draft202012Validator(part, registry=registry)
+            error = jsonschema.exceptions.best_match(validators[kind].iter_errors(record))
+            if error is not None:
+                return fail(f"{path}:{number}: {kind}: {error.message[:200]}")
+    print(f"{path}: {sum(seen.values())} lines of {len(seen)} kinds valid against export.schema.json")
+
+
+def check_summary(schemas, name, path):
+    lines = pathlib.Path(path).read_text().splitlines()
+    if len(lines) != 1:
+        return fail(f"{path}: {len(lines)} lines, not one JSON line")
+    registry = registry_of(schemas)
     schema = json.loads((pathlib.Path(schemas) / f"{name}.schema.json").read_text())
     validator = jsonschema.Draft202012Validator(schema, registry=registry)
     errors = sorted(validator.iter_errors(json.loads(lines[0])), key=lambda e: list(e.path))
@@ -122,6 +152,7 @@ def main():
     parser.add_argument("--csv-under", nargs="*", default=[])
     parser.add_argument("--model", nargs=2, action="append", default=[], metavar=("NAME", "FOLDER"))
     parser.add_argument("--schemas")
+    parser.add_argument("--export", action="append", default=[])
     parser.add_argument("--summary", nargs=2, action="append", default=[], metavar=("NAME", "FILE"))
     args = parser.parse_args()
     files = sorted(p for folder in args.csv_under for p in pathlib.Path(folder).rglob("*.csv"))
@@ -130,6 +161,8 @@ def main():
     print(f"{len(files)} CSV files read by pandas, every row as wide as its header")
     for name, folder in args.model:
         check_model(name, folder)
+    for path in args.export:
+        check_export(args.schemas, path)
     for name, path in args.summary:
         check_summary(args.schemas, name, path)
     sys.exit(1 if FAILURES else 0)

@@ -252,8 +252,8 @@ RV_REASON = ["time_went_backwards", "zero_nodes", "too_many_nodes", "zero_estima
              "window_too_short", "kind_mismatch", "window_passed", "duplicate_job", "queue_full",
              "beyond_horizon", "no_room", "not_running"]
 SLA_REASON = ["no_room", "batch_full", "invalid", "late", "horizon", "time_went_backwards", "dropped"]
-TIERS_REASON = ["NoRoom", "TableFull", "BadRequest", "WindowPassed", "DuplicateJob",
-                "TimeWentBackwards", "NotRunning", "UnknownResource", "BadAvailability", "Overflow"]
+TIERS_REASON = ["no_room", "table_full", "bad_request", "window_passed", "duplicate_job",
+                "time_went_backwards", "not_running", "unknown_resource", "bad_availability", "overflow"]
 
 # Flat export kinds: kind -> (Body index, variant index, fields in wire order). A
 # variant that wraps a struct (`Request(Request)`, `Submit { t, request }`) has that
@@ -286,49 +286,28 @@ FLAT = {
     "sla_reject": (7, 1, [JOB, ("reason", SLA_REASON)]),
 }
 
-# Tiers records come as serde gives them (externally tagged): kind -> (Body index,
-# the variants in index order, each with its fields).
 RESOURCE = ("resource", "u8")
-TIERS = {
-    "tiers_event": (4, [
-        ("Submit", [T, JOB, ("tier", ["Gold", "Silver", "Bronze"]), ("work", "u64"), READY, DEADLINE]),
-        ("Advance", [T]),
-        ("Finish", [T, JOB]),
-        ("Leave", [T, RESOURCE]),
-        ("Return", [T, RESOURCE]),
-        ("Reset", []),
-    ]),
-    "tiers_decision": (5, [
-        ("Accept", [JOB, RESOURCE, START]),
-        ("Reject", [JOB, ("reason", TIERS_REASON)]),
-        ("Move", [JOB, RESOURCE, START, ("for_job", "u32")]),
-        ("Start", [T, JOB]),
-        ("End", [T, JOB, ("late", "bool")]),
-        ("Lost", [T, JOB, ("running", "bool")]),
-        ("Replace", [JOB, RESOURCE, START]),
-        ("Violate", [T, JOB, ("why", ["Late", "Lost"])]),
-    ]),
-}
-
-
-def tiers_body(kind, record):
-    """A tiers event or decision: `"Reset"` for a unit variant, else `{NAME: fields}`."""
-    body, variants = TIERS[kind]
-    if isinstance(record, str):
-        name, values = record, {}
-    else:
-        (name, values), = record.items()
-    for at, (variant, spec) in enumerate(variants):
-        if variant == name:
-            return varint(body) + varint(at) + fields(spec, values)
-    raise ValueError(f"{name!r} is not a {kind}")
+FLAT.update({
+    "tiers_submit": (4, 0, [T, JOB, ("tier", ["gold", "silver", "bronze"]), ("work", "u64"), READY, DEADLINE]),
+    "tiers_advance": (4, 1, [T]),
+    "tiers_finish": (4, 2, [T, JOB]),
+    "tiers_leave": (4, 3, [T, RESOURCE]),
+    "tiers_return": (4, 4, [T, RESOURCE]),
+    "tiers_reset": (4, 5, []),
+    "tiers_accept": (5, 0, [JOB, RESOURCE, START]),
+    "tiers_reject": (5, 1, [JOB, ("reason", TIERS_REASON)]),
+    "tiers_move": (5, 2, [JOB, RESOURCE, START, ("for_job", "u32")]),
+    "tiers_start": (5, 3, [T, JOB]),
+    "tiers_end": (5, 4, [T, JOB, ("late", "bool")]),
+    "tiers_lost": (5, 5, [T, JOB, ("running", "bool")]),
+    "tiers_replace": (5, 6, [JOB, RESOURCE, START]),
+    "tiers_violate": (5, 7, [T, JOB, ("why", ["late", "lost"])]),
+})
 
 
 def body_bytes(obj):
     """The postcard `Body` of one exported record."""
     kind = obj.get("kind")
-    if kind in TIERS:
-        return tiers_body(kind, obj["record"])
     if kind not in FLAT:
         raise ValueError(f"record kind {kind!r} is not known")
     body, variant, spec = FLAT[kind]

@@ -60,8 +60,10 @@ pub trait Listed: LogModel {
 /// rejects carry the time of the submit they answer. Reservation records (version 3)
 /// are `request`, `resv_advance`, `finish`, `resv_reset`, `resv_accept`,
 /// `resv_reject`, `offer`, `replan`, `fix`, `resv_start` and `end`; the answers to a
-/// request carry its time. Tiers records are `tiers_event` and `tiers_decision` with
-/// the record as serde gives it. SLA records (version 5) are `sla_submit`,
+/// request carry its time. Tiers records are `tiers_submit`, `tiers_advance`,
+/// `tiers_finish`, `tiers_leave`, `tiers_return`, `tiers_reset`, `tiers_accept`,
+/// `tiers_reject`, `tiers_move`, `tiers_start`, `tiers_end`, `tiers_lost`,
+/// `tiers_replace` and `tiers_violate`. SLA records (version 5) are `sla_submit`,
 /// `sla_plan`, `sla_reset`, `sla_accept` and `sla_reject`; a decision carries the time
 /// of the event that made it.
 pub fn jsonl<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result<u64, ExportError> {

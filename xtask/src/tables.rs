@@ -6,7 +6,7 @@
 //! with pandas, evalys and jsonschema from the package registry, reads every CSV the
 //! documented commands wrote and these exports with pandas, loads each Batsim table
 //! with evalys, holding its utilisation to the pieces', and validates every summary
-//! against its JSON Schema (`docs/schemas/`). Last, `tools/produce_stream.py`, a
+//! and each log's JSON lines export against their JSON Schemas (`docs/schemas/`). Last, `tools/produce_stream.py`, a
 //! producer of device record streams written from docs/stream-format.md alone, makes
 //! each model's JSON lines export into a stream, which `replay import` must make into
 //! a log that verifies and holds the same records.
@@ -53,6 +53,7 @@ pub fn tables() -> Result {
         export(&log, &dir)?;
         producers.push((model.name, log, dir.clone()));
         check.arg("--model").arg(model.name).arg(&dir);
+        check.arg("--export").arg(dir.join("export.jsonl"));
         check.arg("--summary").arg(model.name).arg(dir.join("summary.json"));
         for &(label, options, input) in model.crosshost {
             let path = dir.join(format!("{label}.json"));

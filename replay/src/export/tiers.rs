@@ -1,4 +1,4 @@
-//! Tiers records as JSON lines (each record as serde gives it) and readable lines,
+//! Tiers records as JSON lines (one flat object each, as every model's) and readable lines,
 //! and the header's policy, resources and kernel sizes.
 
 use std::io::Write;
@@ -6,22 +6,70 @@ use std::io::Write;
 use kernel::Tick;
 use kernel::tiers::{Decision as D, Event as E, Tier, Violation};
 
-use super::{ExportError, Listed, write_common_header};
+use super::{ExportError, Listed, json_reject, write_common_header};
 use crate::contract::Tiers;
 use crate::format::Header;
 
 impl Listed for Tiers {
-    /// `{"kind":"tiers_event","seq":..,"record":{..}}`.
+    /// `tiers_submit` (the request's fields, `tier` by name), `tiers_advance`,
+    /// `tiers_finish`, `tiers_leave`, `tiers_return` and `tiers_reset`.
     fn json_event(out: &mut dyn Write, seq: u64, event: &E, _: &Header) -> Result<(), ExportError> {
-        let record = serde_json::to_string(event)?;
-        writeln!(out, r#"{{"kind":"tiers_event","seq":{seq},"record":{record}}}"#)?;
+        match *event {
+            E::Submit(r) => writeln!(
+                out,
+                r#"{{"kind":"tiers_submit","seq":{seq},"t":{},"job":{},"tier":"{}","work":{},"ready":{},"deadline":{}}}"#,
+                r.t,
+                r.job,
+                r.tier.name(),
+                r.work,
+                r.ready,
+                r.deadline
+            ),
+            E::Advance { t } => writeln!(out, r#"{{"kind":"tiers_advance","seq":{seq},"t":{t}}}"#),
+            E::Finish { t, job } => writeln!(out, r#"{{"kind":"tiers_finish","seq":{seq},"t":{t},"job":{job}}}"#),
+            E::Leave { t, resource } => {
+                writeln!(out, r#"{{"kind":"tiers_leave","seq":{seq},"t":{t},"resource":{resource}}}"#)
+            }
+            E::Return { t, resource } => {
+                writeln!(out, r#"{{"kind":"tiers_return","seq":{seq},"t":{t},"resource":{resource}}}"#)
+            }
+            E::Reset => writeln!(out, r#"{{"kind":"tiers_reset","seq":{seq}}}"#),
+        }?;
         Ok(())
     }
 
-    /// `{"kind":"tiers_decision","seq":..,"record":{..}}`.
-    fn json_decision(out: &mut dyn Write, seq: u64, _: Tick, decision: &D) -> Result<(), ExportError> {
-        let record = serde_json::to_string(decision)?;
-        writeln!(out, r#"{{"kind":"tiers_decision","seq":{seq},"record":{record}}}"#)?;
+    /// `tiers_accept`, `tiers_reject` (the reason by its snake_case name), `tiers_move`,
+    /// `tiers_start`, `tiers_end`, `tiers_lost`, `tiers_replace` and `tiers_violate`
+    /// (`why` is `late` or `lost`); `t` is the decision's own time where it has one,
+    /// else the time of the event that made it.
+    fn json_decision(out: &mut dyn Write, seq: u64, now: Tick, decision: &D) -> Result<(), ExportError> {
+        let placed = |kind: &str, job: u32, resource: u8, start: Tick| {
+            format!(r#"{{"kind":"{kind}","seq":{seq},"t":{now},"job":{job},"resource":{resource},"start":{start}"#)
+        };
+        match *decision {
+            D::Accept { job, resource, start } => writeln!(out, "{}}}", placed("tiers_accept", job, resource, start)),
+            D::Reject { job, reason } => json_reject(out, "tiers_reject", seq, now, job, reason),
+            D::Move { job, resource, start, for_job } => {
+                writeln!(out, r#"{},"for_job":{for_job}}}"#, placed("tiers_move", job, resource, start))
+            }
+            D::Replace { job, resource, start } => {
+                writeln!(out, "{}}}", placed("tiers_replace", job, resource, start))
+            }
+            D::Start { t, job } => writeln!(out, r#"{{"kind":"tiers_start","seq":{seq},"t":{t},"job":{job}}}"#),
+            D::End { t, job, late } => {
+                writeln!(out, r#"{{"kind":"tiers_end","seq":{seq},"t":{t},"job":{job},"late":{late}}}"#)
+            }
+            D::Lost { t, job, running } => {
+                writeln!(out, r#"{{"kind":"tiers_lost","seq":{seq},"t":{t},"job":{job},"running":{running}}}"#)
+            }
+            D::Violate { t, job, why } => {
+                let why = match why {
+                    Violation::Late => "late",
+                    Violation::Lost => "lost",
+                };
+                writeln!(out, r#"{{"kind":"tiers_violate","seq":{seq},"t":{t},"job":{job},"why":"{why}"}}"#)
+            }
+        }?;
         Ok(())
     }
 
