@@ -30,10 +30,13 @@ pub fn run(
     source: &TraceArgs,
     log: Option<&Path>,
     header: &dyn Fn(&Scanned) -> Header,
-) -> Option<Result<(Header, (Summary, Ran)), TiersError>> {
+) -> Option<Result<Logged, TiersError>> {
     let done = one_pass::run(Tiers { scenario, mix, header }, source, log)?;
     Some(done.map(|(scanned, ran)| (header(&scanned), ran)))
 }
+
+/// A run's log header (made once the traces are read), its summary and its run.
+pub type Logged = (Header, (Summary, Ran));
 
 /// The tiers model's part of a one-pass run: the scenario built on the trace's
 /// stand-in, whose requests it does not use, and its header.

@@ -115,19 +115,11 @@ impl JobTable {
                     open.row.place = Some(place);
                 }
             }
-            Fact::Run { job, t, place } => {
-                let t = self.at(t);
-                if let Some(open) = self.open.get_mut(&job) {
-                    open.row.place = place.or(open.row.place);
-                    open.row.start.get_or_insert(t);
-                    open.row.pieces += 1;
-                    open.running = Some(t);
-                }
-            }
+            Fact::Run { job, t, place } => self.run(job, t, place),
             Fact::RunWhole { job, t } => {
                 let work = self.open.get(&job).map_or(0, |open| open.row.work);
-                self.fact(Fact::Run { job, t, place: None }, sink)?;
-                self.fact(Fact::Finish { job, t: t.saturating_add(work), late: false }, sink)?;
+                self.run(job, t, None);
+                self.end(job, t.saturating_add(work), "finished", sink)?;
             }
             Fact::Stop { job, t, why } => {
                 let t = self.at(t);
@@ -138,25 +130,9 @@ impl JobTable {
                 }
             }
             Fact::Finish { job, t, late } => {
-                let t = self.at(t);
-                if let Some(mut open) = self.open.remove(&job) {
-                    self.end_piece(&mut open, t, "finished", sink)?;
-                    open.row.finish = Some(t);
-                    self.last_end = self.last_end.max(t);
-                    if late {
-                        open.row.outcome = "late";
-                    }
-                    sink.job(&open.row)?;
-                }
+                self.end(job, t, if late { "late" } else { "finished" }, sink)?
             }
-            Fact::Lost { job, t } => {
-                let t = self.at(t);
-                if let Some(mut open) = self.open.remove(&job) {
-                    self.end_piece(&mut open, t, "lost", sink)?;
-                    open.row.outcome = "lost";
-                    sink.job(&open.row)?;
-                }
-            }
+            Fact::Lost { job, t } => self.end(job, t, "lost", sink)?,
             Fact::Window if self.busy => {
                 self.close_window(sink)?;
                 self.window += 1;
@@ -167,6 +143,42 @@ impl JobTable {
             Fact::Window => {}
         }
         Ok(())
+    }
+
+    /// A piece of `job` begins at `t` (its window's), at `place` where given.
+    fn run(&mut self, job: JobId, t: Tick, place: Option<u32>) {
+        let t = self.at(t);
+        if let Some(open) = self.open.get_mut(&job) {
+            open.row.place = place.or(open.row.place);
+            open.row.start.get_or_insert(t);
+            open.row.pieces += 1;
+            open.running = Some(t);
+        }
+    }
+
+    /// `job` is over at `t` (its window's): `finished`, `late` (finished past its
+    /// deadline) or `lost`; its row is handed out.
+    fn end(
+        &mut self,
+        job: JobId,
+        t: Tick,
+        how: &'static str,
+        sink: &mut dyn JobSink,
+    ) -> Result<(), ExportError> {
+        let t = self.at(t);
+        let Some(mut open) = self.open.remove(&job) else { return Ok(()) };
+        let lost = how == "lost";
+        self.end_piece(&mut open, t, if lost { "lost" } else { "finished" }, sink)?;
+        if lost {
+            open.row.outcome = "lost";
+        } else {
+            open.row.finish = Some(t);
+            self.last_end = self.last_end.max(t);
+            if how == "late" {
+                open.row.outcome = "late";
+            }
+        }
+        sink.job(&open.row)
     }
 
     /// The row of a submit, its times made absolute.
