@@ -135,6 +135,7 @@ pub mod error;
 pub mod files;
 pub mod findings;
 pub mod input;
+pub mod jobs_out;
 pub mod model;
 pub mod one_pass;
 pub mod output;

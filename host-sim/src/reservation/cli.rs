@@ -35,7 +35,7 @@ macro_rules! fix_at_help {
 pub(crate) use fix_at_help;
 
 /// Options shared by `reserve` and `reserve-sweep`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 #[command(mut_arg("trace", |a| a.help(concat!(crate::input::trace_help!(),
     ". Without it, nothing runs: reservations are made from a trace's jobs (the paper's is SDSC \
      SP2). Each job asks for its processor count (SWF field 5, else 8) of the pool's processors; a \
@@ -70,7 +70,7 @@ pub struct ReserveInput {
 }
 
 /// `host-sim reserve`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct RunArgs {
     #[command(flatten)]
     pub input: ReserveInput,
@@ -108,6 +108,8 @@ pub struct RunArgs {
     pub estimates: Estimates,
     #[command(flatten)]
     pub output: RunOutputArgs,
+    #[command(flatten)]
+    pub jobs: crate::jobs_out::JobsOutArgs,
     /// Also run FIFO at loads 1.0, 1.25 and 1.5 and print it beside the paper's figures.
     #[arg(long)]
     pub compare_paper: bool,

@@ -42,7 +42,12 @@ impl HostModel for Reservation {
 
     fn dispatch(command: &Command) -> Result<(), CliError> {
         match command {
-            Command::Reserve(args) => model_result(super::cli::reserve(args)),
+            Command::Reserve(args) => model_result(crate::jobs_out::around(
+                args,
+                args.jobs.jobs_out.as_deref(),
+                |args| &mut args.output.log,
+                super::cli::reserve,
+            )),
             Command::ReserveSweep(args) => model_result(super::cli::reserve_sweep(args)),
         }
     }
@@ -50,7 +55,7 @@ impl HostModel for Reservation {
     fn files(command: &Command) -> Files {
         let new = Files::default();
         match command {
-            Command::Reserve(args) => new.traces(&args.input.source).output("--log", args.output.log.as_deref()),
+            Command::Reserve(args) => new.traces(&args.input.source).output("--log", args.output.log.as_deref()).output("--jobs-out", args.jobs.jobs_out.as_deref()),
             Command::ReserveSweep(args) => {
                 new.traces(&args.input.source).figures("--out", Some(&args.out), SWEEP, args.plots)
             }

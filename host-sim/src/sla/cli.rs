@@ -25,7 +25,7 @@ mod values;
 pub use values::Duration;
 
 /// `host-sim sla`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 #[command(after_help = "Examples:\n  \
     host-sim sla --sets 100 --seed 1 --heuristic 'min(TF - 0.8*tD)' --json\n  \
     host-sim sla --trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz --heuristic 'min(TF - 0.8*tD)' --batch 1h --log out/kth-sla.log")]
@@ -77,6 +77,8 @@ pub struct RunArgs {
     pub slot: Duration,
     #[command(flatten)]
     pub output: RunOutputArgs,
+    #[command(flatten)]
+    pub jobs: crate::jobs_out::JobsOutArgs,
 }
 
 /// `host-sim sla-sweep`.

@@ -42,7 +42,12 @@ impl HostModel for Sla {
 
     fn dispatch(command: &Command) -> Result<(), CliError> {
         match command {
-            Command::Sla(args) => model_result(super::cli::run(args)),
+            Command::Sla(args) => model_result(crate::jobs_out::around(
+                args,
+                args.jobs.jobs_out.as_deref(),
+                |args| &mut args.output.log,
+                super::cli::run,
+            )),
             Command::SlaSweep(args) => model_result(super::cli::run_sweep(args)),
         }
     }
@@ -50,7 +55,7 @@ impl HostModel for Sla {
     fn files(command: &Command) -> Files {
         let new = Files::default();
         match command {
-            Command::Sla(args) => new.traces(&args.input).output("--log", args.output.log.as_deref()),
+            Command::Sla(args) => new.traces(&args.input).output("--log", args.output.log.as_deref()).output("--jobs-out", args.jobs.jobs_out.as_deref()),
             Command::SlaSweep(args) => new.figures("--out", Some(&args.out), SWEEP, args.plots),
         }
     }

@@ -15,7 +15,7 @@ use super::{Scenario, TiersError};
 use crate::window::{DurationError, parse_duration};
 
 /// The alignment options of `tiers --availability`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct AlignArgs {
     /// With --availability: where each node's timeline starts on the run's clock.
     /// `node`: at the node's own first event, so that every desktop brings the start

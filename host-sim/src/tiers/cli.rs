@@ -22,7 +22,7 @@ mod values;
 pub use values::{MixArg, Seeds};
 
 /// Fault options shared by `tiers` and `tiers-sweep`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct FaultArgs {
     /// Mean available period of a desktop, seconds (exponential), at least 1.
     #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_FAULTS.up_mean_s,
@@ -54,7 +54,7 @@ impl FaultArgs {
 }
 
 /// `host-sim tiers`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 #[command(mut_arg("trace", |a| a.help(concat!(crate::input::trace_help!(),
     ". Without it, the paper's workload. Each job is one SLA of one node, its tier drawn by the mix: \
      its processor count is not used (the paper's jobs are single-node, and its SLA has no node \
@@ -104,6 +104,8 @@ pub struct RunArgs {
     pub faults: FaultArgs,
     #[command(flatten)]
     pub output: RunOutputArgs,
+    #[command(flatten)]
+    pub jobs: crate::jobs_out::JobsOutArgs,
 }
 
 /// `host-sim tiers-sweep`.

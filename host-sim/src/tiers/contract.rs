@@ -38,7 +38,12 @@ impl HostModel for Tiers {
 
     fn dispatch(command: &Command) -> Result<(), CliError> {
         match command {
-            Command::Tiers(args) => model_result(super::cli::run(args)),
+            Command::Tiers(args) => model_result(crate::jobs_out::around(
+                args,
+                args.jobs.jobs_out.as_deref(),
+                |args| &mut args.output.log,
+                super::cli::run,
+            )),
             Command::TiersSweep(args) => model_result(super::cli::run_sweep(args)),
         }
     }
@@ -49,7 +54,7 @@ impl HostModel for Tiers {
             Command::Tiers(args) => new
                 .traces(&args.input)
                 .input("--availability", args.availability.as_deref())
-                .output("--log", args.output.log.as_deref()),
+                .output("--log", args.output.log.as_deref()).output("--jobs-out", args.jobs.jobs_out.as_deref()),
             Command::TiersSweep(args) => new.figures("--out", Some(&args.out), SWEEP, args.plots),
         }
     }
