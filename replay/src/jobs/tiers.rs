@@ -22,7 +22,8 @@ impl Tabled for Tiers {
                 class: Class::Name(r.tier.name()),
                 size: 1,
                 work: r.work,
-                ready: Some(r.ready),
+                // Bronze has no window: its request's `ready` and `deadline` mean nothing.
+                ready: (r.tier != Tier::Bronze).then_some(r.ready),
                 deadline: (r.tier != Tier::Bronze).then_some(r.deadline),
             })),
             Event::Reset => facts(Fact::Window),
