@@ -42,6 +42,12 @@ fn per_level_figures_add_up_to_the_run_and_are_in_the_table() {
 fn seeds_replicate_in_parallel_with_a_t_interval() {
     let base = ["run", "--jobs", "400", "--machines", "2", "--levels", "1,2,3", "--window", "1d"];
     let value = json(&[&base[..], &["--seeds", "1..5", "--json"]].concat());
+    // The core names each seed's generated workload as an input, and has no counts.
+    assert_eq!(
+        (value["model"].as_str(), value["inputs"].as_array().map(Vec::len)),
+        (Some("service_level"), Some(5))
+    );
+    assert!(value.get("counts").is_none());
     assert_eq!(value["seeds"], serde_json::json!([1, 2, 3, 4, 5]));
     assert_eq!(value["t"], 2.776);
     let runs = value["runs"].as_array().unwrap();

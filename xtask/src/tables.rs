@@ -67,6 +67,23 @@ pub fn tables() -> Result {
         }
     }
     let mut producers_done = Vec::new();
+    let seeds = out.join("seeds.json");
+    let mut sim = Command::new(host_sim_bin());
+    sim.args([
+        "run",
+        "--machines",
+        "4",
+        "--levels",
+        "1,2",
+        "--seeds",
+        "1..3",
+        "--limit",
+        "3000",
+        "--json",
+        "--trace",
+    ]);
+    summary("run --seeds on KTH", sim.arg(trace), &seeds)?;
+    check.arg("--summary").arg("service_level_seeds").arg(seeds);
     let compare = out.join("compare.json");
     let mut sim = Command::new(host_sim_bin());
     sim.args(["compare", "--limit", "3000", "--json", "--trace"]).arg(trace);
