@@ -67,28 +67,7 @@ pub fn tables() -> Result {
         }
     }
     let mut producers_done = Vec::new();
-    let seeds = out.join("seeds.json");
-    let mut sim = Command::new(host_sim_bin());
-    sim.args([
-        "run",
-        "--machines",
-        "4",
-        "--levels",
-        "1,2",
-        "--seeds",
-        "1..3",
-        "--limit",
-        "3000",
-        "--json",
-        "--trace",
-    ]);
-    summary("run --seeds on KTH", sim.arg(trace), &seeds)?;
-    check.arg("--summary").arg("service_level_seeds").arg(seeds);
-    let compare = out.join("compare.json");
-    let mut sim = Command::new(host_sim_bin());
-    sim.args(["compare", "--limit", "3000", "--json", "--trace"]).arg(trace);
-    summary("compare on KTH", &mut sim, &compare)?;
-    check.arg("--summary").arg("compare").arg(compare);
+    runs_beside(trace, &out, &mut check)?;
     run("tables: pandas, evalys and the JSON Schemas", &mut check)?;
     for (name, log, dir) in producers {
         produced(name, &python, &log, &dir)?;
@@ -126,6 +105,33 @@ fn produced(name: &str, python: &Path, log: &Path, dir: &Path) -> Result {
             log.display()
         ));
     }
+    Ok(())
+}
+
+/// The summaries of `run --seeds` and of `compare` on the trace, checked by `check`.
+fn runs_beside(trace: &Path, out: &Path, check: &mut Command) -> Result {
+    let seeds = out.join("seeds.json");
+    let mut sim = Command::new(host_sim_bin());
+    sim.args([
+        "run",
+        "--machines",
+        "4",
+        "--levels",
+        "1,2",
+        "--seeds",
+        "1..3",
+        "--limit",
+        "3000",
+        "--json",
+        "--trace",
+    ]);
+    summary("run --seeds on KTH", sim.arg(trace), &seeds)?;
+    check.arg("--summary").arg("service_level_seeds").arg(seeds);
+    let compare = out.join("compare.json");
+    let mut sim = Command::new(host_sim_bin());
+    sim.args(["compare", "--limit", "3000", "--json", "--trace"]).arg(trace);
+    summary("compare on KTH", &mut sim, &compare)?;
+    check.arg("--summary").arg("compare").arg(compare);
     Ok(())
 }
 

@@ -326,39 +326,12 @@ fn replicate(args: &RunArgs, config: &RunConfig, seeds: &List<u64>) -> Result<()
     let result = result?;
     let stdout = std::io::stdout().lock();
     let written = if args.output.json {
-        let core = replicated_core(trace.as_ref(), &seeds, &workload_for)?;
+        let core = replicate::core(trace.as_ref(), &seeds, &workload_for)?;
         crate::summary::write_json(&core, &result, stdout)
     } else {
         replicate::write_table(&result, stdout)
     };
     written.map_err(|source| CliError::Io(PathError::stdout(source)))
-}
-
-/// The core of `run --seeds`' summary: the trace, or each seed's generated workload
-/// (each its own input), without counts (its figures are per seed, in `runs`).
-fn replicated_core(
-    trace: Option<&Workload>,
-    seeds: &[u64],
-    workload_for: &dyn Fn(u64) -> Result<Workload, CliError>,
-) -> Result<crate::summary::Core, CliError> {
-    let mut core = match trace {
-        Some(trace) => crate::summary::Core::of_workload("service_level", trace),
-        None => {
-            let mut inputs = Vec::new();
-            for &seed in seeds {
-                let core = crate::summary::Core::of_workload("service_level", &workload_for(seed)?);
-                for input in core.inputs {
-                    if !inputs.contains(&input) {
-                        inputs.push(input);
-                    }
-                }
-            }
-            let first = workload_for(seeds.first().copied().unwrap_or(0))?;
-            crate::summary::Core { inputs, ..crate::summary::Core::of_workload("service_level", &first) }
-        }
-    };
-    core.counts = None;
-    Ok(core)
 }
 
 fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {

@@ -180,6 +180,33 @@ pub fn write_table<W: std::io::Write>(r: &Replications, mut out: W) -> std::io::
     Ok(())
 }
 
+/// The core of `run --seeds`' summary: the trace, or each seed's generated workload
+/// (each its own input), without counts (its figures are per seed, in `runs`).
+pub fn core(
+    trace: Option<&Workload>,
+    seeds: &[u64],
+    workload_for: &dyn Fn(u64) -> Result<Workload, CliError>,
+) -> Result<crate::summary::Core, CliError> {
+    let mut core = match trace {
+        Some(trace) => crate::summary::Core::of_workload("service_level", trace),
+        None => {
+            let mut inputs = Vec::new();
+            for &seed in seeds {
+                let core = crate::summary::Core::of_workload("service_level", &workload_for(seed)?);
+                for input in core.inputs {
+                    if !inputs.contains(&input) {
+                        inputs.push(input);
+                    }
+                }
+            }
+            let first = workload_for(seeds.first().copied().unwrap_or(0))?;
+            crate::summary::Core { inputs, ..crate::summary::Core::of_workload("service_level", &first) }
+        }
+    };
+    core.counts = None;
+    Ok(core)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
