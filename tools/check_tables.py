@@ -25,6 +25,7 @@ Exit 0 when all hold; otherwise each failure is printed and the exit status is 1
 
 import argparse
 import csv
+import functools
 import json
 import pathlib
 import sys
@@ -103,6 +104,7 @@ def check_model(name, folder):
         print(f"{name}: {preempted} jobs ran in more than one piece, each adding up to its work")
 
 
+@functools.cache
 def registry_of(schemas):
     registry = referencing.Registry()
     for file in pathlib.Path(schemas).glob("*.schema.json"):

@@ -9,7 +9,7 @@
 
 use std::io::{self, Write};
 
-use replay::format::Header;
+use replay::format::{Header, Input, Setting};
 use serde::Serialize;
 
 /// What every summary holds.
@@ -53,27 +53,24 @@ pub struct Counts {
 impl Core {
     /// The core of a run of `model` whose log header is `header`.
     pub fn new(model: &'static str, header: &Header, counts: Option<Counts>) -> Self {
-        let setting = |key: &str| header.setting(key).and_then(|v| v.parse().ok());
+        Self::of(model, &header.inputs, &header.settings, counts)
+    }
+
+    /// The core of a summary over `workload` that has no one log header (`compare`,
+    /// `run --seeds`): its inputs and limits as a log header of it holds them, without
+    /// counts.
+    pub fn of_workload(model: &'static str, workload: &crate::workload::Workload) -> Self {
+        Self::of(model, &workload.inputs(), &workload.settings, None)
+    }
+
+    fn of(model: &'static str, inputs: &[Input], settings: &[Setting], counts: Option<Counts>) -> Self {
+        let setting = |key: &str| settings.iter().find(|s| s.key == key).and_then(|s| s.value.parse().ok());
         Self {
             model,
-            inputs: header
-                .inputs
-                .iter()
-                .map(|i| InputRef { name: i.name.clone(), hash: i.hash.clone() })
-                .collect(),
+            inputs: inputs.iter().map(|i| InputRef { name: i.name.clone(), hash: i.hash.clone() }).collect(),
             limits: Limits { jobs: setting("limit"), windows: setting("windows") },
             counts,
         }
-    }
-}
-
-impl Core {
-    /// The core of a summary over `workload` that has no one log header (`compare`):
-    /// its inputs and limits as a log header of it would hold them, without counts.
-    pub fn of_workload(model: &'static str, workload: &crate::workload::Workload) -> Self {
-        let mut header = Header::new(replay::format::Model::ServiceLevel(Default::default()));
-        workload.stamp(&mut header);
-        Self::new(model, &header, None)
     }
 }
 

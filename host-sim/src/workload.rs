@@ -106,15 +106,21 @@ impl Workload {
             .map_or_else(|| self.name.clone(), |name| name.to_string_lossy().into_owned())
     }
 
+    /// The inputs by file name and hash, as a log header holds them: this input, or
+    /// the parts of a merged workload in merge order.
+    pub fn inputs(&self) -> Vec<Input> {
+        if self.parts.is_empty() {
+            vec![Input { name: self.file_name(), hash: self.hash_hex() }]
+        } else {
+            self.parts.clone()
+        }
+    }
+
     /// Writes what identifies this input into `header`: its file name, its hash, the
     /// options it was read with, and the program that mapped it into events.
     pub fn stamp(&self, header: &mut Header) {
         header.host_version = HOST_VERSION.to_owned();
-        header.inputs = if self.parts.is_empty() {
-            vec![Input { name: self.file_name(), hash: self.hash_hex() }]
-        } else {
-            self.parts.clone()
-        };
+        header.inputs = self.inputs();
         for setting in &self.settings {
             header.set(&setting.key, &setting.value);
         }

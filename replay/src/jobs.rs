@@ -161,7 +161,7 @@ pub fn export_csv<R: Read, W: Write>(reader: LogReader<R>, out: &mut W) -> Resul
 
 /// `replay export --format segments`: a row per piece of work.
 pub fn segments_csv<R: Read, W: Write>(reader: LogReader<R>, out: &mut W) -> Result<u64, ExportError> {
-    let mut sink = SegmentsCsv(csv::Writer::from_writer(out));
+    let mut sink = SegmentsCsv(headed(out, &SEGMENT_COLUMNS)?);
     let read = tabulate(reader, &mut sink)?;
     sink.0.flush()?;
     Ok(read)
@@ -179,9 +179,7 @@ impl<W: Write> std::fmt::Debug for RowsCsv<W> {
 impl<W: Write> RowsCsv<W> {
     /// Writes the header line at once, so that a table without rows still has it.
     pub fn new(out: W) -> std::io::Result<Self> {
-        let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(out);
-        csv.write_record(JOB_COLUMNS).map_err(csv_error)?;
-        Ok(Self(csv))
+        Ok(Self(headed(out, &JOB_COLUMNS)?))
     }
 
     pub fn flush(&mut self) -> std::io::Result<()> {
@@ -219,7 +217,18 @@ impl<W: Write> JobSink for RowsCsv<W> {
     }
 }
 
+/// The names of [`Segment`]'s columns, in order.
+pub const SEGMENT_COLUMNS: [&str; 8] = ["window", "job", "piece", "start", "end", "size", "place", "how"];
+
 struct SegmentsCsv<W: Write>(csv::Writer<W>);
+
+/// A CSV writer whose header line, `columns`, is written at once, so that a table
+/// without rows still has it (the crate writes a header with the first row only).
+pub(crate) fn headed<W: Write>(out: W, columns: &[&str]) -> std::io::Result<csv::Writer<W>> {
+    let mut csv = csv::WriterBuilder::new().has_headers(false).from_writer(out);
+    csv.write_record(columns).map_err(csv_error)?;
+    Ok(csv)
+}
 
 impl<W: Write> JobSink for SegmentsCsv<W> {
     fn segment(&mut self, segment: &Segment) -> Result<(), ExportError> {

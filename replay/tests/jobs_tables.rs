@@ -155,3 +155,43 @@ fn the_batsim_table_gives_a_pool_the_lowest_free_processors() {
     let resources: Vec<&str> = text.lines().skip(1).map(|l| l.split(',').nth(13).unwrap()).collect();
     assert_eq!(resources, ["0-1", "2-3", "0-1"], "{text}");
 }
+
+#[test]
+fn every_table_has_its_header_even_without_a_row_and_it_names_the_fields() {
+    let header = service_level(None);
+    let empty = || {
+        let mut log = Vec::new();
+        LogWriter::new(&mut log, &header).unwrap().finish().unwrap();
+        log
+    };
+    let columns = [
+        replay::jobs::JOB_COLUMNS.join(","),
+        replay::jobs::SEGMENT_COLUMNS.join(","),
+        replay::jobs::batsim::BATSIM_COLUMNS.join(","),
+    ];
+    for (table, columns) in columns.iter().enumerate() {
+        let log = empty();
+        let reader = replay::format::LogReader::new(log.as_slice()).unwrap();
+        let mut out = Vec::new();
+        match table {
+            0 => replay::jobs::export_csv(reader, &mut out),
+            1 => replay::jobs::segments_csv(reader, &mut out),
+            _ => replay::jobs::batsim::export(reader, &mut out),
+        }
+        .unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{columns}\n"));
+    }
+    // The constants are the fields the rows serialize, in order: the header the csv
+    // crate makes from them.
+    let got = table(&header, &preempted_then_a_window());
+    let first_line = |serialize: &dyn Fn(&mut csv::Writer<Vec<u8>>)| {
+        let mut csv = csv::Writer::from_writer(Vec::new());
+        serialize(&mut csv);
+        String::from_utf8(csv.into_inner().unwrap()).unwrap().lines().next().unwrap().to_owned()
+    };
+    assert_eq!(first_line(&|csv| csv.serialize(&got.rows[0]).unwrap()), replay::jobs::JOB_COLUMNS.join(","));
+    assert_eq!(
+        first_line(&|csv| csv.serialize(&got.pieces[0]).unwrap()),
+        replay::jobs::SEGMENT_COLUMNS.join(",")
+    );
+}

@@ -66,14 +66,13 @@ pub fn tables() -> Result {
             check.arg("--summary").arg(model.name).arg(path);
         }
     }
-    let mut producers_done = Vec::new();
     runs_beside(trace, &out, &mut check)?;
     run("tables: pandas, evalys and the JSON Schemas", &mut check)?;
-    for (name, log, dir) in producers {
-        produced(name, &python, &log, &dir)?;
-        producers_done.push(name);
+    for (name, log, dir) in &producers {
+        produced(name, &python, log, dir)?;
     }
-    println!("==> tables: streams written from the spec import and verify: {}", producers_done.join(", "));
+    let names: Vec<&str> = producers.iter().map(|(name, _, _)| *name).collect();
+    println!("==> tables: streams written from the spec import and verify: {}", names.join(", "));
     Ok(())
 }
 

@@ -187,24 +187,25 @@ pub fn core(
     seeds: &[u64],
     workload_for: &dyn Fn(u64) -> Result<Workload, CliError>,
 ) -> Result<crate::summary::Core, CliError> {
-    let mut core = match trace {
-        Some(trace) => crate::summary::Core::of_workload("service_level", trace),
-        None => {
-            let mut inputs = Vec::new();
-            for &seed in seeds {
-                let core = crate::summary::Core::of_workload("service_level", &workload_for(seed)?);
-                for input in core.inputs {
-                    if !inputs.contains(&input) {
-                        inputs.push(input);
+    let Some(trace) = trace else {
+        // Each seed's own workload; the limits are the options', the same for every seed.
+        let mut core: Option<crate::summary::Core> = None;
+        for &seed in seeds {
+            let next = crate::summary::Core::of_workload("service_level", &workload_for(seed)?);
+            match &mut core {
+                None => core = Some(next),
+                Some(core) => {
+                    for input in next.inputs {
+                        if !core.inputs.contains(&input) {
+                            core.inputs.push(input);
+                        }
                     }
                 }
             }
-            let first = workload_for(seeds.first().copied().unwrap_or(0))?;
-            crate::summary::Core { inputs, ..crate::summary::Core::of_workload("service_level", &first) }
         }
+        return core.ok_or_else(|| CliError::Usage("--seeds names no seed".into()));
     };
-    core.counts = None;
-    Ok(core)
+    Ok(crate::summary::Core::of_workload("service_level", trace))
 }
 
 #[cfg(test)]

@@ -33,12 +33,32 @@ use crate::format::LogReader;
 /// Writes the log's Batsim table to `out`.
 pub fn export<R: Read, W: Write>(reader: LogReader<R>, out: &mut W) -> Result<u64, ExportError> {
     let places = super::places(reader.header());
-    let out = csv::Writer::from_writer(out);
+    let out = super::headed(out, &BATSIM_COLUMNS)?;
     let mut sink = Batsim { out, places, rows: Vec::new(), pieces: BTreeMap::new() };
     let read = tabulate(reader, &mut sink)?;
     sink.out.flush()?;
     Ok(read)
 }
+
+/// Batsim's `jobs.csv` columns, in its order: [`BatsimRow`]'s fields.
+pub const BATSIM_COLUMNS: [&str; 16] = [
+    "job_id",
+    "workload_name",
+    "submission_time",
+    "requested_number_of_resources",
+    "requested_time",
+    "success",
+    "final_state",
+    "starting_time",
+    "execution_time",
+    "finish_time",
+    "waiting_time",
+    "turnaround_time",
+    "stretch",
+    "allocated_resources",
+    "consumed_energy",
+    "metadata",
+];
 
 /// One row of Batsim's `jobs.csv`, its columns in Batsim's order.
 #[derive(Serialize)]
@@ -234,7 +254,34 @@ fn procset(ids: &[u32]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::procset;
+    use super::{BATSIM_COLUMNS, BatsimRow, procset};
+    use crate::jobs::JobRow;
+
+    #[test]
+    fn the_columns_are_the_rows_fields_in_order() {
+        let row = JobRow {
+            window: 0,
+            window_start: 0,
+            job: 1,
+            class: String::new(),
+            submit: 0,
+            size: 1,
+            work: 1,
+            ready: None,
+            deadline: None,
+            outcome: "rejected",
+            reason: "no_room",
+            start: None,
+            finish: None,
+            place: None,
+            pieces: 0,
+            interruptions: 0,
+        };
+        let mut csv = csv::Writer::from_writer(Vec::new());
+        csv.serialize(BatsimRow::never(&row, "w0".into(), "REJECTED", "no_room")).unwrap();
+        let text = String::from_utf8(csv.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().next(), Some(BATSIM_COLUMNS.join(",").as_str()));
+    }
 
     #[test]
     fn processor_sets_are_ascending_intervals() {

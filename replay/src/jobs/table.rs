@@ -53,6 +53,8 @@ pub struct JobTable {
     /// Submits awaiting their answer, by job (a duplicate number is answered last first).
     pending: BTreeMap<JobId, Vec<JobRow>>,
     open: BTreeMap<JobId, OpenJob>,
+    /// The facts of the record being followed, kept so that no record allocates.
+    facts: Vec<Fact>,
 }
 
 impl JobTable {
@@ -66,16 +68,19 @@ impl JobTable {
             now: 0,
             pending: BTreeMap::new(),
             open: BTreeMap::new(),
+            facts: Vec::with_capacity(2),
         }
     }
 
     /// Follows one record of the log.
     pub fn record(&mut self, body: &Body, sink: &mut dyn JobSink) -> Result<(), ExportError> {
-        let mut facts = Vec::with_capacity(2);
+        let mut facts = std::mem::take(&mut self.facts);
         let mut now = self.now;
         crate::with_body_model!(body, facts_of(&self.header, body, &mut now, &mut |f| facts.push(f)));
         self.now = now;
-        facts.into_iter().try_for_each(|fact| self.fact(fact, sink))
+        let followed = facts.drain(..).try_for_each(|fact| self.fact(fact, sink));
+        self.facts = facts;
+        followed
     }
 
     /// The log is over: what is still open is handed out.
