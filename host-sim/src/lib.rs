@@ -129,6 +129,7 @@ macro_rules! model_folders {
 
 for_each_model!(model_folders);
 
+pub mod app;
 pub mod compare;
 pub mod config;
 pub mod error;

@@ -76,11 +76,42 @@ pub fn jsonl<R: Read, W: Write>(mut reader: LogReader<R>, out: &mut W) -> Result
     Ok(reader.records_read())
 }
 
+/// The records of the log `reader` reads as JSON lines, as [`jsonl`] writes them, but
+/// the events to `events` and the decisions to `decisions`, and without the header
+/// (which [`header_json`] gives); the number of records read.
+pub fn jsonl_split<R: Read>(
+    mut reader: LogReader<R>,
+    events: &mut dyn Write,
+    decisions: &mut dyn Write,
+) -> Result<u64, ExportError> {
+    let header = reader.header().clone();
+    let mut now: Tick = 0;
+    while let Some(record) = reader.next_record()? {
+        let (seq, body) = (record.seq, &record.body);
+        crate::with_body_model!(record.body, json_split(events, decisions, seq, body, &header, &mut now))?;
+    }
+    Ok(reader.records_read())
+}
+
+/// One record of the model `M`, as [`json_record`] writes it, to `events` or to
+/// `decisions` by what it is.
+fn json_split<'a, M: Listed>(
+    events: &'a mut dyn Write,
+    decisions: &'a mut dyn Write,
+    seq: u64,
+    body: &Body,
+    header: &Header,
+    now: &mut Tick,
+) -> Result<(), ExportError> {
+    let out = if M::event(body).is_some() { events } else { decisions };
+    json_record::<M>(out, seq, body, header, now)
+}
+
 /// The header as one JSON object of kind `header`: its fields and its model's part.
 /// The service level's part is listed at the top, as the fields it was before format
 /// version 6, beside `"model":"ServiceLevel"`, so that a service-level log exports as
 /// it did; every other model's part is the value of `model`, named by the model.
-fn header_json(header: &Header) -> Result<serde_json::Value, ExportError> {
+pub fn header_json(header: &Header) -> Result<serde_json::Value, ExportError> {
     let mut json = serde_json::to_value(header)?;
     if let Some(map) = json.as_object_mut() {
         if let Model::ServiceLevel(part) = &header.model

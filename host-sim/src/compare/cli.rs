@@ -125,7 +125,7 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
             .map_err(|e| CliError::Usage(e.to_string()))?;
         }
     }
-    let stdout = std::io::stdout().lock();
+    let stdout = crate::output::stdout();
     let written = if args.json {
         let mut out = stdout;
         writeln!(out, "{document}")

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::CommandFactory;
 use clap::error::ErrorKind;
 
-use host_sim::config;
+use crate::config;
 
 /// Whether `--long probe` parses for `sub` and is stored as a `PathBuf`: found from
 /// what clap hands back, not from how the option is declared. `None` when the value
@@ -24,7 +24,7 @@ fn parses_as_path(sub: &clap::Command, id: &str, long: &str) -> Option<bool> {
 
 #[test]
 fn every_path_option_of_every_subcommand_is_relative_to_the_scenario() {
-    let cli = crate::Cli::command();
+    let cli = crate::app::Cli::command();
     let dir = std::env::temp_dir().join(format!("host-sim-config-paths-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("probe.toml");
@@ -62,7 +62,7 @@ fn every_path_option_of_every_subcommand_is_relative_to_the_scenario() {
 #[test]
 fn every_printed_default_reads_back_as_the_real_defaults() {
     use clap::Parser;
-    let cli = crate::Cli::command();
+    let cli = crate::app::Cli::command();
     let dir = std::env::temp_dir().join(format!("host-sim-config-defaults-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("defaults.toml");
@@ -77,7 +77,7 @@ fn every_printed_default_reads_back_as_the_real_defaults() {
         let mut args = vec!["host-sim".into(), "--config".into(), file.clone().into_os_string()];
         args.extend(required.iter().map(Into::into));
         let read_back = config::expand(args, &cli).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let parsed = |args: Vec<std::ffi::OsString>| match crate::Cli::try_parse_from(args) {
+        let parsed = |args: Vec<std::ffi::OsString>| match crate::app::Cli::try_parse_from(args) {
             Ok(cli) => format!("{cli:?}"),
             Err(e) => panic!("{name}: {e}"),
         };

@@ -321,7 +321,7 @@ fn experiment(args: &RunArgs, nodes: u32) -> Result<Experiment, ReserveError> {
 /// `--compare-paper`: the paper's FIFO runs at its loads, after the summary.
 fn compare_paper(input: &Input<'_>, experiment: &Experiment, json: bool) -> Result<(), ReserveError> {
     let io = |source| ReserveError::Io(PathError::stdout(source));
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout();
     let rows = PAPER_FIFO
         .iter()
         .map(|&(load_milli, _, _)| {
@@ -347,7 +347,7 @@ pub fn print_summary(
 ) -> Result<(), ReserveError> {
     let summary = Summary::new(trace, workload.hash_hex(), outcome);
     let io = |source| ReserveError::Io(PathError::stdout(source));
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout();
     if json {
         let header = super::log::header(&outcome.experiment, workload);
         report::write_json(&header, &summary, &mut stdout)
@@ -372,7 +372,7 @@ pub fn reserve_sweep(args: &SweepArgs) -> Result<(), ReserveError> {
         .write_figures(&args.out, || super::figures::write(&args.out, &tables))
         .map_err(|e| ReserveError::Io(PathError { path: path(), source: std::io::Error::other(e) }))?;
     let io = |source| ReserveError::Io(PathError::stdout(source));
-    sweep::findings::write_findings(&results, std::io::stdout().lock()).map_err(io)?;
+    sweep::findings::write_findings(&results, crate::output::stdout()).map_err(io)?;
     eprintln!("host-sim: wrote fig2.csv ... fig7.csv to {}", args.out.display());
     Ok(())
 }

@@ -295,7 +295,7 @@ pub fn print_summary(
 ) -> Result<(), CliError> {
     let log = output.log.as_ref().map(|p| p.display().to_string());
     let summary = RunSummary::new(workload, config, report, log.as_deref());
-    let stdout = std::io::stdout().lock();
+    let stdout = crate::output::stdout();
     let written = if output.json {
         report::write_json(&config.log_header(workload), &summary, stdout)
     } else {
@@ -324,7 +324,7 @@ fn replicate(args: &RunArgs, config: &RunConfig, seeds: &List<u64>) -> Result<()
     let result = replicate::run(config, &seeds, workload_for, &progress);
     progress.finish_and_clear();
     let result = result?;
-    let stdout = std::io::stdout().lock();
+    let stdout = crate::output::stdout();
     let written = if args.output.json {
         let core = replicate::core(trace.as_ref(), &seeds, &workload_for)?;
         crate::summary::write_json(&core, &result, stdout)
@@ -376,7 +376,7 @@ pub fn sweep(args: &SweepArgs) -> Result<(), CliError> {
             args.plots.write_figures(dir, || sweep::figures::write(dir, &rows))?;
             Ok(())
         }
-        None => report::write_sweep_table(&rows, std::io::stdout().lock())
+        None => report::write_sweep_table(&rows, crate::output::stdout())
             .map_err(|source| CliError::Io(PathError::stdout(source))),
     }
 }

@@ -7,11 +7,13 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::paths::{Identity, Named, identity};
 
-/// An input: the option that named it, its path as given, and the file it is.
+/// An input: the option that named it, its path as given, the file it is, and how
+/// many runs of this process that have not ended read it ([`release`]).
 struct Input {
     option: String,
     path: PathBuf,
     id: Identity,
+    runs: usize,
 }
 
 static INPUTS: Mutex<Vec<Input>> = Mutex::new(Vec::new());
@@ -27,8 +29,29 @@ pub fn protect(named: &[Named]) {
     let mut list = inputs();
     for &(option, path) in named {
         let id = identity(path);
-        if !id.is_device() && !list.iter().any(|input| input.id == id) {
-            list.push(Input { option: option.to_owned(), path: path.to_owned(), id });
+        if id.is_device() {
+            continue;
+        }
+        match list.iter_mut().find(|input| input.id == id) {
+            Some(input) => input.runs += 1,
+            None => list.push(Input { option: option.to_owned(), path: path.to_owned(), id, runs: 1 }),
+        }
+    }
+}
+
+/// Ends one run's hold on `named` (what it gave [`protect`]): a file no run of this
+/// process reads any more may be written again. A process that runs one command line
+/// and exits never needs this; one that runs many (the Python package) releases each
+/// run's inputs when it ends, so that a later run may write where an earlier one read.
+pub fn release(named: &[Named]) {
+    let mut list = inputs();
+    for &(_, path) in named {
+        let id = identity(path);
+        if let Some(at) = list.iter().position(|input| input.id == id) {
+            list[at].runs -= 1;
+            if list[at].runs == 0 {
+                list.remove(at);
+            }
         }
     }
 }

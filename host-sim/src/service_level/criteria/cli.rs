@@ -55,8 +55,7 @@ pub fn criteria(args: &CriteriaArgs) -> Result<(), CliError> {
         )));
     }
     note_absent(&configs, counts);
-    std::io::stdout()
-        .lock()
+    crate::output::stdout()
         .write_all(super::report(&analyses).as_bytes())
         .map_err(|source| CliError::Io(PathError::stdout(source)))?;
     let out = args.out.as_deref().unwrap_or(&args.sweep_dir);

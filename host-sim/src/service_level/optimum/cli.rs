@@ -79,7 +79,7 @@ pub fn optimum(args: &OptimumArgs) -> Result<(), CliError> {
     if let Some(path) = &args.out {
         write_csv(path, &[], &rows.iter().map(|r| (Vec::new(), r)).collect::<Vec<_>>())?;
     }
-    write_table(&rows, std::io::stdout().lock()).map_err(|source| CliError::Io(PathError::stdout(source)))
+    write_table(&rows, crate::output::stdout()).map_err(|source| CliError::Io(PathError::stdout(source)))
 }
 
 /// The rows as a table: one line per window.

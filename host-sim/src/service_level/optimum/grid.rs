@@ -118,7 +118,7 @@ pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
         rows.extend(solve_all(&work, seconds)?);
         write_outputs(&args.out, &rows, args.plots)?;
     }
-    super::figures::write_markdown(&rows, std::io::stdout().lock())
+    super::figures::write_markdown(&rows, crate::output::stdout())
         .map_err(|source| CliError::Io(crate::path_error::PathError::stdout(source)))
 }
 

@@ -1,5 +1,5 @@
 //! The files a subcommand reads and writes (each model's subcommands' from its
-//! [`host_sim::model::HostModel::files`]), checked before anything is read: an
+//! [`crate::model::HostModel::files`]), checked before anything is read: an
 //! output that is an input or another output is refused
 //! ([`replay::staged::distinct`]), and so is a trace given twice. Every input takes
 //! part: traces, the scenario file (`--config`), availability files, the sweep a
@@ -11,8 +11,8 @@
 
 use std::path::Path;
 
-use host_sim::error::CliError;
-use host_sim::files::{Files, Owned};
+use crate::error::CliError;
+use crate::files::{Files, Owned};
 use replay::staged::{self, paths::Named};
 
 use super::Command;
@@ -27,13 +27,25 @@ const COMPARE: &[&str] = &[
     "compare_utilisation.svg",
 ];
 
+/// The inputs a run holds ([`replay::staged::inputs::protect`]), released when it
+/// ends: a process that runs many command lines may later write where one read.
+#[derive(Debug, Default)]
+pub struct Held(Vec<Owned>);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        staged::inputs::release(&named(&self.0));
+    }
+}
+
 /// Checks `command`'s files; `run` is the subcommand `host-sim` alone runs, and
-/// `scenario` the `--config` file read.
+/// `scenario` the `--config` file read. The inputs are held until what it gives is
+/// dropped.
 pub fn check(
     command: Option<&Command>,
-    run: &host_sim::service_level::cli::RunArgs,
+    run: &crate::service_level::cli::RunArgs,
     scenario: Option<&Path>,
-) -> Result<(), CliError> {
+) -> Result<Held, CliError> {
     let files = listed(command, run).input("--config", scenario);
     for (option, dir) in &files.folders {
         not_a_file(option, dir)?;
@@ -50,7 +62,8 @@ pub fn check(
     for (option, dir) in &files.figures {
         no_figure_over(option, dir, &inputs)?;
     }
-    staged::distinct(&inputs, &named(&files.outputs)).map_err(|clash| CliError::Usage(clash.to_string()))
+    staged::distinct(&inputs, &named(&files.outputs)).map_err(|clash| CliError::Usage(clash.to_string()))?;
+    Ok(Held([files.traces.as_slice(), &files.inputs].concat()))
 }
 
 fn named(list: &[Owned]) -> Vec<Named<'_>> {
@@ -58,10 +71,10 @@ fn named(list: &[Owned]) -> Vec<Named<'_>> {
 }
 
 /// Every file option of `command`.
-fn listed(command: Option<&Command>, run: &host_sim::service_level::cli::RunArgs) -> Files {
+fn listed(command: Option<&Command>, run: &crate::service_level::cli::RunArgs) -> Files {
     let new = Files::default();
     match command {
-        None => host_sim::service_level::contract::run_files(run),
+        None => crate::service_level::contract::run_files(run),
         Some(Command::Model(command)) => command.files(),
         Some(Command::Config(_)) => new,
         Some(Command::Compare(args)) => {
