@@ -83,12 +83,12 @@ pub struct Failure {
     pub message: String,
     pub usage: bool,
     pub option: Option<String>,
-    pub origin: Option<Origin>,
+    pub origin: Option<Box<Origin>>,
 }
 
 impl Failure {
     fn new(message: String, usage: bool, option: Option<String>, expanded: &Expanded) -> Self {
-        let origin = expanded.origin_of(&message).cloned();
+        let origin = expanded.origin_of(&message).cloned().map(Box::new);
         Self { message, usage, option, origin }
     }
 }

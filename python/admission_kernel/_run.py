@@ -96,10 +96,11 @@ def run(model: str, trace: Any = None, **options: Any) -> Run:
         return _logged_run(argv, model, log)
 
 
-def whatif(log: "Log | os.PathLike[str] | str", **options: Any) -> Run:
-    """`host-sim whatif LOG`: the log's requests decided again with `options` changed;
-    the new log is kept at `log=` when given."""
-    path = log.path if isinstance(log, Log) else os.fspath(log)
+def whatif(source: "Log | os.PathLike[str] | str", **options: Any) -> Run:
+    """`host-sim whatif SOURCE`: the requests of the log `source` decided again with
+    `options` changed (every other option is the log's); the new log is kept at `log=`
+    when given."""
+    path = source.path if isinstance(source, Log) else os.fspath(source)
     new_log = options.pop("log", None)
     argv = ["whatif", path, *_argv.options(options)]
     return _logged_run(argv, "whatif", new_log)

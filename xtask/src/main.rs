@@ -6,12 +6,14 @@
 //! - `verify`: fmt (the workspace, `fuzz/`, `embedded/`), `tidy`, clippy and the
 //!   tests (with the `optimum` feature when its build tools are here; insta compares
 //!   and never writes), the kernel built for `thumbv7em-none-eabihf` with and without
-//!   defmt, `panic-check`, `embedded`, the committed logs re-verified, `docs`, `tables`, `bad-inputs`, NASA's
+//!   defmt, `panic-check`, `embedded`, the committed logs re-verified, `docs`, `tables`, `wheel`, `bad-inputs`, NASA's
 //!   row of the policy table checked (`policy-table`), `crosshost`, `fuzz`, every model on every shared trace (each log re-verified and
 //!   re-made by `host-sim whatif`), `corpus`, and the shipped scenarios (`steps`).
 //! - `tidy`: the size and shape rules, and every model in every layer (`tidy`).
 //! - `docs`: every command the Markdown shows, run and its output compared (`docs`).
 //! - `tables`: the result tables read with pandas and evalys (`tables`).
+//! - `wheel`: the Python package built as a wheel, tested and its notebook run
+//!   against the installed wheel (`wheel`).
 //! - `bad-inputs`: the kept bad-input campaign, every case of `tests/bad-inputs/`
 //!   (`bad_inputs`).
 //! - `fuzz`: every fuzz target for a while, then the planted-bound control
@@ -54,6 +56,7 @@ mod steps;
 mod tables;
 mod tidy;
 mod toolchain;
+mod wheel;
 
 use std::process::ExitCode;
 
@@ -193,7 +196,16 @@ enum Command {
         /// point is 10000000; the trace is written once under target/xtask/scale).
         #[arg(long, value_name = "N")]
         scale_memory: Option<u32>,
+        /// Only the Python package's figures: ten KTH runs in a pool of ten threads
+        /// against one after another, and its overhead on a KTH run against the native
+        /// call and the binary (python/benches/pool.py, with the wheel `wheel` built).
+        #[arg(long)]
+        python: bool,
     },
+    /// The Python package as its release artifact: the abi3 wheel built by maturin,
+    /// installed in a fresh virtual environment, pytest and the example notebook run
+    /// against it, and the README's `pip install ./python` (see xtask/src/wheel.rs).
+    Wheel,
 }
 
 fn main() -> ExitCode {
@@ -214,7 +226,9 @@ fn main() -> ExitCode {
         Command::Bench { scale: true, scale_jobs, scale_memory, .. } => {
             build_release().and_then(|()| scale::scale(&scale_jobs, scale_memory, &models::trace_runs()))
         }
+        Command::Bench { python: true, runs, .. } => build_release().and_then(|()| wheel::bench(runs)),
         Command::Bench { json, runs, .. } => bench::bench(json, runs),
+        Command::Wheel => build_release().and_then(|()| wheel::wheel()),
         Command::Docs { bless, files } => docs::docs(bless, &files),
         Command::BadInputs { classes } => bad_inputs::bad_inputs(&classes),
         Command::PolicyTable(args) => policy_table::policy_table(&args),

@@ -16,6 +16,7 @@ const SHARED_FUZZ_TARGETS: &[&str] = &["log_reader", "log_roundtrip", "calendar"
 pub fn verify(fuzz_seconds: u32) -> Result {
     run("fmt", cargo().args(["fmt", "--all", "--check"]))?;
     run("fmt (fuzz)", cargo().args(["fmt", "--manifest-path", "fuzz/Cargo.toml", "--check"]))?;
+    run("fmt (python)", cargo().args(["fmt", "--manifest-path", "python/Cargo.toml", "--check"]))?;
     run(
         "fmt (embedded)",
         cargo().args(["fmt", "--all", "--manifest-path", "embedded/Cargo.toml", "--check"]),
@@ -38,6 +39,7 @@ pub fn verify(fuzz_seconds: u32) -> Result {
     committed_logs()?;
     crate::docs::docs(false, &[])?;
     crate::tables::tables()?;
+    crate::wheel::wheel()?;
     crate::bad_inputs::bad_inputs(&[])?;
     crate::policy_table::verify_step(&root().join("docs/models/service_level.md"))?;
     crosshost()?;
