@@ -35,17 +35,18 @@ pub fn wheel() -> Result {
     run("wheel: clippy", clippy.env("CARGO_TARGET_DIR", target_dir()))?;
     let dir = target_dir().join("xtask/wheel");
     let wheel = build(&dir)?;
-    let tested = fresh(&dir.join("venv"))?;
+    let venv = dir.join("venv");
+    let python = fresh(&venv)?;
     let extras = format!("{}[test,notebook]", wheel.display());
-    run("wheel: install the wheel", pip(&tested).arg(extras))?;
+    run("wheel: install the wheel", pip(&venv).arg(extras))?;
     let kth = traces.iter().find(|t| t.ends_with("KTH-SP2-1996-2.1-cln.swf.gz"));
     let traces_dir =
         kth.and_then(|k| k.parent()).ok_or("wheel: the KTH trace is not among the shared traces")?;
-    let mut pytest = Command::new(tested.join("bin/python"));
+    let mut pytest = Command::new(&python);
     pytest.args(["-m", "pytest", "-q", "-p", "no:cacheprovider"]).arg(root().join("python/tests"));
     pytest.current_dir(&dir).env("HOST_SIM", host_sim_bin()).env("ADMISSION_KERNEL_TRACES", traces_dir);
     run("wheel: pytest against the installed wheel", &mut pytest)?;
-    let mut notebook = Command::new(tested.join("bin/python"));
+    let mut notebook = Command::new(&python);
     notebook.arg(root().join("tools/run_notebook.py")).arg(root().join(NOTEBOOK));
     run("wheel: the example notebook", notebook.env("ADMISSION_KERNEL_TRACES", traces_dir))?;
     from_source(&dir.join("source-venv"), &traces_dir.join("KTH-SP2-1996-2.1-cln.swf.gz"))
