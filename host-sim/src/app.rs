@@ -89,6 +89,9 @@ pub struct Failure {
 impl Failure {
     fn new(message: String, usage: bool, option: Option<String>, expanded: &Expanded) -> Self {
         let origin = expanded.origin_of(&message).cloned().map(Box::new);
+        // host-sim's own refusals of an option open with it: `--trace x.swf: ...`.
+        let named = || message.strip_prefix("--")?.split([' ', ':', '=']).next().map(|o| format!("--{o}"));
+        let option = option.or_else(named);
         Self { message, usage, option, origin }
     }
 }

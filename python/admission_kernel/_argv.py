@@ -10,8 +10,9 @@ from typing import Any, Iterator, List, Mapping, Optional, Sequence
 
 from . import _native
 
-#: The model names, and their run and sweep subcommands.
-RUNS = {"service_level": "run", "reservation": "reserve", "tiers": "tiers", "sla": "sla"}
+#: The model names, and their run subcommands: host-sim's registry.
+RUNS = dict(_native.MODELS)
+#: Their sweeps' subcommands.
 SWEEPS = {
     "service_level": "sweep",
     "reservation": "reserve-sweep",
@@ -38,12 +39,13 @@ def refusal(message: str, keyword: Optional[str] = None) -> _native.AdmissionErr
 
 
 def subcommand(model: str, table: Mapping[str, str]) -> str:
-    """The subcommand of `model` in `table`, or a refusal naming the models."""
+    """The subcommand of `model` in `table`, or a refusal naming the models it has."""
     try:
         return table[model]
     except (KeyError, TypeError):
         names = ", ".join(table)
-        raise refusal(f"no model named {model!r}; the models are {names}", "model") from None
+        what = "no model" if model not in RUNS else "no subcommand of this kind for the model"
+        raise refusal(f"{what} named {model!r}; the models are {names}", "model") from None
 
 
 def options(given: Mapping[str, Any]) -> List[str]:

@@ -3,6 +3,8 @@
 from typing import List, Optional, Tuple
 
 HOST_SIM_VERSION: str
+#: The models host-sim knows, in its order, each with its run subcommand.
+MODELS: List[Tuple[str, str]]
 
 class AdmissionError(Exception):
     """A run or a log refused, with host-sim's or replay's own message."""

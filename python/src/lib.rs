@@ -141,6 +141,11 @@ fn diff(py: Python<'_>, a: PathBuf, b: PathBuf) -> PyResult<(String, bool)> {
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("AdmissionError", module.py().get_type::<AdmissionError>())?;
     module.add("HOST_SIM_VERSION", env!("CARGO_PKG_VERSION"))?;
+    // The models host-sim knows (its registry), each with its run subcommand: the first
+    // word of its sample command line.
+    let models: Vec<(&str, &str)> =
+        host_sim::model::SAMPLES.iter().filter_map(|(name, args)| Some((*name, *args.first()?))).collect();
+    module.add("MODELS", models)?;
     module.add_function(wrap_pyfunction!(command, module)?)?;
     module.add_function(wrap_pyfunction!(export, module)?)?;
     module.add_function(wrap_pyfunction!(records, module)?)?;
