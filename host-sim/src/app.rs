@@ -125,10 +125,7 @@ pub fn main() -> ExitCode {
     let (cli, expanded) = match parse(std::env::args_os().collect(), &definition) {
         Ok(parsed) => parsed,
         Err(Refusal::Expand(failure)) => return report(&failure),
-        Err(Refusal::Clap(error, expanded)) if !error.use_stderr() => {
-            drop(expanded);
-            error.exit()
-        }
+        Err(Refusal::Clap(error, _)) if !error.use_stderr() => error.exit(),
         Err(Refusal::Clap(error, expanded)) => {
             let failure = clap_failure(&error, &expanded);
             return if failure.usage { clap_report(&failure) } else { report(&failure) };
