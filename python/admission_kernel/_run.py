@@ -108,12 +108,14 @@ def whatif(source: "Log | os.PathLike[str] | str", **options: Any) -> Run:
 
 class Sweep:
     """A sweep's output folder read back: `tables` (each CSV as a data frame, by file
-    name without `.csv`), `summary` (its JSON file, where it writes one) and `out`
-    (the folder; a temporary one lives as long as this object)."""
+    name without `.csv`), `summary` (its JSON file, where it writes one), `text` (what
+    it printed: the paper's findings beside ours, where it has them) and `out` (the
+    folder; a temporary one lives as long as this object)."""
 
-    def __init__(self, model: str, out: str, folder: Optional[str]) -> None:
+    def __init__(self, model: str, out: str, folder: Optional[str], text: str = "") -> None:
         self.model = model
         self.out = out
+        self.text = text
         self.tables: Dict[str, Any] = {}
         for pattern in SWEEP_TABLES[model]:
             for path in sorted(glob.glob(os.path.join(glob.escape(out), pattern))):
@@ -140,12 +142,12 @@ def sweep(model: str, trace: Any = None, out: "os.PathLike[str] | str | None" = 
     where = folder if out is None else os.fspath(out)
     try:
         with _argv.traces(trace) as trace_args:
-            _native.command([subcommand, *trace_args, *_argv.options(options), "--out", where])
+            text = _native.command([subcommand, *trace_args, *_argv.options(options), "--out", where])
     except BaseException:
         if folder is not None:
             shutil.rmtree(folder, True)
         raise
-    return Sweep(model, where, folder)
+    return Sweep(model, where, folder, text)
 
 
 class Compare:

@@ -45,6 +45,7 @@ pub fn wheel() -> Result {
     let mut pytest = Command::new(&python);
     pytest.args(["-m", "pytest", "-q", "-p", "no:cacheprovider"]).arg(root().join("python/tests"));
     pytest.current_dir(&dir).env("HOST_SIM", host_sim_bin()).env("ADMISSION_KERNEL_TRACES", traces_dir);
+    pytest.env("ADMISSION_KERNEL_WHEEL", &wheel);
     run("wheel: pytest against the installed wheel", &mut pytest)?;
     let mut notebook = Command::new(&python);
     notebook.arg(root().join("tools/run_notebook.py")).arg(root().join(NOTEBOOK));
