@@ -57,7 +57,14 @@ enum Command {
     /// configuration: every option defaults to the log's, and --log writes the new log.
     #[command(display_order = 13, allow_negative_numbers = true, after_help = EXAMPLE_WHATIF)]
     Whatif(crate::whatif::WhatifArgs),
+    /// The parts of a sweep run as shards (`--shard K/N`) joined into the unsplit run's
+    /// outputs, byte for byte; a missing, repeated or foreign part is refused.
+    #[command(display_order = 14, after_help = EXAMPLE_MERGE)]
+    Merge(crate::shard::MergeArgs),
 }
+
+const EXAMPLE_MERGE: &str = "Example: host-sim sweep --trace kth.swf --shard 1/2 --out out/s1 (and 2/2 to out/s2), then \
+     host-sim merge out/s1 out/s2 --out out/sweep";
 
 const EXAMPLE_WHATIF: &str =
     "Example: host-sim whatif out/kth.log --policy best-fit --machines 6 --log out/kth-best-fit.log";
@@ -158,6 +165,7 @@ fn parse(args: Vec<OsString>, definition: &clap::Command) -> Result<(Cli, Expand
 }
 
 fn run(cli: Cli, expanded: &Expanded, definition: &clap::Command) -> Result<(), Failure> {
+    crate::shard::set_command_line(&expanded.args);
     let scenario = expanded.scenario.as_deref();
     let result = files::check(cli.command.as_ref(), &cli.run, scenario).and_then(|held| {
         let ran = dispatch(cli, definition);
@@ -179,7 +187,22 @@ fn dispatch(cli: Cli, definition: &clap::Command) -> Result<(), CliError> {
         Some(Command::Config(args)) => print_defaults(definition, &args),
         Some(Command::Compare(args)) => crate::compare::cli::run(&args),
         Some(Command::Whatif(args)) => crate::whatif::run(&args),
+        Some(Command::Merge(args)) => merge(&args, definition),
     }
+}
+
+/// `host-sim merge`: the shards' command line run again, its rows from their parts.
+fn merge(args: &crate::shard::MergeArgs, definition: &clap::Command) -> Result<(), CliError> {
+    let argv = crate::shard::merge(args).map_err(|e| CliError::Usage(e.to_string()))?;
+    let cli = Cli::try_parse_from(&argv).map_err(|e| CliError::Usage(e.render().to_string()))?;
+    if matches!(cli.command, Some(Command::Merge(_)) | None) {
+        return Err(CliError::Usage("the parts' command line is not a sweep's".to_owned()));
+    }
+    crate::shard::set_command_line(&argv);
+    let held = files::check(cli.command.as_ref(), &cli.run, None)?;
+    let ran = dispatch(cli, definition);
+    drop(held);
+    ran
 }
 
 /// `host-sim: error: ...` and the scenario's line, exit 1.

@@ -63,6 +63,9 @@
 //! - [`record_stream`]: a run's records as a device's record stream (`--stream-out`),
 //!   for `replay import` and `replay verify`.
 //! - [`one_pass`]: a run over traces read once (`run`, `reserve` and `tiers`).
+//! - [`shard`]: a sweep split into shards (`--shard K/N`, each writing its part) and
+//!   merged into the unsplit run's outputs (`host-sim merge`).
+//! - [`app`]: the command line itself, which the binary and the Python package run.
 //! - [`whatif`]: `host-sim whatif LOG`, written once for every model.
 //! - [`compare`]: every model on one trace, one table of shared measures and four
 //!   figures.
@@ -145,6 +148,7 @@ pub mod plot;
 pub mod progress;
 pub mod record_log;
 pub mod record_stream;
+pub mod shard;
 pub mod summary;
 pub mod swf;
 pub mod synthetic;

@@ -27,7 +27,7 @@ pub struct Core {
     pub counts: Option<Counts>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct InputRef {
     pub name: String,
     pub hash: String,

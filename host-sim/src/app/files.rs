@@ -83,6 +83,9 @@ fn listed(command: Option<&Command>, run: &crate::service_level::cli::RunArgs) -
         Some(Command::Whatif(args)) => {
             new.input("LOG", Some(&args.input)).output("--log", args.output.log.as_deref())
         }
+        // The parts are read, and the sweep's own files checked, by the command line
+        // the merge runs.
+        Some(Command::Merge(_)) => new,
     }
 }
 

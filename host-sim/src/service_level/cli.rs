@@ -146,6 +146,8 @@ pub struct SweepArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub plots: crate::plot::PlotArgs,
+    #[command(flatten)]
+    pub shard: crate::shard::ShardArgs,
 }
 
 /// `--queue-capacity` as a number; [`check_queue_capacity`] then says whether it is compiled.
@@ -362,12 +364,19 @@ fn sweep_config(args: &SweepArgs) -> Result<SweepConfig, CliError> {
 /// `host-sim sweep`.
 pub fn sweep(args: &SweepArgs) -> Result<(), CliError> {
     let config = sweep_config(args)?;
-    sweep::grid(&config)?;
+    let points = sweep::grid(&config)?;
     let workload = load_windows(&args.input, config.window_ticks)?;
+    let grid = crate::shard::Grid {
+        identity: format!("{config:?} {:?}", workload.settings),
+        inputs: crate::summary::Core::of_workload("service_level", &workload).inputs,
+        out: args.out.as_deref(),
+    };
     let progress = progress::bar(0, "runs");
-    let rows = sweep::run(&config, &workload.jobs, &progress);
+    let rows = crate::shard::rows(&args.shard, &grid, &points, sweep::cost, |mine| {
+        sweep::run_points(&config, &workload.jobs, mine, &progress)
+    });
     progress.finish_and_clear();
-    let rows = rows?;
+    let Some(rows) = rows? else { return Ok(()) };
     let document = SweepDocument::new(&workload, &config, &rows);
     match &args.out {
         Some(dir) => {

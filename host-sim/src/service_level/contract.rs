@@ -84,7 +84,8 @@ impl HostModel for ServiceLevel {
         match command {
             Command::Run(args) => run_files(args),
             Command::Sweep(args) => {
-                new.traces(&args.input.source).figures("--out", args.out.as_deref(), SWEEP, args.plots)
+                let files = new.traces(&args.input.source);
+                crate::shard::files(files, &args.shard, args.out.as_deref(), SWEEP, args.plots)
             }
             Command::Criteria(args) => {
                 let out = args.out.as_deref().unwrap_or(&args.sweep_dir);

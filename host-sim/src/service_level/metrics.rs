@@ -121,7 +121,7 @@ pub struct MetricContext {
 }
 
 /// One window's metrics, or their mean or standard deviation across windows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Metrics {
     pub prj: f64,
     pub mbsd: f64,

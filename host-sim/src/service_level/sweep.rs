@@ -14,7 +14,7 @@ use std::path::Path;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use replay::staged::{self, StageError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use kernel::service_level::{Policy, SLACK_ONE_MILLI};
@@ -54,10 +54,12 @@ pub enum SweepError {
     FractionalK(String),
     #[error("the sweep grid is empty: give at least one mode, slack and machine count")]
     EmptyGrid,
+    #[error(transparent)]
+    Shard(#[from] crate::shard::ShardError),
 }
 
 /// One service level with slack `sf`, or the thesis' set `1..k`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Single,
@@ -124,6 +126,39 @@ pub struct Row {
     pub sd: Metrics,
 }
 
+/// A row as a shard's part holds it: its policy by name, read back as the policy's own.
+#[derive(Deserialize)]
+struct PartRow {
+    mode: Mode,
+    sf_or_k: String,
+    machines: u16,
+    policy: String,
+    windows: u64,
+    windows_empty: u64,
+    deepest_queue: u64,
+    queue_full_rejections: u64,
+    mean: Metrics,
+    sd: Metrics,
+}
+
+impl<'de> Deserialize<'de> for Row {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Self, D::Error> {
+        Self::try_from(PartRow::deserialize(from)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl TryFrom<PartRow> for Row {
+    type Error = String;
+
+    fn try_from(r: PartRow) -> Result<Self, String> {
+        let policy = Policy::ALL.iter().map(|p| p.name()).find(|known| *known == r.policy);
+        let policy = policy.ok_or_else(|| format!("no policy named {:?}", r.policy))?;
+        let (mode, sf_or_k, machines, windows, windows_empty) = (r.mode, r.sf_or_k, r.machines, r.windows, r.windows_empty);
+        let (deepest_queue, queue_full_rejections, mean, sd) = (r.deepest_queue, r.queue_full_rejections, r.mean, r.sd);
+        Ok(Self { mode, sf_or_k, machines, policy, windows, windows_empty, deepest_queue, queue_full_rejections, mean, sd })
+    }
+}
+
 /// The grid in output order; multi mode needs whole `k`.
 pub fn grid(config: &SweepConfig) -> Result<Vec<Point>, SweepError> {
     let mut points = Vec::new();
@@ -148,6 +183,16 @@ pub fn grid(config: &SweepConfig) -> Result<Vec<Point>, SweepError> {
 /// Runs every point of the grid over `jobs`, in parallel; `progress` counts runs.
 pub fn run(config: &SweepConfig, jobs: &[Job], progress: &ProgressBar) -> Result<Vec<Row>, SweepError> {
     let points = grid(config)?;
+    run_points(config, jobs, &points.iter().collect::<Vec<_>>(), progress)
+}
+
+/// Runs `points` over `jobs`, in parallel; the rows in the order of `points`.
+pub fn run_points(
+    config: &SweepConfig,
+    jobs: &[Job],
+    points: &[&Point],
+    progress: &ProgressBar,
+) -> Result<Vec<Row>, SweepError> {
     progress.set_length(points.len() as u64);
     let rows = points
         .par_iter()
@@ -158,6 +203,17 @@ pub fn run(config: &SweepConfig, jobs: &[Job], progress: &ProgressBar) -> Result
         })
         .collect::<Result<Vec<_>, SimError>>()?;
     Ok(rows)
+}
+
+/// A point's expected cost, for splitting the grid into shards: a run's time grows
+/// with its machines (each event visits every machine's queue under most policies)
+/// and with its levels (multi mode `k`).
+pub fn cost(point: &Point) -> u64 {
+    let levels = match point.mode {
+        Mode::Single => 1,
+        Mode::Multi => u64::from(point.slack_milli / SLACK_ONE_MILLI),
+    };
+    u64::from(point.machines) + levels
 }
 
 fn run_point(config: &SweepConfig, jobs: &[Job], point: &Point) -> Result<Row, SimError> {

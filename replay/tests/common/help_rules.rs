@@ -20,13 +20,13 @@
 ///   help says otherwise); `SHARE`: a fraction from 0 to 1; `PCT`: a percent;
 /// - `SECONDS`, `TICKS`: a whole number of that unit; `DURATION`: a number with a unit
 ///   (s, m, h, d, w: `7d`), as the help says;
-/// - `LIST`: comma-separated values; `A..B`: a range;
+/// - `LIST`: comma-separated values; `A..B`: a range; `K/N`: part K of N;
 /// - `NAME`: one of the names the help lists; `EXPR`: an expression the help describes;
 /// - `FILE` (`FILE.csv` for a format), `DIR`, `LOG` (a decision log), `STREAM` (a
 ///   device record stream): paths.
-pub const FORMS: [&str; 15] = [
-    "N", "NUMBER", "SHARE", "PCT", "SECONDS", "TICKS", "DURATION", "LIST", "A..B", "NAME", "EXPR", "FILE",
-    "DIR", "LOG", "STREAM",
+pub const FORMS: [&str; 16] = [
+    "N", "NUMBER", "SHARE", "PCT", "SECONDS", "TICKS", "DURATION", "LIST", "A..B", "K/N", "NAME", "EXPR",
+    "FILE", "DIR", "LOG", "STREAM",
 ];
 
 /// One argument of a subcommand's help.
