@@ -107,6 +107,11 @@ def write_swf(rows: Any, path: str) -> None:
     if missing:
         raise refusal(f"trace: the rows have no {' or '.join(missing)} column", "trace")
     frame = frame.reindex(columns=list(SWF_FIELDS))
+    for column in frame.columns:
+        try:
+            frame[column] = pd.to_numeric(frame[column])
+        except (TypeError, ValueError) as error:
+            raise refusal(f"trace: column {column!r} holds a value that is not a number ({error})", "trace") from None
     if frame["job"].isna().all():
         frame["job"] = range(1, len(frame) + 1)
     with open(path, "w", encoding="ascii") as out:

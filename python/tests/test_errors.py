@@ -60,3 +60,10 @@ def test_every_native_function_has_a_stub():
     stub = (pathlib.Path(ak.__file__).parent / "_native.pyi").read_text()
     public = [name for name in dir(_native) if not name.startswith("_")]
     assert public and all(name in stub for name in public)
+
+
+def test_rows_that_are_not_numbers_name_their_column():
+    with pytest.raises(ak.AdmissionError, match="column 'run'"):
+        ak.run("service_level", trace={"submit": [0, 1], "run": [10, "long"]})
+    with pytest.raises(ak.AdmissionError, match="not SWF fields"):
+        ak.run("service_level", trace={"submit": [0], "run": [10], "runtime": [10]})
