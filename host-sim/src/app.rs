@@ -61,7 +61,14 @@ enum Command {
     /// outputs, byte for byte; a missing, repeated or foreign part is refused.
     #[command(display_order = 14, after_help = EXAMPLE_MERGE)]
     Merge(crate::shard::MergeArgs),
+    /// A sweep in shards as a Slurm job array, and their merge as a job that waits for
+    /// every task: the sbatch scripts and the command that submits them.
+    #[command(display_order = 15, after_help = EXAMPLE_SLURM)]
+    Slurm(crate::shard::slurm::SlurmArgs),
 }
+
+const EXAMPLE_SLURM: &str = "Example: host-sim slurm --shards 8 --time 1:00:00 --out out/study -- sweep --trace kth.swf, \
+     then sh out/study/submit.sh";
 
 const EXAMPLE_MERGE: &str = "Example: host-sim sweep --trace kth.swf --shard 1/2 --out out/s1 (and 2/2 to out/s2), then \
      host-sim merge out/s1 out/s2 --out out/sweep";
@@ -188,7 +195,23 @@ fn dispatch(cli: Cli, definition: &clap::Command) -> Result<(), CliError> {
         Some(Command::Compare(args)) => crate::compare::cli::run(&args),
         Some(Command::Whatif(args)) => crate::whatif::run(&args),
         Some(Command::Merge(args)) => merge(&args, definition),
+        Some(Command::Slurm(args)) => slurm(&args),
     }
+}
+
+/// `host-sim slurm`: the sweep's command line checked as a shard's, then the scripts.
+fn slurm(args: &crate::shard::slurm::SlurmArgs) -> Result<(), CliError> {
+    let mut trial: Vec<OsString> = vec!["host-sim".into()];
+    trial.extend(args.command.iter().cloned());
+    trial.extend(["--shard".into(), format!("1/{}", args.shards).into(), "--out".into(), "shard-1".into()]);
+    let refused = |e: clap::Error| {
+        CliError::Usage(format!("the sweep after `--` cannot run as a shard: {}", e.render()))
+    };
+    let parsed = Cli::try_parse_from(&trial).map_err(refused)?;
+    if !matches!(parsed.command, Some(Command::Model(_))) {
+        return Err(CliError::Usage("give a sweep after `--`, as `-- sweep --trace FILE`".to_owned()));
+    }
+    crate::shard::slurm::write(args)
 }
 
 /// `host-sim merge`: the shards' command line run again, its rows from their parts.

@@ -23,6 +23,7 @@ use crate::units::Refused;
 
 mod merge;
 mod part;
+pub mod slurm;
 
 pub use merge::{MergeArgs, merge};
 pub use part::{PartHeader, ShardError};

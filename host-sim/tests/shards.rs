@@ -76,3 +76,33 @@ fn a_shard_needs_an_out_folder_and_a_shard_within_its_count() {
     assert!(error.contains("--shard") && error.contains("K/N"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The Slurm scripts, run by `sh` as Slurm's tasks would run them (each array task
+/// with its SLURM_ARRAY_TASK_ID), merge to the unsplit run's bytes.
+#[test]
+fn the_slurm_scripts_run_the_shards_and_their_merge() {
+    let dir = scratch("shards-slurm");
+    let grid = ["sweep", "--jobs", "2000", "--machine-counts", "1,2", "--slacks", "1,2,3", "--window", "1d"];
+    let slurm =
+        [&["slurm", "--shards", "3", "--time", "0:10:00", "--mem", "1G", "--out", "study", "--"], &grid[..]];
+    stdout(&host_sim_in(&dir, &slurm.concat()));
+    let shards = std::fs::read_to_string(dir.join("study/shards.sbatch")).unwrap();
+    for line in ["#SBATCH --array=1-3", "#SBATCH --time=0:10:00", "#SBATCH --mem=1G"] {
+        assert!(shards.lines().take_while(|l| l.starts_with('#')).any(|l| l == line), "{line} in\n{shards}");
+    }
+    for task in ["2", "3", "1"] {
+        let mut run = std::process::Command::new("sh");
+        run.arg("study/shards.sbatch").current_dir(&dir).env("SLURM_ARRAY_TASK_ID", task);
+        let output = run.output().unwrap();
+        assert!(output.status.success(), "task {task}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    let merge =
+        std::process::Command::new("sh").arg("study/merge.sbatch").current_dir(&dir).output().unwrap();
+    assert!(merge.status.success(), "{}", String::from_utf8_lossy(&merge.stderr));
+    sweep(&dir, "2000", "1,2", &["--out", "whole"]);
+    for name in ["sweep.csv", "sweep.json"] {
+        let whole = std::fs::read(dir.join("whole").join(name)).unwrap();
+        assert_eq!(whole, std::fs::read(dir.join("study/merged").join(name)).unwrap(), "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -86,6 +86,7 @@ fn listed(command: Option<&Command>, run: &crate::service_level::cli::RunArgs) -
         // The parts are read, and the sweep's own files checked, by the command line
         // the merge runs.
         Some(Command::Merge(_)) => new,
+        Some(Command::Slurm(args)) => new.folder("--out", Some(&args.out), crate::shard::slurm::FILES),
     }
 }
 

@@ -69,9 +69,12 @@ fn every_printed_default_reads_back_as_the_real_defaults() {
     for sub in cli.get_subcommands().filter(|s| s.get_name() != "config") {
         let name = sub.get_name();
         let mut required: Vec<String> = Vec::new();
+        // "1" reads as every required value: a number (`slurm --shards`), a path, a word;
+        // a positional that comes last (`slurm -- SWEEP`) after `--`.
         for arg in sub.get_arguments().filter(|a| a.is_required_set()) {
             required.extend(arg.get_long().map(|long| format!("--{long}")));
-            required.push("given".to_owned());
+            required.extend(arg.is_last_set().then(|| "--".to_owned()));
+            required.push("1".to_owned());
         }
         std::fs::write(&file, config::defaults(&cli, name).unwrap()).unwrap();
         let mut args = vec!["host-sim".into(), "--config".into(), file.clone().into_os_string()];
