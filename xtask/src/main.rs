@@ -6,7 +6,7 @@
 //! - `verify`: fmt (the workspace, `fuzz/`, `embedded/`), `tidy`, clippy and the
 //!   tests (with the `optimum` feature when its build tools are here; insta compares
 //!   and never writes), the kernel built for `thumbv7em-none-eabihf` with and without
-//!   defmt, `panic-check`, `embedded`, the committed logs re-verified, `docs`, `tables`, `wheel`, `bad-inputs`, NASA's
+//!   defmt, `panic-check`, `embedded`, the committed logs re-verified, `docs`, `tables`, `wheel`, `cluster`, `bad-inputs`, NASA's
 //!   row of the policy table checked (`policy-table`), `crosshost`, `fuzz`, every model on every shared trace (each log re-verified and
 //!   re-made by `host-sim whatif`), `corpus`, and the shipped scenarios (`steps`).
 //! - `tidy`: the size and shape rules, and every model in every layer (`tidy`).
@@ -14,6 +14,8 @@
 //! - `tables`: the result tables read with pandas and evalys (`tables`).
 //! - `wheel`: the Python package built as a wheel, tested and its notebook run
 //!   against the installed wheel (`wheel`).
+//! - `cluster`: a sharded sweep as a job array on a one-node Slurm, merged to the
+//!   unsplit run's bytes (`cluster`).
 //! - `bad-inputs`: the kept bad-input campaign, every case of `tests/bad-inputs/`
 //!   (`bad_inputs`).
 //! - `fuzz`: every fuzz target for a while, then the planted-bound control
@@ -40,6 +42,7 @@
 
 mod bad_inputs;
 mod bench;
+mod cluster;
 mod cmd;
 mod corpus;
 mod crosscheck;
@@ -202,6 +205,10 @@ enum Command {
         #[arg(long)]
         python: bool,
     },
+    /// A 4-shard KTH sweep on a one-node Slurm started for it (slurm-wlm, munge, as
+    /// root): the job array and its merge against the unsplit run, byte for byte, and one
+    /// shard run again alone (see xtask/src/cluster.rs).
+    Cluster,
     /// The Python package as its release artifact: the abi3 wheel built by maturin,
     /// installed in a fresh virtual environment, pytest and the example notebook run
     /// against it, and the README's `pip install ./python` (see xtask/src/wheel.rs).
@@ -229,6 +236,7 @@ fn main() -> ExitCode {
         Command::Bench { python: true, runs, .. } => build_release().and_then(|()| wheel::bench(runs)),
         Command::Bench { json, runs, .. } => bench::bench(json, runs),
         Command::Wheel => build_release().and_then(|()| wheel::wheel()),
+        Command::Cluster => build_release().and_then(|()| cluster::cluster()),
         Command::Docs { bless, files } => docs::docs(bless, &files),
         Command::BadInputs { classes } => bad_inputs::bad_inputs(&classes),
         Command::PolicyTable(args) => policy_table::policy_table(&args),

@@ -40,6 +40,7 @@ pub fn verify(fuzz_seconds: u32) -> Result {
     crate::docs::docs(false, &[])?;
     crate::tables::tables()?;
     crate::wheel::wheel()?;
+    crate::cluster::cluster()?;
     crate::bad_inputs::bad_inputs(&[])?;
     crate::policy_table::verify_step(&root().join("docs/models/service_level.md"))?;
     crosshost()?;
