@@ -174,11 +174,9 @@ fn parse(args: Vec<OsString>, definition: &clap::Command) -> Result<(Cli, Expand
 fn run(cli: Cli, expanded: &Expanded, definition: &clap::Command) -> Result<(), Failure> {
     crate::shard::set_command_line(&expanded.args);
     let scenario = expanded.scenario.as_deref();
-    let result = files::check(cli.command.as_ref(), &cli.run, scenario).and_then(|held| {
-        let ran = dispatch(cli, definition);
-        drop(held);
-        ran
-    });
+    // The inputs stay held until the dispatch ends.
+    let result =
+        files::check(cli.command.as_ref(), &cli.run, scenario).and_then(|_held| dispatch(cli, definition));
     match result {
         Ok(()) => Ok(()),
         // A reader that went away (`host-sim ... | head`) is no error.
@@ -222,10 +220,8 @@ fn merge(args: &crate::shard::MergeArgs, definition: &clap::Command) -> Result<(
         return Err(CliError::Usage("the parts' command line is not a sweep's".to_owned()));
     }
     crate::shard::set_command_line(&argv);
-    let held = files::check(cli.command.as_ref(), &cli.run, None)?;
-    let ran = dispatch(cli, definition);
-    drop(held);
-    ran
+    let _held = files::check(cli.command.as_ref(), &cli.run, None)?;
+    dispatch(cli, definition)
 }
 
 /// `host-sim: error: ...` and the scenario's line, exit 1.

@@ -36,7 +36,7 @@ thread_local! {
 /// Says which command line this thread runs (the program's name first): `app` calls
 /// it before dispatching, so that a shard's part can record it.
 pub fn set_command_line(args: &[std::ffi::OsString]) {
-    ARGS.with(|a| a.borrow_mut().clone_from(&args.to_vec()));
+    ARGS.with(|a| *a.borrow_mut() = args.to_vec());
 }
 
 /// The command line this thread runs, without the program's name and without the
@@ -171,15 +171,6 @@ pub fn split(costs: &[u64], count: u32) -> Vec<u32> {
         shard_of[point] = least as u32;
     }
     shard_of
-}
-
-/// Each shard's expected cost under [`split`], in the units of `costs`.
-pub fn loads(costs: &[u64], count: u32) -> Vec<u64> {
-    let mut load = vec![0u64; count.max(1) as usize];
-    for (point, shard) in split(costs, count).into_iter().enumerate() {
-        load[shard as usize] = load[shard as usize].saturating_add(costs[point].max(1));
-    }
-    load
 }
 
 /// The files of a sweep that can be split: a shard writes only its part to `out`; a

@@ -70,6 +70,7 @@ fn write_conf(dir: &Path) -> Result<PathBuf> {
 
 /// The daemons this step started, stopped when dropped.
 struct Daemons {
+    dir: PathBuf,
     conf: PathBuf,
     munged: bool,
 }
@@ -78,7 +79,7 @@ impl Daemons {
     fn start(dir: &Path, conf: &Path) -> Result<Self> {
         // munged may already run (another step, the machine's own); then it stays.
         let munge_works = || works(Command::new("sh").args(["-c", "munge -n | unmunge"]));
-        let mut daemons = Self { conf: conf.to_owned(), munged: false };
+        let mut daemons = Self { dir: dir.to_owned(), conf: conf.to_owned(), munged: false };
         if !munge_works() {
             let _ = fs::create_dir_all("/run/munge");
             let _ = Command::new("chown").args(["munge:munge", "/run/munge"]).status();
@@ -101,8 +102,10 @@ impl Daemons {
 impl Drop for Daemons {
     fn drop(&mut self) {
         let _ = Command::new("scontrol").arg("shutdown").env("SLURM_CONF", &self.conf).status();
-        let gone = || !works(Command::new("pgrep").args(["-x", "slurmctld|slurmd"]));
-        let _ = wait_for("slurm to stop", Duration::from_secs(30), gone);
+        // Each daemon removes its pid file as it exits (an exited daemon may linger a
+        // moment as a zombie, which a process listing would still show).
+        let pids = [self.dir.join("slurmctld.pid"), self.dir.join("slurmd.pid")];
+        let _ = wait_for("slurm to stop", Duration::from_secs(30), || pids.iter().all(|p| !p.exists()));
         if self.munged {
             let _ = Command::new("sh").args(["-c", "kill $(cat /run/munge/munged.pid)"]).status();
         }

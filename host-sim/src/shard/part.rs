@@ -109,7 +109,8 @@ pub fn header(dir: &Path) -> Result<PartHeader, ShardError> {
         header: PartHeader,
     }
     let head: Head = read(dir)?;
-    checked_format(dir, head.header)
+    checked_format(dir, &head.header)?;
+    Ok(head.header)
 }
 
 fn read<T: DeserializeOwned>(dir: &Path) -> Result<T, ShardError> {
@@ -120,7 +121,7 @@ fn read<T: DeserializeOwned>(dir: &Path) -> Result<T, ShardError> {
     serde_json::from_reader(BufReader::new(file)).map_err(|source| ShardError::Parse { path: name, source })
 }
 
-fn checked_format(dir: &Path, header: PartHeader) -> Result<PartHeader, ShardError> {
+fn checked_format(dir: &Path, header: &PartHeader) -> Result<(), ShardError> {
     let path = part_path(dir).display().to_string();
     if header.format != FORMAT {
         return Err(ShardError::Foreign {
@@ -136,7 +137,7 @@ fn checked_format(dir: &Path, header: PartHeader) -> Result<PartHeader, ShardErr
         );
         return Err(ShardError::Foreign { path, why });
     }
-    Ok(header)
+    Ok(())
 }
 
 /// The rows of the whole grid from the parts in `dirs`: each checked to be of this
@@ -150,14 +151,16 @@ pub(super) fn read_all<R: DeserializeOwned>(
     let mut count = None;
     for dir in dirs {
         let file: PartFile<R> = read(dir)?;
-        let header = checked_format(dir, file.header.clone())?;
-        foreign(dir, &header, grid, points, count)?;
-        count = Some(header.shard.count);
-        if let Some((other, _)) = held.get(&header.shard.index) {
+        let header = &file.header;
+        checked_format(dir, header)?;
+        foreign(dir, header, grid, points, count)?;
+        let shard = header.shard;
+        count = Some(shard.count);
+        if let Some((other, _)) = held.get(&shard.index) {
             let (a, b) = (other.display().to_string(), dir.display().to_string());
-            return Err(ShardError::Repeated { a, b, shard: header.shard });
+            return Err(ShardError::Repeated { a, b, shard });
         }
-        held.insert(header.shard.index, (dir, file));
+        held.insert(shard.index, (dir, file));
     }
     let count = count.ok_or(ShardError::NoParts)?;
     if let Some(index) = (1..=count).find(|index| !held.contains_key(index)) {
