@@ -54,6 +54,7 @@ host_errors! {
         Model(Box<dyn std::error::Error + Send + Sync>),
         Compare(crate::compare::CompareError),
         Optimum(crate::service_level::optimum::OptimumError),
+        Shard(crate::shard::ShardError),
     } {
         #[error("--window: {0}")]
         Duration(#[from] DurationError),

@@ -132,12 +132,12 @@ where
     E: From<ShardError>,
 {
     if !args.merge_parts.is_empty() {
-        return Ok(Some(part::read_all(&args.merge_parts, grid, points.len())?));
+        return Ok(Some(part::read_all(&args.merge_parts, grid, Some(points.len()))?));
     }
     let Some(shard) = args.shard else {
         return run(&points.iter().collect::<Vec<_>>()).map(Some);
     };
-    let out = grid.out.ok_or(ShardError::NoOut)?;
+    grid.out.ok_or(ShardError::NoOut)?;
     let costs: Vec<u64> = points.iter().map(cost).collect();
     let owned: Vec<usize> = split(&costs, shard.count)
         .into_iter()
@@ -147,23 +147,46 @@ where
         .collect();
     let mine: Vec<&P> = owned.iter().map(|&i| &points[i]).collect();
     let rows = run(&mine)?;
-    part::write(out, grid, shard, points.len(), owned.into_iter().zip(rows))?;
+    write_part(grid, shard, points.len(), owned.into_iter().zip(rows))?;
+    Ok(None)
+}
+
+/// Writes shard `shard`'s part to the grid's `--out` folder: `rows`, each with its
+/// point's index among the grid's `points`.
+pub fn write_part<R: Serialize>(
+    grid: &Grid<'_>,
+    shard: Shard,
+    points: usize,
+    rows: impl ExactSizeIterator<Item = (usize, R)>,
+) -> Result<(), ShardError> {
+    let out = grid.out.ok_or(ShardError::NoOut)?;
+    let mine = rows.len();
+    part::write(out, grid, shard, points, rows)?;
     eprintln!(
-        "host-sim: shard {shard}: wrote {} of the grid's {} points to {}",
-        mine.len(),
-        points.len(),
+        "host-sim: shard {shard}: wrote {mine} of the grid's {points} points to {}",
         out.join(PART).display()
     );
-    Ok(None)
+    Ok(())
+}
+
+/// The rows of the whole grid from the parts in `dirs`, for a grid whose number of
+/// points is known only to its shards: every part must say the same.
+pub fn read_parts<R: DeserializeOwned>(dirs: &[PathBuf], grid: &Grid<'_>) -> Result<Vec<R>, ShardError> {
+    part::read_all(dirs, grid, None)
 }
 
 /// The shard (from 0) of each point: the longest-processing-time rule, each point in
 /// order of decreasing cost (ties by grid order) to the shard with the least expected
 /// cost so far (ties to the lowest). The same costs give the same split everywhere.
 pub fn split(costs: &[u64], count: u32) -> Vec<u32> {
+    split_onto(costs, &mut vec![0u64; count.max(1) as usize])
+}
+
+/// [`split`] onto shards already loaded with `load` (which it adds to): a grid
+/// split part after part, each part's points balanced on what the earlier left.
+pub fn split_onto(costs: &[u64], load: &mut [u64]) -> Vec<u32> {
     let mut order: Vec<usize> = (0..costs.len()).collect();
     order.sort_by(|&a, &b| costs[b].cmp(&costs[a]).then(a.cmp(&b)));
-    let mut load = vec![0u64; count.max(1) as usize];
     let mut shard_of = vec![0u32; costs.len()];
     for point in order {
         let (least, _) = load.iter().enumerate().min_by_key(|&(s, l)| (*l, s)).unwrap_or((0, &0));

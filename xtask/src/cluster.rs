@@ -20,6 +20,13 @@ const TOOLS: &[&str] = &["munged", "munge", "slurmctld", "slurmd", "sbatch", "sq
 /// The sweep the shards split.
 const SWEEP: &[&str] = &["sweep", "--machine-counts", "1,4", "--no-plots"];
 
+/// The cv grid the shards split: windows that the solver closes in well under its
+/// limit, or that need no solver, so that every value is exact and the same in any run.
+const CV_SWEEP: &[&str] = &[
+    "cv-sweep", "--window", "1d", "--weeks", "4", "--modes", "single", "--slacks", "3,6", "--machine-counts", "1",
+    "--no-plots",
+];
+
 pub fn cluster() -> Result {
     let Some(traces) = shared_traces("cluster")? else { return Ok(()) };
     let kth =
@@ -113,28 +120,29 @@ impl Drop for Daemons {
     }
 }
 
-/// The sharded sweep on the cluster against the unsplit run.
+/// A sharded study: its subcommand and options, and the files its merge must share
+/// with the unsplit run.
+struct Study {
+    name: &'static str,
+    args: Vec<String>,
+    /// Each file, and whether its last column is measured time (cv.csv's
+    /// `solve_seconds`, which no two runs share) and so left out of the comparison.
+    files: &'static [(&'static str, bool)],
+}
+
+/// The sharded sweeps on the cluster against their unsplit runs: the service-level
+/// sweep (with one shard run again alone), and `cv-sweep` when the solver is built.
 fn study(dir: &Path, conf: &Path, kth: &Path) -> Result {
-    let mut whole = Command::new(host_sim_bin());
-    whole.args(SWEEP).arg("--trace").arg(kth).arg("--out").arg("whole").current_dir(dir);
-    run("cluster: the unsplit sweep", &mut whole)?;
-    let mut scripts = Command::new(host_sim_bin());
-    scripts.args(["slurm", "--shards", "4", "--time", "0:10:00", "--mem", "200M", "--out", "study", "--"]);
-    scripts.args(SWEEP).arg("--trace").arg(kth).current_dir(dir);
-    run("cluster: host-sim slurm", &mut scripts)?;
-    let started = Instant::now();
-    run(
-        "cluster: submit",
-        Command::new("sh").arg("study/submit.sh").current_dir(dir).env("SLURM_CONF", conf),
-    )?;
-    drained(conf)?;
-    same(dir, "the job array and its merge")?;
-    println!(
-        "==> cluster: 4 shards and their merge ran on Slurm in {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
-    fs::remove_dir_all(dir.join("study/shard-3")).map_err(|e| format!("cluster: {e}"))?;
-    let again = ["--array=3", "study/shards.sbatch"];
+    let trace = |args: &[&str]| {
+        let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        args.extend(["--trace".to_owned(), kth.display().to_string()]);
+        args
+    };
+    let sweep =
+        Study { name: "sweep", args: trace(SWEEP), files: &[("sweep.csv", false), ("sweep.json", false)] };
+    submitted(dir, conf, &sweep)?;
+    fs::remove_dir_all(dir.join("sweep/shard-3")).map_err(|e| format!("cluster: {e}"))?;
+    let again = ["--array=3", "sweep/shards.sbatch"];
     run(
         "cluster: shard 3 again",
         Command::new("sbatch").args(again).current_dir(dir).env("SLURM_CONF", conf),
@@ -142,10 +150,38 @@ fn study(dir: &Path, conf: &Path, kth: &Path) -> Result {
     drained(conf)?;
     run(
         "cluster: merge again",
-        Command::new("sbatch").arg("study/merge.sbatch").current_dir(dir).env("SLURM_CONF", conf),
+        Command::new("sbatch").arg("sweep/merge.sbatch").current_dir(dir).env("SLURM_CONF", conf),
     )?;
     drained(conf)?;
-    same(dir, "shard 3 run again alone, and merged again")
+    same(dir, &sweep, "shard 3 run again alone, and merged again")?;
+    if !crate::toolchain::optimum()? {
+        println!(
+            "==> cluster: cv-sweep: SKIPPED, host-sim was built without the solver (see the optimum step)"
+        );
+        return Ok(());
+    }
+    let files = &[("cv.csv", true), ("cv-summary.csv", false)];
+    submitted(dir, conf, &Study { name: "cv-sweep", args: trace(CV_SWEEP), files })
+}
+
+/// `study` run unsplit, then as 4 shards and their merge on the cluster: the same bytes.
+fn submitted(dir: &Path, conf: &Path, study: &Study) -> Result {
+    let whole = dir.join(format!("{}-whole", study.name));
+    let mut unsplit = Command::new(host_sim_bin());
+    unsplit.args(&study.args).arg("--out").arg(&whole).current_dir(dir);
+    run(&format!("cluster: the unsplit {}", study.name), &mut unsplit)?;
+    let mut scripts = Command::new(host_sim_bin());
+    scripts.args(["slurm", "--shards", "4", "--time", "0:10:00", "--mem", "300M", "--out", study.name, "--"]);
+    scripts.args(&study.args).current_dir(dir);
+    run("cluster: host-sim slurm", &mut scripts)?;
+    let started = Instant::now();
+    let submit = format!("{}/submit.sh", study.name);
+    run("cluster: submit", Command::new("sh").arg(submit).current_dir(dir).env("SLURM_CONF", conf))?;
+    drained(conf)?;
+    let elapsed = started.elapsed().as_secs_f64();
+    same(dir, study, "the job array and its merge")?;
+    println!("==> cluster: {}: 4 shards and their merge ran on Slurm in {elapsed:.1} s", study.name);
+    Ok(())
 }
 
 /// Waits until no job is queued or running.
@@ -156,17 +192,33 @@ fn drained(conf: &Path) -> Result {
 }
 
 /// The merged outputs are the unsplit run's, byte for byte.
-fn same(dir: &Path, what: &str) -> Result {
-    for name in ["sweep.csv", "sweep.json"] {
-        let (whole, merged) = (dir.join("whole").join(name), dir.join("study/merged").join(name));
-        let read =
-            |p: &Path| fs::read(p).map_err(|e| format!("cluster ({what}): cannot read {}: {e}", p.display()));
-        if read(&whole)? != read(&merged)? {
+fn same(dir: &Path, study: &Study, what: &str) -> Result {
+    let merged_dir = dir.join(study.name).join("merged");
+    let read =
+        |p: &Path| fs::read(p).map_err(|e| format!("cluster ({what}): cannot read {}: {e}", p.display()));
+    for &(name, timed) in study.files {
+        let whole = dir.join(format!("{}-whole", study.name)).join(name);
+        let merged = merged_dir.join(name);
+        let (a, b) = (read(&whole)?, read(&merged)?);
+        let equal = if timed { untimed(&a) == untimed(&b) } else { a == b };
+        if !equal {
             return Err(format!("cluster ({what}): {} differs from {}", merged.display(), whole.display()));
         }
     }
-    println!("==> cluster: {what}: the merged sweep.csv and sweep.json are the unsplit run's bytes");
+    let names: Vec<String> = study
+        .files
+        .iter()
+        .map(|&(n, timed)| if timed { format!("{n} (but its measured seconds)") } else { n.to_owned() })
+        .collect();
+    println!("==> cluster: {}: {what}: {} are the unsplit run's bytes", study.name, names.join(", "));
     Ok(())
+}
+
+/// A CSV's lines without their last field (measured seconds).
+fn untimed(csv: &[u8]) -> Vec<&[u8]> {
+    csv.split(|&b| b == b'\n')
+        .map(|line| line.iter().rposition(|&b| b == b',').map_or(line, |i| &line[..i]))
+        .collect()
 }
 
 fn wait_for(what: &str, limit: Duration, done: impl Fn() -> bool) -> Result {

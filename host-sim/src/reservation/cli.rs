@@ -15,7 +15,6 @@ use super::{Experiment, Input, ReserveError, simulate, simulate_recorded};
 use crate::input::TraceArgs;
 use crate::output::RunOutputArgs;
 use crate::path_error::PathError;
-use crate::progress;
 use crate::record_log;
 use crate::units::{DecimalError, Refused, parse_decimal, parse_milli};
 use crate::window::{DurationError, parse_duration};
@@ -125,6 +124,8 @@ pub struct SweepArgs {
     pub out: PathBuf,
     #[command(flatten)]
     pub plots: crate::plot::PlotArgs,
+    #[command(flatten)]
+    pub shard: crate::shard::ShardArgs,
 }
 
 fn usage(text: String) -> ReserveError {
@@ -357,15 +358,15 @@ pub fn print_summary(
         .map_err(io)
 }
 
+/// `host-sim reserve-sweep`: the grid run whole, or one shard of it (which writes only
+/// its part), or the shards' parts joined; the figures and findings from the whole.
 pub fn reserve_sweep(args: &SweepArgs) -> Result<(), ReserveError> {
     let loaded = load(&args.input)?;
     let base = base_experiment(&args.input, loaded.nodes)?;
-    let input = Input { jobs: &loaded.workload.jobs };
     let grid = sweep::grid(&base);
-    let progress = progress::bar(grid.len() as u64, "runs");
-    let results = sweep::run(&input, &grid, &progress);
-    progress.finish_and_clear();
-    let results = results?;
+    let Some(results) = sweep::part::outcomes(&args.shard, &args.out, &loaded.workload, &base, &grid)? else {
+        return Ok(());
+    };
     let tables = sweep::tables::write_figures(&args.out, &results)?;
     let path = || args.out.display().to_string();
     args.plots

@@ -57,7 +57,8 @@ impl HostModel for Reservation {
         match command {
             Command::Reserve(args) => new.traces(&args.input.source).output("--log", args.output.log.as_deref()).output("--jobs-out", args.jobs.jobs_out.as_deref()),
             Command::ReserveSweep(args) => {
-                new.traces(&args.input.source).figures("--out", Some(&args.out), SWEEP, args.plots)
+                let files = new.traces(&args.input.source);
+                crate::shard::files(files, &args.shard, Some(&args.out), SWEEP, args.plots)
             }
         }
     }

@@ -8,6 +8,7 @@ host_errors! {
     /// Everything that can go wrong on the reservation side.
     ReserveError {
         Empty(crate::workload::EmptyInput),
+        Shard(crate::shard::ShardError),
     } {
         #[error("reservation kernel: {0}")]
         Config(String),

@@ -17,18 +17,17 @@
 //! at 1.25 with 3 sizes x 4 fixing times (12), EDF with offers at `ϕ` max 0.25, 0.5
 //! and 1 on fixed intervals (9): 93 runs.
 //!
-//! This module holds the grid and runs it; [`tables`] makes and writes the figures'
-//! tables, and [`findings`] checks the paper's findings on the outcomes.
-
-use indicatif::ProgressBar;
-use rayon::prelude::*;
+//! This module holds the grid; [`part`] runs it (whole, or one shard of it, or joins
+//! the shards' parts), [`tables`] makes and writes the figures' tables, and
+//! [`findings`] checks the paper's findings on the outcomes.
 
 use kernel::reservation::{Criterion, Fixing};
 
 use super::mapping::{Estimates, Flex};
-use super::{Experiment, Input, Outcome, ReserveError, simulate};
+use super::{Experiment, Outcome};
 
 pub mod findings;
+pub mod part;
 pub mod tables;
 
 pub const LOADS_MILLI: [u64; 3] = [1000, 1250, 1500];
@@ -67,21 +66,6 @@ pub fn grid(base: &Experiment) -> Vec<Experiment> {
         }
     }
     grid
-}
-
-/// Runs the grid in parallel; results come back in grid order.
-pub fn run(
-    input: &Input<'_>,
-    grid: &[Experiment],
-    progress: &ProgressBar,
-) -> Result<Vec<Outcome>, ReserveError> {
-    grid.par_iter()
-        .map(|e| {
-            let outcome = simulate(input, e);
-            progress.inc(1);
-            outcome
-        })
-        .collect()
 }
 
 /// The results, looked up by configuration.

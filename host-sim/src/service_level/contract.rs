@@ -67,7 +67,8 @@ pub fn run_files(args: &super::cli::RunArgs) -> Files {
 
 impl HostModel for ServiceLevel {
     type Command = Command;
-    const SAMPLE: &'static [&'static str] = &["run", "--machines", "2", "--levels", "1,2,3", "--seed", "3", "--alpha", "0.50"];
+    const SAMPLE: &'static [&'static str] =
+        &["run", "--machines", "2", "--levels", "1,2,3", "--seed", "3", "--alpha", "0.50"];
 
     fn dispatch(command: &Command) -> Result<(), CliError> {
         match command {
@@ -92,8 +93,25 @@ impl HostModel for ServiceLevel {
                 let sweep = args.sweep_dir.join("sweep.csv");
                 new.input("SWEEP_DIR", Some(&sweep)).figures("--out", Some(out), CRITERIA, args.plots)
             }
-            Command::Optimum(args) => new.traces(&args.input.source).output("--out", args.out.as_deref()),
-            Command::CvSweep(args) => new.traces(&args.input.source).figures("--out", Some(&args.out), CV, args.plots),
+            Command::Optimum(args) => {
+                let files = new.traces(&args.input.source);
+                let split = &args.split.shard;
+                let files = split
+                    .merge_parts
+                    .iter()
+                    .fold(files, |f, dir| f.input("--merge-parts", Some(&dir.join(crate::shard::PART))));
+                match split.shard {
+                    Some(_) => files.folder("--out", args.out.as_deref(), &[crate::shard::PART]),
+                    None => files.output("--out", args.out.as_deref()),
+                }
+            }
+            Command::CvSweep(args) => {
+                let files = new.traces(&args.input.source);
+                match args.split.plan {
+                    Some(_) => files.folder("--out", Some(&args.out), &["plan.csv"]),
+                    None => crate::shard::files(files, &args.split.shard, Some(&args.out), CV, args.plots),
+                }
+            }
         }
     }
 

@@ -141,20 +141,24 @@ fn checked_format(dir: &Path, header: &PartHeader) -> Result<(), ShardError> {
 }
 
 /// The rows of the whole grid from the parts in `dirs`: each checked to be of this
-/// grid (`grid`, `points`) over these inputs, every shard once.
+/// grid (`grid`, and `points` when known before; else the first part's count, which
+/// every other must share) over these inputs, every shard once.
 pub(super) fn read_all<R: DeserializeOwned>(
     dirs: &[PathBuf],
     grid: &Grid<'_>,
-    points: usize,
+    points: Option<usize>,
 ) -> Result<Vec<R>, ShardError> {
     let mut held: BTreeMap<u32, (&Path, PartFile<R>)> = BTreeMap::new();
     let mut count = None;
+    let mut points = points;
     for dir in dirs {
+        // The header first: a part of another grid or sweep is refused as such before
+        // its rows (which may be of another shape) are read.
+        let header = self::header(dir)?;
+        let expected = *points.get_or_insert(header.points);
+        foreign(dir, &header, grid, expected, count)?;
         let file: PartFile<R> = read(dir)?;
-        let header = &file.header;
-        checked_format(dir, header)?;
-        foreign(dir, header, grid, points, count)?;
-        let shard = header.shard;
+        let shard = file.header.shard;
         count = Some(shard.count);
         if let Some((other, _)) = held.get(&shard.index) {
             let (a, b) = (other.display().to_string(), dir.display().to_string());
@@ -166,7 +170,7 @@ pub(super) fn read_all<R: DeserializeOwned>(
     if let Some(index) = (1..=count).find(|index| !held.contains_key(index)) {
         return Err(ShardError::Missing { shard: Shard { index, count } });
     }
-    let mut rows: Vec<Option<R>> = (0..points).map(|_| None).collect();
+    let mut rows: Vec<Option<R>> = (0..points.unwrap_or(0)).map(|_| None).collect();
     for (dir, file) in held.into_values() {
         let path = part_path(dir).display().to_string();
         for (index, row) in file.rows {

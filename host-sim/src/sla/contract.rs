@@ -56,7 +56,9 @@ impl HostModel for Sla {
         let new = Files::default();
         match command {
             Command::Sla(args) => new.traces(&args.input).output("--log", args.output.log.as_deref()).output("--jobs-out", args.jobs.jobs_out.as_deref()),
-            Command::SlaSweep(args) => new.figures("--out", Some(&args.out), SWEEP, args.plots),
+            Command::SlaSweep(args) => {
+                crate::shard::files(new, &args.shard, Some(&args.out), SWEEP, args.plots)
+            }
         }
     }
 

@@ -15,7 +15,7 @@
 //!   So every income's ceiling is the job count, and Fair is exactly the mean of SLA
 //!   and CPU for the same schedule.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use kernel::Tick;
 
@@ -29,7 +29,7 @@ pub struct Terms {
 }
 
 /// The six incomes: client constraint by provider policy.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Income {
     pub rigid_sla: f64,
     pub rigid_cpu: f64,
@@ -63,7 +63,7 @@ impl Income {
 }
 
 /// The measures of one set (or their means over sets).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub requests: u64,
     pub accepted: u64,

@@ -37,7 +37,9 @@ use crate::error::{ModelError, host_errors};
 
 host_errors! {
     /// Everything that can go wrong on the sla side.
-    SlaError {} {
+    SlaError {
+        Shard(crate::shard::ShardError),
+    } {
         #[error("sla kernel: {0}")]
         Config(String),
     }

@@ -17,11 +17,13 @@
 //! "Best" is the highest mean over a family's weights; among equal means, the first in
 //! grid order (from `-inf` up).
 //!
-//! This module plans and runs the points; [`tables`] makes Tables 1 and 2 of them,
-//! [`findings`] checks the paper's findings, and [`files`] writes the CSV and JSON.
+//! This module plans and runs the points; [`shard`] splits them among shards and
+//! joins the shards' parts, [`tables`] makes Tables 1 and 2 of them, [`findings`]
+//! checks the paper's findings, and [`files`] writes the CSV and JSON.
 
 pub mod files;
 pub mod findings;
+pub mod shard;
 pub mod tables;
 
 use indicatif::ProgressBar;
@@ -209,6 +211,7 @@ pub fn plan(seed: u64) -> Vec<Point> {
 }
 
 /// A generated set as the kernel and the measures take it.
+#[derive(Debug)]
 struct Prepared {
     requests: Vec<Request>,
     terms: Vec<Terms>,
@@ -298,26 +301,56 @@ pub fn run(config: &SweepConfig, bar: &ProgressBar) -> Result<Sweep, String> {
 pub fn run_on(
     config: &SweepConfig,
     sets: &[Set],
-    mut points: Vec<Point>,
+    points: Vec<Point>,
     bar: &ProgressBar,
 ) -> Result<Sweep, String> {
-    let set_stats = generator::stats(sets);
-    let prepared: Vec<Prepared> = sets.iter().map(prepare).collect();
-    bar.set_length(points.len() as u64 * sets.len() as u64);
-    let outcomes: Vec<Result<Vec<Summary>, String>> = points
-        .par_iter()
+    let prepared = prepare_sets(sets);
+    let runs = run_points(config, &prepared, &points.iter().collect::<Vec<_>>(), bar)?;
+    Ok(assemble(config, sets, points, runs))
+}
+
+/// `sets` as the kernel and the measures take them, for [`run_points`].
+#[derive(Debug)]
+pub struct PreparedSets(Vec<Prepared>);
+
+/// Prepares `sets` for [`run_points`].
+pub fn prepare_sets(sets: &[Set]) -> PreparedSets {
+    PreparedSets(sets.iter().map(prepare).collect())
+}
+
+/// Runs `mine` over `sets` in parallel: each point's per-set summaries, in their order;
+/// `bar` counts runs (points times sets).
+pub fn run_points(
+    config: &SweepConfig,
+    sets: &PreparedSets,
+    mine: &[&Point],
+    bar: &ProgressBar,
+) -> Result<Vec<Vec<Summary>>, String> {
+    let prepared = &sets.0;
+    bar.set_length(mine.len() as u64 * prepared.len() as u64);
+    mine.par_iter()
         .map(|p| {
-            let runs = run_point(p.order, config.step_ticks, &prepared)?;
+            let runs = run_point(p.order, config.step_ticks, prepared)?;
             bar.inc(prepared.len() as u64);
             Ok(runs)
         })
-        .collect();
-    for (p, runs) in points.iter_mut().zip(outcomes) {
-        let runs = runs?;
+        .collect()
+}
+
+/// The sweep of `points` over `sets` from each point's per-set summaries (`runs`, in
+/// the points' order).
+pub fn assemble(
+    config: &SweepConfig,
+    sets: &[Set],
+    mut points: Vec<Point>,
+    runs: Vec<Vec<Summary>>,
+) -> Sweep {
+    for (p, runs) in points.iter_mut().zip(runs) {
         p.mean = metrics::mean(&runs);
         p.runs = runs;
     }
-    Ok(Sweep { sets: sets.len() as u64, seed: config.seed, step_ticks: config.step_ticks, set_stats, points })
+    let set_stats = generator::stats(sets);
+    Sweep { sets: sets.len() as u64, seed: config.seed, step_ticks: config.step_ticks, set_stats, points }
 }
 
 /// A measure of a point.

@@ -123,6 +123,8 @@ pub struct SweepArgs {
     pub faults: FaultArgs,
     #[command(flatten)]
     pub plots: crate::plot::PlotArgs,
+    #[command(flatten)]
+    pub shard: crate::shard::ShardArgs,
 }
 
 /// The options of `host-sim tiers` that need no input, checked (their errors come
@@ -353,13 +355,33 @@ fn text(s: &Summary, policy: &str, mix: &str, events: u64, decisions: u64) -> St
     )
 }
 
-/// `host-sim tiers-sweep`.
+/// `host-sim tiers-sweep`: the grid run whole, or one shard of it (which writes only
+/// its part), or the shards' parts joined; the files, figures and statements from the
+/// whole.
 pub fn run_sweep(args: &SweepArgs) -> Result<(), TiersError> {
     let faults = args.faults.faults()?;
     let seeds = &args.seeds.0;
-    let bar = progress::bar(3 * 4 * seeds.len() as u64, "runs");
-    let cells = sweep::sweep(seeds, faults, &bar)?;
+    let points = sweep::points(seeds);
+    // The runs depend on their points and the fault options only: the workload is the
+    // paper's, generated from each run's mix and seed.
+    let name = "tiers paper workload";
+    let input = crate::summary::InputRef {
+        name: name.to_owned(),
+        hash: format!("{:016x}", INPUT_CRC.checksum(name.as_bytes())),
+    };
+    let grid = crate::shard::Grid {
+        identity: format!("tiers-sweep {seeds:?} {faults:?}"),
+        inputs: vec![input],
+        out: Some(&args.out),
+    };
+    let bar = progress::bar(0, "runs");
+    let runs = crate::shard::rows(&args.shard, &grid, &points, sweep::cost, |mine| {
+        bar.set_length(mine.len() as u64);
+        sweep::run(mine, faults, &bar)
+    });
     bar.finish_and_clear();
+    let Some(runs) = runs? else { return Ok(()) };
+    let cells = sweep::cells(runs, seeds.len());
     sweep::write(&args.out, &cells, seeds)?;
     let path = || args.out.display().to_string();
     args.plots

@@ -55,7 +55,9 @@ impl HostModel for Tiers {
                 .traces(&args.input)
                 .input("--availability", args.availability.as_deref())
                 .output("--log", args.output.log.as_deref()).output("--jobs-out", args.jobs.jobs_out.as_deref()),
-            Command::TiersSweep(args) => new.figures("--out", Some(&args.out), SWEEP, args.plots),
+            Command::TiersSweep(args) => {
+                crate::shard::files(new, &args.shard, Some(&args.out), SWEEP, args.plots)
+            }
         }
     }
 

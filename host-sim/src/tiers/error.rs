@@ -6,7 +6,9 @@ use crate::error::{ModelError, host_errors};
 
 host_errors! {
     /// Everything that can go wrong on the tiers side.
-    TiersError {} {
+    TiersError {
+        Shard(crate::shard::ShardError),
+    } {
         #[error("{file}:{line}: {field}: {why}")]
         Fta { file: String, line: usize, field: String, why: String },
         /// An FTA file wrong as a whole (no event line).

@@ -13,7 +13,7 @@
 
 use rustc_hash::FxHashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use kernel::Tick;
 use kernel::tiers::Tier;
@@ -21,7 +21,7 @@ use kernel::tiers::Tier;
 use super::run::JobFate;
 
 /// Percentages per tier, two decimals.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PerTier {
     pub gold: f64,
     pub silver: f64,
@@ -29,7 +29,7 @@ pub struct PerTier {
     pub all: f64,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Spread {
     pub min: Tick,
     pub q1: Tick,
@@ -39,7 +39,7 @@ pub struct Spread {
 }
 
 /// One run's figures.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub submitted: u64,
     pub accepted: u64,

@@ -1,6 +1,8 @@
 //! `tiers-sweep`: the three policies by the four mixes by the seeds, in parallel;
 //! one CSV row per run and per cell (the mean over seeds), a JSON document, and the
-//! paper's statements (§6.3) checked against our cells.
+//! paper's statements (§6.3) checked against our cells. The runs are [`points`],
+//! which `tiers-sweep --shard K/N` splits among shards ([`crate::shard::rows`]); the
+//! cells are made from every run's summary ([`cells`]).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -27,30 +29,56 @@ pub struct Cell {
     pub mean: Summary,
 }
 
-/// Runs every cell; `bar` ticks once per run.
-pub fn sweep(seeds: &[u64], faults: Faults, bar: &ProgressBar) -> Result<Vec<Cell>, TiersError> {
-    let jobs: Vec<(Policy, Mix, u64)> = Policy::ALL
+/// One run of the grid: a policy, a mix and a seed.
+pub type Point = (Policy, Mix, u64);
+
+/// Every run of the grid in the cells' order: by policy, then mix, then seed.
+pub fn points(seeds: &[u64]) -> Vec<Point> {
+    Policy::ALL
         .into_iter()
         .flat_map(|p| MIXES.into_iter().flat_map(move |m| seeds.iter().map(move |&s| (p, m, s))))
-        .collect();
-    let results: Vec<Result<Summary, TiersError>> = jobs
-        .par_iter()
-        .map(|&(policy, mix, seed)| {
+        .collect()
+}
+
+/// A run's expected cost, for balancing shards: 1 for every run, since the paper's
+/// runs take about the same time whatever the policy, mix and seed (measured: every
+/// policy with mixes A and D within 10 % of each other).
+pub fn cost(_: &Point) -> u64 {
+    1
+}
+
+/// Runs `mine` (points of [`points`]) in parallel; their summaries in their order.
+/// `bar` ticks once per run.
+pub fn run(mine: &[&Point], faults: Faults, bar: &ProgressBar) -> Result<Vec<Summary>, TiersError> {
+    mine.par_iter()
+        .map(|&&(policy, mix, seed)| {
             let summary = Scenario::paper(policy, mix, seed, faults).run().map(|(s, _)| s);
             bar.inc(1);
             summary
         })
-        .collect();
+        .collect()
+}
+
+/// The cells of the grid from the summaries of every run of [`points`] (over `seeds`
+/// seeds), in its order.
+pub fn cells(runs: Vec<Summary>, seeds: usize) -> Vec<Cell> {
     let mut cells = Vec::new();
-    let mut results = results.into_iter();
+    let mut runs = runs.into_iter();
     for policy in Policy::ALL {
         for mix in MIXES {
-            let runs = results.by_ref().take(seeds.len()).collect::<Result<Vec<_>, _>>()?;
+            let runs: Vec<Summary> = runs.by_ref().take(seeds).collect();
             let mean = metrics::mean(&runs);
             cells.push(Cell { policy: policy.name(), mix: mix.name, runs, mean });
         }
     }
-    Ok(cells)
+    cells
+}
+
+/// Runs every cell; `bar` ticks once per run.
+pub fn sweep(seeds: &[u64], faults: Faults, bar: &ProgressBar) -> Result<Vec<Cell>, TiersError> {
+    let points = points(seeds);
+    let runs = run(&points.iter().collect::<Vec<_>>(), faults, bar)?;
+    Ok(cells(runs, seeds.len()))
 }
 
 const HEADER: [&str; 19] = [

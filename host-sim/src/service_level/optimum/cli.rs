@@ -7,10 +7,15 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use replay::staged;
 
+use super::capture::CapturedWindow;
+use super::plan::limit_millis;
+use super::shards::{Split, SplitArgs, write_plan, write_plan_csv};
 use super::{OptimumError, WindowRow, greedy_windows, sample, solve_windows};
 use crate::error::CliError;
 use crate::path_error::PathError;
 use crate::service_level::cli::{ConfigArgs, InputArgs, config_of, load_windows};
+use crate::service_level::sim::{RunConfig, WindowReport};
+use crate::workload::Workload;
 
 #[derive(Debug, Args)]
 pub struct OptimumArgs {
@@ -25,7 +30,11 @@ pub struct OptimumArgs {
     /// Without it, every window is solved.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub sample: Option<u64>,
-    /// Write one CSV row per window here (besides the table on standard output).
+    #[command(flatten)]
+    pub split: SplitArgs,
+    /// Write one CSV row per window here (besides the table on standard output); with
+    /// --plan, the plan's rows; with --shard, the shard's folder (its part.json).
+    /// Without it, only the table.
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
 }
@@ -59,13 +68,55 @@ pub fn require_solver() -> Result<(), CliError> {
 
 /// `host-sim optimum`.
 pub fn optimum(args: &OptimumArgs) -> Result<(), CliError> {
-    require_solver()?;
     let seconds = args.solve.seconds()?;
     let config = config_of(&args.input, &args.config)?;
     let workload = load_windows(&args.input, config.window_ticks)?;
+    let grid = crate::shard::Grid {
+        identity: format!("optimum {:?} {:?} {:?} {:?}", args.input, args.config, args.solve, args.sample),
+        inputs: crate::summary::Core::of_workload("service_level", &workload).inputs,
+        out: args.out.as_deref(),
+    };
+    let rows: Vec<WindowRow> = if args.split.shard.merge_parts.is_empty() {
+        let Some(rows) = solve(args, &config, &workload, &grid, seconds)? else { return Ok(()) };
+        rows
+    } else {
+        crate::shard::read_parts(&args.split.shard.merge_parts, &grid)?
+    };
+    if let Some(path) = &args.out {
+        write_csv(path, &[], &rows.iter().map(|r| (Vec::new(), r)).collect::<Vec<_>>())?;
+    }
+    write_table(&rows, crate::output::stdout()).map_err(|source| CliError::Io(PathError::stdout(source)))
+}
+
+/// The windows this run solves (every one, or its shard's), or `None` when it was a
+/// shard (and wrote its part) or a plan (and printed it).
+fn solve(
+    args: &OptimumArgs,
+    config: &RunConfig,
+    workload: &Workload,
+    grid: &crate::shard::Grid<'_>,
+    seconds: f64,
+) -> Result<Option<Vec<WindowRow>>, CliError> {
+    let mut split = Split::new(&args.split);
+    if split.solves() {
+        require_solver()?;
+    }
     let count = args.sample.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-    let windows = greedy_windows(&config, &workload, |n| sample(n, count))?;
-    eprintln!("host-sim: solving {} windows, at most {seconds} s each", windows.len());
+    let windows = greedy_windows(config, workload, |n| sample(n, count))?;
+    let machines = usize::from(config.machines);
+    let of = |i: usize| (Vec::new(), windows[i].0.index, machines, &windows[i].1);
+    let chosen = split.take(windows.len(), of, limit_millis(seconds));
+    if let Some(count) = args.split.plan {
+        if let Some(path) = &args.out {
+            write_plan_csv(path, &[], &split.plan)?;
+        }
+        let out = crate::output::stdout();
+        write_plan(&split.plan, count, limit_millis(seconds), out)
+            .map_err(|e| CliError::Io(PathError::stdout(e)))?;
+        return Ok(None);
+    }
+    let mine: Vec<&(WindowReport, CapturedWindow)> = chosen.iter().map(|&(i, _)| &windows[i]).collect();
+    eprintln!("host-sim: solving {} windows, at most {seconds} s each", mine.len());
     let report = |row: &WindowRow| {
         eprintln!(
             "host-sim: window {} ({} jobs): V* {} in {:.2} s",
@@ -75,11 +126,15 @@ pub fn optimum(args: &OptimumArgs) -> Result<(), CliError> {
             row.solve_seconds
         );
     };
-    let rows = solve_windows(&windows, usize::from(config.machines), seconds, &report)?;
-    if let Some(path) = &args.out {
-        write_csv(path, &[], &rows.iter().map(|r| (Vec::new(), r)).collect::<Vec<_>>())?;
+    let rows = solve_windows(&mine, machines, seconds, &report)?;
+    match args.split.shard.shard {
+        Some(shard) => {
+            let indices = chosen.into_iter().map(|(_, index)| index);
+            crate::shard::write_part(grid, shard, split.seen, indices.zip(rows))?;
+            Ok(None)
+        }
+        None => Ok(Some(rows)),
     }
-    write_table(&rows, crate::output::stdout()).map_err(|source| CliError::Io(PathError::stdout(source)))
 }
 
 /// The rows as a table: one line per window.

@@ -6,7 +6,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use replay::model::service_level::OfflineJob;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Whether one preemptive machine finishes every job of `jobs` by its deadline, each
 /// running only from its release: earliest-deadline-first, which meets every deadline
@@ -93,7 +93,7 @@ pub fn work_bounds(jobs: &[OfflineJob], machines: u64, u_max: u64) -> (u128, u12
 }
 
 /// How a window's `V*` was settled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// `best == upper`: the optimum, proven.

@@ -16,15 +16,17 @@ use rayon::prelude::*;
 
 use super::capture::CapturedWindow;
 use super::cli::{SolveArgs, require_solver, write_csv};
+use super::plan::limit_millis;
+use super::shards::{Split, SplitArgs};
 use super::{GridRow, LEAD, Point, WindowRow, greedy_windows, sample, solve_window};
 use crate::error::CliError;
 use crate::input::TraceArgs;
 use crate::service_level::cli::{InputArgs, List, WindowTicks, check_queue_capacity};
 use crate::service_level::cli::{parse_machine_counts, parse_modes, parse_slacks, parse_window};
-use crate::units::Refused;
 use crate::service_level::levels::{single, thesis_set};
 use crate::service_level::sim::{RunConfig, WindowReport};
 use crate::service_level::sweep::Mode;
+use crate::units::Refused;
 use crate::units::format_milli;
 
 // The shared input options, said as cv-sweep reads them: each trace on its own, and
@@ -68,7 +70,10 @@ pub struct CvSweepArgs {
     pub modes: List<Mode>,
     #[command(flatten)]
     pub solve: SolveArgs,
-    /// Write DIR/cv.csv (one row per window), DIR/cv-summary.csv and the cv figures.
+    #[command(flatten)]
+    pub split: SplitArgs,
+    /// Write DIR/cv.csv (one row per window), DIR/cv-summary.csv and the cv figures
+    /// (with --shard, only the shard's part.json; with --plan, only plan.csv).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     #[command(flatten)]
@@ -76,6 +81,7 @@ pub struct CvSweepArgs {
 }
 
 /// The grid's configurations, parsed once.
+#[derive(Debug)]
 struct Grid {
     configs: Vec<(Mode, u32)>,
     machine_counts: Vec<u16>,
@@ -87,8 +93,44 @@ struct Grid {
 /// `host-sim cv-sweep`: trace after trace, the files rewritten with every row so far
 /// after each, so that a long grid stopped part way keeps the traces it finished.
 pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
-    require_solver()?;
     let seconds = args.solve.seconds()?;
+    let grid = grid_of(args)?;
+    if !args.split.shard.merge_parts.is_empty() {
+        return merge(args, &grid);
+    }
+    let mut split = Split::new(&args.split);
+    if split.solves() {
+        require_solver()?;
+    }
+    let limit = limit_millis(seconds);
+    let (mut rows, mut indices, mut inputs) = (Vec::new(), Vec::new(), Vec::new());
+    for path in &args.input.source.trace {
+        let (work, input) = trace_work(&grid, &trace_input(args, path), path)?;
+        inputs.extend(input);
+        let of = |i: usize| {
+            let (point, report, window) = &work[i];
+            (point.lead(), report.index, usize::from(point.machines), window)
+        };
+        let chosen = split.take(work.len(), of, limit);
+        rows.extend(solve_all(&chosen.iter().map(|&(i, _)| &work[i]).collect::<Vec<_>>(), seconds)?);
+        indices.extend(chosen.into_iter().map(|(_, index)| index));
+        if args.split.shard.shard.is_none() && split.solves() {
+            write_outputs(&args.out, &rows, args.plots)?;
+        }
+    }
+    let identity = crate::shard::Grid { identity: identity(args, &grid), inputs, out: Some(&args.out) };
+    if let Some(count) = args.split.plan {
+        return write_plan(&args.out, &split, count, limit);
+    }
+    if let Some(shard) = args.split.shard.shard {
+        return Ok(crate::shard::write_part(&identity, shard, split.seen, indices.into_iter().zip(rows))?);
+    }
+    super::figures::write_markdown(&rows, crate::output::stdout())
+        .map_err(|source| CliError::Io(crate::path_error::PathError::stdout(source)))
+}
+
+/// The grid of `args`, checked.
+fn grid_of(args: &CvSweepArgs) -> Result<Grid, CliError> {
     check_queue_capacity(args.input.queue_capacity)?;
     if args.input.source.trace.is_empty() {
         return Err(CliError::Usage("cv-sweep needs at least one --trace".into()));
@@ -101,34 +143,65 @@ pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
         };
         configs.extend(xs.into_iter().map(|x| (mode, x)));
     }
-    let grid = Grid {
+    Ok(Grid {
         configs,
         machine_counts: args.machine_counts.0.clone(),
         weeks: usize::try_from(args.weeks).unwrap_or(usize::MAX),
         window_ticks: args.window,
         alpha_milli: args.input.alpha,
-    };
-    let mut rows: Vec<GridRow> = Vec::new();
-    for path in &args.input.source.trace {
-        let input = InputArgs {
-            source: TraceArgs { trace: vec![path.clone()], ..args.input.source.clone() },
-            ..args.input.clone()
-        };
-        let work = trace_work(&grid, &input, path)?;
-        rows.extend(solve_all(&work, seconds)?);
-        write_outputs(&args.out, &rows, args.plots)?;
+    })
+}
+
+/// What the rows of a cv grid depend on besides its traces' content.
+fn identity(args: &CvSweepArgs, grid: &Grid) -> String {
+    format!("cv-sweep {grid:?} {:?} {:?}", args.input, args.solve)
+}
+
+/// The input options of one of cv-sweep's traces.
+fn trace_input(args: &CvSweepArgs, path: &Path) -> InputArgs {
+    InputArgs {
+        source: TraceArgs { trace: vec![path.to_path_buf()], ..args.input.source.clone() },
+        ..args.input.clone()
     }
+}
+
+/// The shards' parts joined: the outputs the unsplit run writes, from their rows.
+fn merge(args: &CvSweepArgs, grid: &Grid) -> Result<(), CliError> {
+    let mut inputs = Vec::new();
+    for path in &args.input.source.trace {
+        let workload = crate::service_level::cli::load_windows(&trace_input(args, path), grid.window_ticks)?;
+        inputs.extend(crate::summary::Core::of_workload("service_level", &workload).inputs);
+    }
+    let identity = crate::shard::Grid { identity: identity(args, grid), inputs, out: Some(&args.out) };
+    let rows: Vec<GridRow> = crate::shard::read_parts(&args.split.shard.merge_parts, &identity)?;
+    write_outputs(&args.out, &rows, args.plots)?;
     super::figures::write_markdown(&rows, crate::output::stdout())
         .map_err(|source| CliError::Io(crate::path_error::PathError::stdout(source)))
 }
 
-/// One trace's greedy runs, every configuration, and the sampled windows of each.
+/// `--plan N`: each shard's expected time on standard output, each window's in
+/// `DIR/plan.csv`.
+fn write_plan(dir: &Path, split: &Split, count: u32, limit: u64) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir).map_err(|source| {
+        CliError::Io(crate::path_error::PathError { path: dir.display().to_string(), source })
+    })?;
+    super::shards::write_plan_csv(&dir.join("plan.csv"), &LEAD, &split.plan)?;
+    super::shards::write_plan(&split.plan, count, limit, crate::output::stdout())
+        .map_err(|source| CliError::Io(crate::path_error::PathError::stdout(source)))
+}
+
+/// A trace's windows to solve: each with its grid point and the greedy run's report.
+type Work = Vec<(Point, WindowReport, CapturedWindow)>;
+
+/// One trace's greedy runs, every configuration, and the sampled windows of each,
+/// and the trace by content.
 fn trace_work(
     grid: &Grid,
     input: &InputArgs,
     path: &Path,
-) -> Result<Vec<(Point, WindowReport, CapturedWindow)>, CliError> {
+) -> Result<(Work, Vec<crate::summary::InputRef>), CliError> {
     let workload = crate::service_level::cli::load_windows(input, grid.window_ticks)?;
+    let inputs = crate::summary::Core::of_workload("service_level", &workload).inputs;
     let trace =
         path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
     let points: Vec<Point> = grid
@@ -161,8 +234,8 @@ fn trace_work(
     for run in runs {
         work.extend(run?);
     }
-    eprintln!("host-sim: {trace}: {} windows to solve", work.len());
-    Ok(work)
+    eprintln!("host-sim: {trace}: {} windows", work.len());
+    Ok((work, inputs))
 }
 
 fn parse_ks(text: &str) -> Result<List<u32>, Refused> {
@@ -180,7 +253,10 @@ fn parse_ks(text: &str) -> Result<List<u32>, Refused> {
 }
 
 /// Every window solved, in parallel, with a line on standard error as each is done.
-fn solve_all(work: &[(Point, WindowReport, CapturedWindow)], seconds: f64) -> Result<Vec<GridRow>, CliError> {
+fn solve_all(
+    work: &[&(Point, WindowReport, CapturedWindow)],
+    seconds: f64,
+) -> Result<Vec<GridRow>, CliError> {
     let done = AtomicU64::new(0);
     let total = work.len();
     work.par_iter()

@@ -23,6 +23,7 @@ use highs::{ColProblem, HighsModelStatus, HighsSolutionStatus, Row, Sense};
 use replay::model::service_level::OfflineJob;
 
 use super::exact::{Bracket, edf_feasible};
+use super::plan::{MAX_COLUMNS, columns};
 
 /// What the solver could not do.
 #[derive(Debug, thiserror::Error)]
@@ -31,29 +32,6 @@ pub enum MilpError {
     Highs(highs::HighsStatus),
     #[error("HiGHS stopped with status {0:?}")]
     Status(HighsModelStatus),
-}
-
-/// The most columns a model may have: past it (a busy month-long cluster on four
-/// machines), building it alone takes longer than a time limit and gigabytes, and the
-/// cluster keeps the bracket `[known schedule, capacity bound]`.
-pub const MAX_COLUMNS: usize = 400_000;
-
-/// The columns [`Model::build`] would make for `jobs` on `machines` machines.
-pub fn columns(jobs: &[OfflineJob], machines: usize) -> usize {
-    let mut cuts: Vec<u64> = jobs.iter().flat_map(|j| [j.release, j.deadline]).collect();
-    cuts.sort_unstable();
-    cuts.dedup();
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by_key(|&j| (jobs[j].release, j));
-    order
-        .iter()
-        .enumerate()
-        .map(|(rank, &j)| {
-            let span = cuts.partition_point(|&c| c < jobs[j].deadline)
-                - cuts.partition_point(|&c| c < jobs[j].release);
-            (span + 1) * machines.min(rank + 1)
-        })
-        .sum()
 }
 
 /// The optimum of `jobs` (one cluster, every job able to fit alone) on `machines`

@@ -20,6 +20,8 @@
 //! - `milp`: the mixed-integer program (feature `optimum`).
 //! - [`cli`]: `host-sim optimum` and `host-sim cv-sweep`.
 //! - [`grid`]: the cv grid over traces, sampled weeks, modes and machine counts.
+//! - [`plan`]: each window's expected solve time, known before solving (`--plan`).
+//! - `shards`: `--shard K/N` and the merge of `optimum` and `cv-sweep`.
 //! - [`figures`]: the `cv` figures and the summary table.
 
 pub mod capture;
@@ -29,15 +31,17 @@ pub mod figures;
 pub mod grid;
 #[cfg(feature = "optimum")]
 pub mod milp;
+pub mod plan;
+mod shards;
 
 use std::time::Instant;
 
 use rayon::prelude::*;
 use replay::model::service_level::OfflineJob;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use capture::{Capture, CapturedWindow};
-use exact::{Bracket, Status, clusters, edf_feasible};
+use exact::{Bracket, Status};
 
 use crate::service_level::sim::{self, RunConfig, SimError};
 use crate::workload::Workload;
@@ -62,7 +66,7 @@ pub enum OptimumError {
 pub const HAS_SOLVER: bool = cfg!(feature = "optimum");
 
 /// One window's greedy income beside its optimum.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WindowRow {
     /// The window's index, counted from the first, empty windows included (as `run`'s).
     pub window: u64,
@@ -92,7 +96,7 @@ pub struct WindowRow {
 }
 
 /// One configuration of the grid on one trace.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     pub trace: String,
     pub mode: crate::service_level::sweep::Mode,
@@ -102,7 +106,7 @@ pub struct Point {
 }
 
 /// One solved window of the grid.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GridRow {
     pub point: Point,
     pub row: WindowRow,
@@ -145,7 +149,7 @@ pub fn greedy_windows(
 
 /// Every window's row, solved in parallel, each within `seconds`.
 pub fn solve_windows(
-    windows: &[(sim::WindowReport, CapturedWindow)],
+    windows: &[&(sim::WindowReport, CapturedWindow)],
     machines: usize,
     seconds: f64,
     done: &(dyn Fn(&WindowRow) + Sync),
@@ -224,25 +228,17 @@ pub fn optimum(
 ) -> Result<Found, OptimumError> {
     let started = Instant::now();
     let mut found = Found { bracket: Bracket::default(), clusters: 0, solved: 0 };
-    for cluster in clusters(jobs) {
+    for cluster in plan::parts(jobs, completed) {
         found.clusters += 1;
-        // A job that cannot fit alone earns nothing in any schedule.
-        let fits = |j: &OfflineJob| j.p > 0 && j.deadline.saturating_sub(j.release) >= j.p;
-        let kept: Vec<usize> = cluster.into_iter().filter(|&i| fits(&jobs[i])).collect();
-        let part: Vec<OfflineJob> = kept.iter().map(|&i| jobs[i]).collect();
-        let placed: Vec<Option<u16>> = kept.iter().map(|&i| completed.get(i).copied().flatten()).collect();
-        let total: u128 = part.iter().map(|j| u128::from(j.income)).sum();
-        let known: u128 =
-            part.iter().zip(&placed).filter(|(_, m)| m.is_some()).map(|(j, _)| u128::from(j.income)).sum();
-        let bracket = if known == total || edf_feasible(&part) {
-            Bracket::exact(total)
+        let bracket = if cluster.settled {
+            Bracket::exact(cluster.total)
         } else {
             found.solved += 1;
             let left = seconds - started.elapsed().as_secs_f64();
             if left <= 0.0 {
-                Bracket { best: known, upper: total }
+                Bracket { best: cluster.known, upper: cluster.total }
             } else {
-                solve_cluster(&part, machines, left, &placed, known)?
+                solve_cluster(&cluster.jobs, machines, left, &cluster.placed, cluster.known)?
             }
         };
         found.bracket = found.bracket.plus(bracket);
