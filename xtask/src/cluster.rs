@@ -23,7 +23,17 @@ const SWEEP: &[&str] = &["sweep", "--machine-counts", "1,4", "--no-plots"];
 /// The cv grid the shards split: windows that the solver closes in well under its
 /// limit, or that need no solver, so that every value is exact and the same in any run.
 const CV_SWEEP: &[&str] = &[
-    "cv-sweep", "--window", "1d", "--weeks", "4", "--modes", "single", "--slacks", "3,6", "--machine-counts", "1",
+    "cv-sweep",
+    "--window",
+    "1d",
+    "--weeks",
+    "4",
+    "--modes",
+    "single",
+    "--slacks",
+    "3,6",
+    "--machine-counts",
+    "1",
     "--no-plots",
 ];
 
