@@ -5,17 +5,25 @@
 //!
 //! Run with `cargo bench -p host-sim --bench stages`. The sum is the process's time
 //! less its start-up and the JSON summary.
+//!
+//! Then the stages of `host-sim run` on HPC2N, the largest shared trace, with 64
+//! machines and its log, as one pass runs them on two cores: inflating the file
+//! alone (what `gzip -dc` does), reading it in one pass (inflate, CRC-64, parse and
+//! order on their two threads, the jobs drained), and the run loop handing its
+//! records to the log's own thread, from jobs in memory.
 
 mod support;
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
+use host_sim::record_log::Threaded;
 use host_sim::service_level::levels::single;
 use host_sim::service_level::sim::{self, RunConfig};
-use host_sim::swf::{self, SwfOptions};
+use host_sim::swf::{self, Scan, SwfOptions};
 use replay::format::LogWriter;
 
 const NASA: &str = "NASA-iPSC-1993-3.1-cln";
+const HPC2N: &str = "HPC2N-2002-2.2-cln";
 
 fn main() {
     divan::main();
@@ -60,5 +68,38 @@ fn run_logged(bencher: Bencher) {
         let mut log = LogWriter::new(Vec::with_capacity(4 << 20), &header).unwrap();
         sim::run(&config, &workload.jobs, Some(&mut log)).unwrap();
         log.finish().unwrap()
+    });
+}
+
+/// HPC2N inflated into memory: the decompressor alone.
+#[divan::bench]
+fn hpc2n_inflate(bencher: Bencher) {
+    let raw = std::fs::read(support::trace_path(HPC2N)).unwrap();
+    bencher.bench(|| swf::decompress(HPC2N, raw.clone()).unwrap().len());
+}
+
+/// HPC2N read in one pass (`Scan::once`), every job drained, the tallies waited for.
+#[divan::bench]
+fn hpc2n_read_once(bencher: Bencher) {
+    let path = support::trace_path(HPC2N);
+    let jobs = support::trace(HPC2N).workload.jobs.len();
+    bencher.counter(ItemsCount::new(jobs)).bench(|| {
+        let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+        let taken = once.by_ref().count();
+        (taken, once.finish().unwrap().scan.jobs)
+    });
+}
+
+/// HPC2N's run on 64 machines from jobs in memory, its records encoded on the log's
+/// own thread into a `Vec`.
+#[divan::bench]
+fn hpc2n_run_threaded_log(bencher: Bencher) {
+    let workload = support::trace(HPC2N).workload;
+    let config = RunConfig::new(64, single(2000));
+    let header = config.log_header(&workload);
+    bencher.counter(ItemsCount::new(workload.jobs.len())).bench(|| {
+        let mut log = Threaded::new(LogWriter::new(Vec::with_capacity(4 << 20), &header).unwrap()).unwrap();
+        sim::run(&config, &workload.jobs, Some(&mut log)).unwrap();
+        log.finish().unwrap().finish().unwrap()
     });
 }

@@ -12,15 +12,18 @@
 //!   an error rather than a log.
 //! - An error of the traces (anywhere in them, also past `--limit`), then an input
 //!   with no usable job, then what the model checks of the whole input
-//!   ([`OnePass::settle`]), then a job out of order, then the run's own error, in
-//!   that order as the two passes give them, stops the run: the staged file is
-//!   removed and nothing is printed but the error.
+//!   ([`OnePass::settle`]), then the run's own error, in that order as the two
+//!   passes give them, stops the run: the staged file is removed and nothing is
+//!   printed but the error. (A job out of order is the two passes' to refuse: see
+//!   below.)
 //! - A run that took for granted what the traces then did not bear out is thrown
-//!   away, staged file and all, and made again in two passes: `reserve`'s pool size,
-//!   from the traces' first lines ([`Held::No`]); and the time every release is
-//!   measured from, the first job's, where the jobs taken (`--limit`, `--windows`)
-//!   stopped short of a job out of order past the look-ahead and earlier still
-//!   (two passes measure them from it: [`swf::Finished::same_origin`]).
+//!   away, staged file and all, and made again in two passes: the order of the jobs,
+//!   which one pass hands out with a short look-ahead so that the run starts at once
+//!   (a job earlier than one handed out: [`swf::Finished::in_order`]); `reserve`'s
+//!   pool size, from the traces' first lines ([`Held::No`]); and the time every
+//!   release is measured from, the first job's, which a job out of order that is
+//!   earlier still would change (two passes measure them from it:
+//!   [`swf::Finished::same_origin`]; such a job also breaks the order).
 //!
 //! It is taken only where that holds ([`run`] says when): a log that is a regular
 //! file (a FIFO or a device cannot be written over) and a staged file that could be
@@ -32,16 +35,37 @@ use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
+use kernel::log::Body;
+use kernel::service_level::{Decision, Event};
 use replay::format::writer::head;
 use replay::format::{FormatError, Header, LogWriter};
 use replay::staged::{self, StageError};
 
 use crate::input::{Scanned, TraceArgs, jobs_once};
+use crate::record_log::Threaded;
+use crate::service_level::sim::Recorder;
 use crate::swf::{self, SwfError};
 use crate::workload::{EmptyInput, Job};
 
-/// The log a one-pass run writes its records to: the staged file, buffered.
-pub type Log = LogWriter<BufWriter<File>>;
+/// The log a one-pass run writes its records to: the staged file, buffered, its
+/// records encoded and written on a thread of their own ([`Threaded`]), so that the
+/// run's thread only runs the model.
+pub type Log = Threaded<BufWriter<File>>;
+
+/// The staged file's buffer: the log's blocks of 4 KiB go out a few dozen at a time.
+const LOG_BUFFER_BYTES: usize = 1 << 18;
+
+impl<W: Write + Send + 'static> Recorder for Threaded<W> {
+    fn event(&mut self, event: &Event) -> Result<(), FormatError> {
+        self.record(Body::Event(*event));
+        Ok(())
+    }
+
+    fn decision(&mut self, decision: &Decision) -> Result<(), FormatError> {
+        self.record(Body::Decision(*decision));
+        Ok(())
+    }
+}
 
 /// A failure to write the log, for [`OnePass::log_error`] to name as the model's two
 /// passes would.
@@ -161,17 +185,28 @@ fn read_and_run<M: OnePass>(
     let Some((stand_in, mut reading)) = source.once().map_err(fail)? else { return Err(Stop::Redo) };
     let stand_in = model.header(&stand_in);
     let mut log = match log {
-        Some((file, at)) => match LogWriter::new(BufWriter::new(file), &stand_in) {
+        Some((file, at)) => match LogWriter::new(BufWriter::with_capacity(LOG_BUFFER_BYTES, file), &stand_in)
+            .and_then(Threaded::new)
+        {
             Ok(writer) => Some((writer, at)),
             Err(error) => return Err(Stop::Error(model.log_error(LogError::Format(error), at))),
         },
         None => None,
     };
-    let mut jobs = Caught { jobs: jobs_once(&mut reading, source.limit), failed: None };
-    let value = model.run(&mut jobs, log.as_mut().map(|(writer, at)| (writer, *at)));
-    let out_of_order = jobs.failed.take();
-    drop(jobs);
+    let limit = usize::try_from(source.limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX);
+    let log_at = log.as_mut().map(|(writer, at)| (writer, *at));
+    let (value, out_of_order) = if let [one] = reading.as_mut_slice() {
+        let mut jobs = OneTrace { once: one, batch: Vec::new().into_iter(), left: limit, failed: None };
+        (model.run(&mut jobs, log_at), jobs.failed)
+    } else {
+        let mut jobs = Caught { jobs: jobs_once(&mut reading, source.limit), failed: None };
+        (model.run(&mut jobs, log_at), jobs.failed)
+    };
     let finished = reading.into_iter().map(swf::Once::finish).collect::<Result<Vec<_>, _>>().map_err(fail)?;
+    // A job out of the order one pass guessed: two passes sort the trace or refuse it.
+    if !finished.iter().all(|f| f.in_order) {
+        return Err(Stop::Redo);
+    }
     let same_origin = finished.iter().all(|f| f.same_origin);
     let Some(scanned) = source.scanned(finished.into_iter().map(|f| f.scan).collect()) else {
         return Err(Stop::Redo);
@@ -191,7 +226,7 @@ fn read_and_run<M: OnePass>(
     let value = value.map_err(Stop::Error)?;
     if let Some((writer, at)) = log {
         let error = |error| Stop::Error(model.log_error(error, at));
-        let out = writer.finish().map_err(|e| error(LogError::Format(e)))?;
+        let out = writer.finish().and_then(LogWriter::finish).map_err(|e| error(LogError::Format(e)))?;
         let file = out.into_inner().map_err(|e| error(LogError::Io(e.into_error())))?;
         write_head(file, &model.header(&scanned), &stand_in).map_err(|e| error(LogError::Io(e)))?;
     }
@@ -219,6 +254,37 @@ impl<I: Iterator<Item = Result<Job, SwfError>>> Iterator for Caught<I> {
                 None
             }
         }
+    }
+}
+
+/// The jobs of one trace as [`jobs_once`] gives them, until the first error (kept),
+/// taken a batch at a time: the run's thread does little more per job than the run.
+struct OneTrace<'a> {
+    once: &'a mut swf::Once,
+    batch: std::vec::IntoIter<Job>,
+    /// Jobs still to take (`--limit`).
+    left: usize,
+    failed: Option<SwfError>,
+}
+
+impl Iterator for OneTrace<'_> {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        if self.left == 0 {
+            return None;
+        }
+        while self.batch.len() == 0 {
+            if self.failed.is_some() {
+                return None;
+            }
+            match self.once.next_batch()? {
+                Ok(batch) => self.batch = batch,
+                Err(error) => self.failed = Some(error),
+            }
+        }
+        self.left -= 1;
+        self.batch.next()
     }
 }
 

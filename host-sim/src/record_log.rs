@@ -1,10 +1,13 @@
 //! Every model's decision log written one way: the header, then each record the run
 //! hands over, into `PATH.tmp` through [`replay::staged`], renamed to `PATH` once the
 //! run and the log are whole, so that a failed run never leaves a log that looks whole.
+//! The records are encoded and written on a thread of their own: for the length of
+//! a [`record`] call, or, for a one-pass run's log ([`Threaded`]), of the whole run.
 
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::sync::mpsc;
+use std::thread::JoinHandle;
 
 use kernel::log::Body;
 use replay::format::{FormatError, Header, LogWriter};
@@ -32,14 +35,55 @@ pub fn write<T, E: From<StageError>>(
     })
 }
 
-/// Runs `run` with a recorder that writes every record it is given to `writer`, as
-/// [`write()`] does (the log's path `tmp` named in its errors), leaving the writer open.
-///
-/// The records are encoded and written on a second thread, so that a run's kernel
-/// and its log share two cores: the recorder hands them over in batches of
-/// [`BATCH`], at most [`IN_FLIGHT`] batches ahead of the writer (so memory stays
-/// bounded however long the run), and the writer takes them in the order given.
-pub fn record<W: Write + Send, T, E: From<StageError>>(
+/// Runs `run` with a recorder that writes every record it is given to `writer` (a
+/// [`LogWriter`] or a [`Threaded`] one), as [`write()`] does (the log's path `tmp`
+/// named in its errors), leaving the writer open.
+pub fn record<L: Records, T, E: From<StageError>>(
+    writer: &mut L,
+    tmp: &Path,
+    run: impl FnOnce(Recorder<'_>) -> Result<T, E>,
+) -> Result<T, E> {
+    writer.record_with(tmp, run)
+}
+
+/// What [`record`] writes records to.
+pub trait Records {
+    /// [`record`] into `self`.
+    fn record_with<T, E: From<StageError>>(
+        &mut self,
+        tmp: &Path,
+        run: impl FnOnce(Recorder<'_>) -> Result<T, E>,
+    ) -> Result<T, E>;
+}
+
+impl<W: Write + Send> Records for LogWriter<W> {
+    fn record_with<T, E: From<StageError>>(
+        &mut self,
+        tmp: &Path,
+        run: impl FnOnce(Recorder<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        on_a_thread(self, tmp, run)
+    }
+}
+
+impl<W: Write + Send + 'static> Records for Threaded<W> {
+    /// The records go to the log's own thread as they come; one that cannot be
+    /// written is [`Threaded::finish`]'s error.
+    fn record_with<T, E: From<StageError>>(
+        &mut self,
+        _: &Path,
+        run: impl FnOnce(Recorder<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        run(&mut |body| self.record(body))
+    }
+}
+
+/// [`record`] into a [`LogWriter`]: the records are encoded and written on a second
+/// thread, so that a run's kernel and its log share two cores: the recorder hands
+/// them over in batches of [`BATCH`], at most [`IN_FLIGHT`] batches ahead of the
+/// writer (so memory stays bounded however long the run), and the writer takes them
+/// in the order given.
+fn on_a_thread<W: Write + Send, T, E: From<StageError>>(
     writer: &mut LogWriter<W>,
     tmp: &Path,
     run: impl FnOnce(Recorder<'_>) -> Result<T, E>,
@@ -102,4 +146,98 @@ const IN_FLIGHT: usize = 4;
 /// A log writer's error as an error of the staged file `tmp`.
 pub fn format_error(error: FormatError, tmp: &Path) -> StageError {
     StageError { path: tmp.to_owned(), source: std::io::Error::other(error.to_string()) }
+}
+
+/// What the log's thread gives back at the end: the writer, and the first record
+/// it could not write.
+type Written<W> = (LogWriter<W>, Option<FormatError>);
+
+/// A log whose records are encoded and written on a thread of its own, for the
+/// whole of a run: [`Threaded::record`] only puts a record in a batch, handed over
+/// in batches of [`BATCH`], at most [`IN_FLIGHT`] batches ahead of the thread,
+/// which gives each batch back emptied to be filled again (no record allocates).
+/// The records are written in the order given, by the [`LogWriter`] it was made
+/// with, so the bytes are the writer's own. A record that cannot be written stops
+/// the log, not the run: [`Threaded::finish`] returns its error.
+pub struct Threaded<W: Write + Send + 'static> {
+    batch: Vec<Body>,
+    /// Full batches, to the thread; `None` once closed.
+    full: Option<mpsc::SyncSender<Vec<Body>>>,
+    empties: mpsc::Receiver<Vec<Body>>,
+    thread: Option<JoinHandle<Written<W>>>,
+}
+
+impl<W: Write + Send + 'static> std::fmt::Debug for Threaded<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Threaded").field("batch", &self.batch.len()).finish_non_exhaustive()
+    }
+}
+
+impl<W: Write + Send + 'static> Threaded<W> {
+    /// Starts the thread that writes to `writer`; fails only if it cannot be started.
+    pub fn new(mut writer: LogWriter<W>) -> Result<Self, FormatError> {
+        let (full, batches) = mpsc::sync_channel::<Vec<Body>>(IN_FLIGHT);
+        let (emptied, empties) = mpsc::channel::<Vec<Body>>();
+        let thread = std::thread::Builder::new().name("log".into()).spawn(move || {
+            let mut failed = None;
+            for mut batch in batches {
+                for body in batch.drain(..) {
+                    if failed.is_none()
+                        && let Err(e) = writer.record(body)
+                    {
+                        failed = Some(e);
+                    }
+                }
+                // The run may have finished and stopped taking them back.
+                let _ = emptied.send(batch);
+            }
+            (writer, failed)
+        })?;
+        let batch = Vec::with_capacity(BATCH);
+        Ok(Self { batch, full: Some(full), empties, thread: Some(thread) })
+    }
+
+    /// Appends the next record.
+    #[inline]
+    pub fn record(&mut self, body: Body) {
+        self.batch.push(body);
+        if self.batch.len() >= BATCH {
+            self.hand_over();
+        }
+    }
+
+    /// Hands the full batch over, and takes an emptied one (or a new one) to fill.
+    #[inline(never)]
+    fn hand_over(&mut self) {
+        let next = self.empties.try_recv().unwrap_or_else(|_| Vec::with_capacity(BATCH));
+        let batch = std::mem::replace(&mut self.batch, next);
+        if let Some(full) = &self.full {
+            // The thread ends only once this sender is dropped.
+            let _ = full.send(batch);
+        }
+    }
+
+    /// Waits until every record is written: the writer, still open (its last block
+    /// and footer unwritten), or the first record's error.
+    pub fn finish(mut self) -> Result<LogWriter<W>, FormatError> {
+        if let Some(full) = self.full.take() {
+            let _ = full.send(std::mem::take(&mut self.batch));
+        }
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok((writer, None))) => Ok(writer),
+            Some(Ok((_, Some(error)))) => Err(error),
+            _ => Err(FormatError::Io(io::Error::other("the log's thread stopped"))),
+        }
+    }
+}
+
+impl<W: Write + Send + 'static> Drop for Threaded<W> {
+    /// A log left unfinished (the run failed): its thread ends once it has written
+    /// what it was given, before the staged file is removed.
+    fn drop(&mut self) {
+        self.full = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }

@@ -53,12 +53,13 @@ fn horn(jobs: &[OfflineJob], machines: usize) -> u128 {
     for xs in &x {
         model = model.with(constraint!(xs.iter().copied().sum::<Expression>() <= 1.0));
     }
+    let by_machine: Vec<Vec<Variable>> = (0..machines).map(|i| x.iter().map(|xs| xs[i]).collect()).collect();
     for a in jobs.iter().map(|j| j.release) {
         for b in jobs.iter().map(|j| j.deadline).filter(|&b| b > a) {
             let inside: Vec<usize> =
                 (0..jobs.len()).filter(|&j| jobs[j].release >= a && jobs[j].deadline <= b).collect();
-            for i in 0..machines {
-                let work: Expression = inside.iter().map(|&j| jobs[j].p as f64 * x[j][i]).sum();
+            for on in &by_machine {
+                let work: Expression = inside.iter().map(|&j| jobs[j].p as f64 * on[j]).sum();
                 model = model.with(constraint!(work <= (b - a) as f64));
             }
         }

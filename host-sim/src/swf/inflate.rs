@@ -4,7 +4,7 @@
 //! the decoder's; only the thread that runs it differs.
 
 use std::io::{self, BufRead, Read};
-use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 
 use super::gzip::Members;
 
@@ -13,11 +13,19 @@ const CHUNK_BYTES: usize = 1 << 18;
 /// Chunks inflated ahead of the parser: a bound on the memory in flight (1 MiB).
 const AHEAD: usize = 4;
 
-/// The inflated text of a gzip stream, chunk by chunk from the inflating thread.
+/// A chunk of inflated text: its buffer, always [`CHUNK_BYTES`] long, and how many
+/// of its first bytes hold text.
+type Chunk = (Vec<u8>, usize);
+
+/// The inflated text of a gzip stream, chunk by chunk from the inflating thread,
+/// whose buffers go back to it once read: the same few are filled again and again,
+/// so that no chunk costs an allocation or fresh pages.
 #[derive(Debug)]
 pub(super) struct Inflated {
-    chunks: Receiver<io::Result<Vec<u8>>>,
-    chunk: Vec<u8>,
+    chunks: Receiver<io::Result<Chunk>>,
+    /// Read buffers, back to the inflating thread.
+    empties: Sender<Vec<u8>>,
+    chunk: Chunk,
     at: usize,
     /// The stream ended (or failed, which was returned once).
     done: bool,
@@ -27,16 +35,15 @@ pub(super) struct Inflated {
 /// be started.
 pub(super) fn inflate<R: BufRead + Send + 'static>(compressed: R) -> io::Result<Inflated> {
     let (sender, chunks) = sync_channel(AHEAD);
+    let (empties, emptied) = channel::<Vec<u8>>();
     let mut decoder = Members::new(compressed);
     std::thread::Builder::new().name("inflate".to_owned()).spawn(move || {
         loop {
-            let mut chunk = vec![0; CHUNK_BYTES];
+            // A buffer the reader is done with, else a new one (the first few).
+            let mut chunk = emptied.try_recv().unwrap_or_else(|_| vec![0; CHUNK_BYTES]);
             let sent = match fill(&mut decoder, &mut chunk) {
                 Ok(0) => break,
-                Ok(n) => {
-                    chunk.truncate(n);
-                    sender.send(Ok(chunk))
-                }
+                Ok(n) => sender.send(Ok((chunk, n))),
                 Err(error) => {
                     let _ = sender.send(Err(error));
                     break;
@@ -48,7 +55,7 @@ pub(super) fn inflate<R: BufRead + Send + 'static>(compressed: R) -> io::Result<
             }
         }
     })?;
-    Ok(Inflated { chunks, chunk: Vec::new(), at: 0, done: false })
+    Ok(Inflated { chunks, empties, chunk: (Vec::new(), 0), at: 0, done: false })
 }
 
 /// Reads into `chunk` until it is full or the stream ends; the bytes read.
@@ -77,9 +84,16 @@ impl Read for Inflated {
 
 impl BufRead for Inflated {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        while self.at == self.chunk.len() && !self.done {
+        while self.at == self.chunk.1 && !self.done {
             match self.chunks.recv() {
-                Ok(Ok(chunk)) => (self.chunk, self.at) = (chunk, 0),
+                Ok(Ok(chunk)) => {
+                    let (read, _) = std::mem::replace(&mut self.chunk, chunk);
+                    self.at = 0;
+                    // The thread may have ended (the last chunk is in); the buffer is then freed.
+                    if !read.is_empty() {
+                        let _ = self.empties.send(read);
+                    }
+                }
                 Ok(Err(error)) => {
                     self.done = true;
                     return Err(error);
@@ -88,10 +102,11 @@ impl BufRead for Inflated {
                 Err(_) => self.done = true,
             }
         }
-        Ok(self.chunk.get(self.at..).unwrap_or_default())
+        let (buffer, filled) = &self.chunk;
+        Ok(buffer.get(self.at..*filled).unwrap_or_default())
     }
 
     fn consume(&mut self, n: usize) {
-        self.at = (self.at + n).min(self.chunk.len());
+        self.at = (self.at + n).min(self.chunk.1);
     }
 }

@@ -6,6 +6,8 @@ use super::SwfError;
 
 use super::{FIELD_NAMES, FIELDS, NumberError};
 
+mod plain;
+
 /// One well-formed job line, before exclusion and sorting.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RawJob {
@@ -17,6 +19,7 @@ pub(super) struct RawJob {
     pub procs: u32,
 }
 
+#[derive(Debug)]
 pub(super) enum Line {
     Blank,
     Comment,
@@ -36,6 +39,16 @@ const fn is_space(byte: u8) -> bool {
 /// in Latin-1). With `extra_fields`, a job line may have more than [`FIELDS`]
 /// fields; the standard ones are read and the rest ignored.
 pub(super) fn parse_line(file: &str, line: u64, bytes: &[u8], extra_fields: bool) -> Result<Line, SwfError> {
+    let mut fields: [&[u8]; FIELDS] = [&[]; FIELDS];
+    // The common line, in one pass of masks; any other is read below.
+    if plain::plain_fields(bytes, &mut fields).is_some() {
+        return job(file, line, &fields);
+    }
+    general(file, line, bytes, extra_fields)
+}
+
+/// [`parse_line`] of any line, field by field.
+fn general(file: &str, line: u64, bytes: &[u8], extra_fields: bool) -> Result<Line, SwfError> {
     if bytes.iter().find(|&&b| !is_space(b)) == Some(&b';') {
         return lone_cr(file, line, bytes).map(|()| Line::Comment);
     }
@@ -155,6 +168,16 @@ fn job_line(file: &str, line: u64, fields: &[&[u8]; FIELDS], found: usize) -> Re
     if found != FIELDS {
         return Err(SwfError::FieldCount { file: file.to_owned(), line, found });
     }
+    if let Some(index) = fields.iter().position(|f| !is_decimal(f)) {
+        let (file, text, name) = (file.to_owned(), text_of(fields[index]), FIELD_NAMES[index]);
+        return Err(SwfError::NotANumber { file, line, field: index + 1, name, text });
+    }
+    job(file, line, fields)
+}
+
+/// The job of a line whose fields were all found decimal (only the first eight are
+/// read: fields 1, 2, 4, 5 and 8 make the job).
+fn job(file: &str, line: u64, fields: &[&[u8]; FIELDS]) -> Result<Line, SwfError> {
     let field_error = |index: usize, error: NumberError| {
         let (file, text, name) = (file.to_owned(), text_of(fields[index]), FIELD_NAMES[index]);
         match error {
@@ -162,19 +185,31 @@ fn job_line(file: &str, line: u64, fields: &[&[u8]; FIELDS], found: usize) -> Re
             NumberError::OutOfRange => SwfError::OutOfRange { file, line, field: index + 1, name, text },
         }
     };
-    if let Some(index) = fields.iter().position(|f| !is_decimal(f)) {
-        return Err(field_error(index, NumberError::NotANumber));
-    }
-    // `u32`'s own parser, so that exactly what it accepts (`+7`, `007`) is a job number.
-    let id = std::str::from_utf8(fields[0]).ok().and_then(|text| text.parse::<u32>().ok());
-    let id =
-        id.ok_or_else(|| SwfError::NotAJobNumber { file: file.to_owned(), line, text: text_of(fields[0]) })?;
-    // Every field was found decimal above: rounding need not check again.
+    let id = job_number(fields[0]).ok_or_else(|| SwfError::NotAJobNumber {
+        file: file.to_owned(),
+        line,
+        text: text_of(fields[0]),
+    })?;
+    // Every field was found decimal: rounding need not check again.
     let submit = round_decimal(fields[1]).map_err(|e| field_error(1, e))?;
     let run = round_decimal(fields[3]).map_err(|e| field_error(3, e))?;
     let allocated = processors(file, line, fields, 4)?;
     let procs = allocated.filter(|&n| n > 0).or(processors(file, line, fields, 7)?).unwrap_or(0);
     Ok(Line::Job(RawJob { id, submit, run, procs }))
+}
+
+/// A job number as `u32`'s own parser reads one, so that exactly what it accepts
+/// (`+7`, `007`) is one: one optional `+`, then at least one digit, at most
+/// `u32::MAX`.
+fn job_number(text: &[u8]) -> Option<u32> {
+    let digits = text.strip_prefix(b"+").unwrap_or(text);
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u32, |n, &digit| {
+        let digit = digit.wrapping_sub(b'0');
+        if digit < 10 { n.checked_mul(10)?.checked_add(u32::from(digit)) } else { None }
+    })
 }
 
 /// The processor count of field `index` (5 or 8, counted from 0): `None` for `-1`,
@@ -255,11 +290,16 @@ fn round_decimal(text: &[u8]) -> Result<i64, NumberError> {
     let (digits, negative) = strip_sign(text);
     let (whole, fraction) = split_point(digits);
     let mut magnitude: i64 = 0;
-    for digit in whole {
-        magnitude = magnitude
-            .checked_mul(10)
-            .and_then(|m| m.checked_add(i64::from(digit.wrapping_sub(b'0'))))
-            .ok_or(NumberError::OutOfRange)?;
+    if whole.len() <= 17 {
+        // Seventeen bytes of at most 255 each stay under 2^62: no step can overflow.
+        magnitude = whole.iter().fold(0, |m, &digit| m * 10 + i64::from(digit.wrapping_sub(b'0')));
+    } else {
+        for digit in whole {
+            magnitude = magnitude
+                .checked_mul(10)
+                .and_then(|m| m.checked_add(i64::from(digit.wrapping_sub(b'0'))))
+                .ok_or(NumberError::OutOfRange)?;
+        }
     }
     if fraction.first().is_some_and(|&d| d >= b'5') {
         magnitude = magnitude.checked_add(1).ok_or(NumberError::OutOfRange)?;
@@ -307,59 +347,4 @@ pub(super) fn read_header(bytes: &[u8]) -> Result<Option<Size>, BadSize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn machine_sizes_in_the_header_are_whole_or_unknown() {
-        let read = |line: &str| read_header(line.as_bytes());
-        let size = |key, value| Ok(Some(Size { key, value }));
-        assert_eq!(read("; MaxNodes: 338 (batch partition; 512 total)"), size("MaxNodes", 338));
-        assert_eq!(read(";MaxProcs:1024"), size("MaxProcs", 1024));
-        assert_eq!(read("; MaxProcs: -1"), Ok(None));
-        assert_eq!(read("; Note: MaxProcs is unknown"), Ok(None));
-        for bad in ["-5", "0", "4294967296", "many", ""] {
-            let line = format!("; MaxProcs: {bad}");
-            let text = format!("`{bad}`");
-            assert_eq!(read(&line), Err(BadSize { key: "MaxProcs", text }), "{line}");
-        }
-    }
-
-    #[test]
-    fn spaces_are_the_ascii_whitespace_of_char() {
-        for byte in 0..=127u8 {
-            assert_eq!(is_space(byte), char::from(byte).is_whitespace(), "{byte:#04x}");
-        }
-    }
-
-    #[test]
-    fn the_mask_marks_exactly_the_field_bytes() {
-        // Every pattern of eight, at every group of a chunk, and short chunks.
-        for pattern in 0..=255u8 {
-            for group in 0..8 {
-                let mut chunk = [b' '; 64];
-                for bit in 0..8 {
-                    if pattern >> bit & 1 == 1 {
-                        chunk[group * 8 + bit] = b'7';
-                    }
-                }
-                assert_eq!(field_mask(&chunk), u64::from(pattern) << (8 * group));
-            }
-        }
-        assert_eq!(field_mask(b"1 2"), 0b101);
-        assert_eq!(field_mask(b""), 0);
-    }
-
-    #[test]
-    fn fields_split_across_64_byte_chunks() {
-        for width in [1, 2, 63, 64, 65, 127, 128, 129] {
-            let line = format!("  {} b\t{}", "a".repeat(width), "c".repeat(width));
-            let mut fields: [&[u8]; FIELDS] = [&[]; FIELDS];
-            let found = split_ascii(line.as_bytes(), &mut fields);
-            let expected: Vec<&str> = line.split_whitespace().collect();
-            assert_eq!(found, expected.len());
-            let got: Vec<&str> = fields[..found].iter().map(|f| std::str::from_utf8(f).unwrap()).collect();
-            assert_eq!(got, expected, "width {width}");
-        }
-    }
-}
+mod tests;

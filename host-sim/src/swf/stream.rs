@@ -11,7 +11,8 @@
 //! and nothing per job. A caller that can settle all that after its run instead
 //! (`host-sim run`, whose log is staged and whose header is written last) reads the
 //! trace once with [`Scan::once`] (`once`): both passes' work in one reading, with
-//! the same jobs, tallies and errors.
+//! the same jobs, tallies and errors (its jobs with a shorter look-ahead, its order
+//! checked: see there).
 //!
 //! Order: SWF archives are ordered by submit time. The streaming pass holds the
 //! last [`LOOKAHEAD`] usable jobs (those in order in a queue, the others in a heap)
@@ -31,8 +32,14 @@ use crate::workload::{Job, Workload};
 
 /// Usable jobs the streaming pass holds to put a trace in submit order.
 pub const LOOKAHEAD: usize = 1 << 16;
-/// Jobs sent from the parsing thread at a time.
+/// Usable jobs a one-pass reading holds ([`Scan::once`]): fewer, so that the run
+/// starts once a few are read rather than a look-ahead's worth.
+const ONCE_AHEAD: usize = 1 << 10;
+/// Jobs sent from the parsing thread at a time, at most.
 const BATCH: usize = 1 << 12;
+/// Jobs of the first batch: each next one is twice as large, up to [`BATCH`], so
+/// that the run has its first jobs soon.
+const FIRST_BATCH: usize = 1 << 8;
 /// Batches parsed ahead of the run (with [`BATCH`], 16,384 jobs, 384 KiB).
 const BATCHES_AHEAD: usize = 4;
 /// Job numbers per page of the duplicate check.
@@ -101,7 +108,7 @@ impl Scan {
         let scan = self.clone();
         let started = std::thread::Builder::new().name("swf".to_owned()).spawn(move || {
             let file = scan.workload.name.clone();
-            let ordering = Ordering::new(Some(scan.origin), sender.clone());
+            let ordering = Ordering::new(Some(scan.origin), LOOKAHEAD, sender.clone());
             let mut builder = Builder::new(&file, scan.options, ordering);
             let result = read_with(&scan.path, &mut builder).and_then(|hash| {
                 if hash != scan.workload.hash {
@@ -213,10 +220,14 @@ struct Ordering {
     last: Option<i64>,
     /// The time releases are measured from: the first pass's earliest submit time,
     /// or (one pass) the first job handed out's, which is the same unless a later
-    /// line is out of order: an error if the jobs reach it, and otherwise what
-    /// [`once::Finished::same_origin`] says.
+    /// line is out of order, as [`once::Finished::in_order`] and
+    /// [`once::Finished::same_origin`] then say.
     origin: Option<i64>,
+    /// Jobs held before the earliest is handed out.
+    ahead: usize,
     batch: Vec<Job>,
+    /// The jobs the batch being filled is sent at.
+    full: usize,
     sender: SyncSender<Result<Vec<Job>, SwfError>>,
 }
 
@@ -230,13 +241,15 @@ struct Held {
 }
 
 impl Ordering {
-    fn new(origin: Option<i64>, sender: SyncSender<Result<Vec<Job>, SwfError>>) -> Self {
+    fn new(origin: Option<i64>, ahead: usize, sender: SyncSender<Result<Vec<Job>, SwfError>>) -> Self {
         Self {
             run: VecDeque::new(),
             heap: BinaryHeap::new(),
             last: None,
             origin,
-            batch: Vec::with_capacity(BATCH),
+            ahead,
+            batch: Vec::with_capacity(FIRST_BATCH),
+            full: FIRST_BATCH,
             sender,
         }
     }
@@ -273,14 +286,15 @@ impl Ordering {
         let job = RawJob { id: held.id, submit, run: held.run, procs: held.procs };
         let origin = *self.origin.get_or_insert(submit);
         self.batch.push(relative(&job, origin));
-        if self.batch.len() >= BATCH {
+        if self.batch.len() >= self.full {
             self.send(file)?;
         }
         Ok(())
     }
 
     fn send(&mut self, file: &str) -> Result<(), SwfError> {
-        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+        self.full = (self.full * 2).min(BATCH);
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(self.full));
         // The receiver went away: stop reading, with an error nobody reads.
         self.sender.send(Ok(batch)).map_err(|_| SwfError::Changed { file: file.to_owned() })
     }
@@ -308,7 +322,7 @@ impl Keep for Ordering {
         }
         let held = Held { id: job.id, run: job.run, procs: job.procs };
         self.hold((job.submit, line, held));
-        if self.held() > LOOKAHEAD {
+        if self.held() > self.ahead {
             self.pop(file)?;
         }
         Ok(())
@@ -323,13 +337,13 @@ pub struct JobStream {
     done: bool,
 }
 
-impl Iterator for JobStream {
-    type Item = Result<Job, SwfError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl JobStream {
+    /// The jobs left of the batch at hand, else the next batch (never empty), else
+    /// the error that ended the jobs: what [`Iterator::next`] gives, a batch at a time.
+    pub fn next_batch(&mut self) -> Option<Result<std::vec::IntoIter<Job>, SwfError>> {
         loop {
-            if let Some(job) = self.batch.next() {
-                return Some(Ok(job));
+            if self.batch.len() > 0 {
+                return Some(Ok(std::mem::take(&mut self.batch)));
             }
             if self.done {
                 return None;
@@ -342,6 +356,24 @@ impl Iterator for JobStream {
                 }
                 Err(_) => self.done = true,
             }
+        }
+    }
+}
+
+impl Iterator for JobStream {
+    type Item = Result<Job, SwfError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(job) = self.batch.next() {
+            return Some(Ok(job));
+        }
+        match self.next_batch()? {
+            Ok(mut batch) => {
+                let job = batch.next();
+                self.batch = batch;
+                job.map(Ok)
+            }
+            Err(error) => Some(Err(error)),
         }
     }
 }

@@ -5,14 +5,20 @@
 //! a staged file, patches the header's input hash in once it is known, and removes
 //! the file if the trace had an error (see `service_level::once`).
 //!
-//! The errors are the two passes' and take their precedence: an error the first
-//! pass finds (a malformed line, a duplicate job number, a bad header value, a read
-//! error) anywhere in the trace is [`Once::finish`]'s, whatever the stream gave; a
-//! job out of submit order is the stream's, where the streaming pass would give it,
-//! and only when the first pass's reading found nothing. At a first-pass error the
-//! jobs simply stop: only [`Once::finish`] says whether they were all. The whole trace is read
-//! even when the caller stops taking jobs early (`--limit`, `--windows`), as the
-//! first pass reads it.
+//! The jobs are handed out with a look-ahead of [`ONCE_AHEAD`] jobs rather than
+//! the streaming pass's [`super::LOOKAHEAD`], so that the run starts as soon as the
+//! first few are read: a guess that the trace is in submit order but for jobs
+//! fewer lines apart than that, as archives are. A job that proves it wrong (one
+//! earlier than a job already handed out, anywhere after it in the trace) stops the
+//! jobs, and [`Finished::in_order`] says so: the caller makes the run again in two
+//! passes, which sort it or refuse it as they do any trace. Where it says nothing,
+//! the jobs handed out were the first of the order two passes give.
+//!
+//! The errors are the first pass's: one it finds (a malformed line, a duplicate job
+//! number, a bad header value, a read error) anywhere in the trace is
+//! [`Once::finish`]'s, and the jobs simply stop at it: only [`Once::finish`] says
+//! whether they were all. The whole trace is read even when the caller stops taking
+//! jobs early (`--limit`, `--windows`), as the first pass reads it.
 
 use std::path::Path;
 use std::sync::mpsc::sync_channel;
@@ -23,7 +29,7 @@ use super::super::line::RawJob;
 use super::super::{SwfError, SwfOptions, read_with};
 use crate::workload::Job;
 
-use super::{BATCHES_AHEAD, Counting, JobStream, Ordering, Scan, first_line_of};
+use super::{BATCHES_AHEAD, Counting, JobStream, ONCE_AHEAD, Ordering, Scan, first_line_of};
 
 /// A trace being read once: its jobs, as an iterator, then its tallies.
 #[derive(Debug)]
@@ -45,6 +51,10 @@ pub struct Finished {
     /// and where they stop short of it (`--limit`), times that two passes give
     /// otherwise.
     pub same_origin: bool,
+    /// Whether the jobs handed out were the first of those two passes give, in their
+    /// order: `false` when a job earlier than one handed out came after it (in order
+    /// for two passes' look-ahead, or an error of theirs), which stopped the jobs.
+    pub in_order: bool,
 }
 
 impl Scan {
@@ -56,13 +66,9 @@ impl Scan {
         let (sender, batches) = sync_channel(BATCHES_AHEAD);
         let (owned, name) = (path.to_owned(), file.clone());
         let started = std::thread::Builder::new().name("swf".to_owned()).spawn(move || {
-            let ordering = Ordering::new(None, sender);
-            let keep = Both {
-                counting: Counting::default(),
-                ordering: Some(ordering),
-                out_of_order: None,
-                origin: None,
-            };
+            let ordering = Ordering::new(None, ONCE_AHEAD, sender);
+            let keep =
+                Both { counting: Counting::default(), ordering: Some(ordering), given: None, in_order: true };
             let mut builder = Builder::new(&name, options, keep);
             let hash = match read_with(&owned, &mut builder) {
                 Ok(hash) => hash,
@@ -70,16 +76,14 @@ impl Scan {
             };
             let both = &mut builder.keep;
             if let Some(mut ordering) = both.ordering.take() {
-                match both.out_of_order.take() {
-                    // The receiver may be gone (it stopped early); nothing is then owed.
-                    Some(error) => drop(ordering.sender.send(Err(error))),
-                    None => drop(ordering.drain()),
-                }
-                both.origin = ordering.origin;
+                // The receiver may be gone (it stopped early); nothing is then owed.
+                drop(ordering.drain());
+                both.given = Some((ordering.last, ordering.origin));
             }
             let scan = Scan::counted(&builder, &builder.keep.counting, hash, &owned);
-            let same_origin = builder.keep.origin.is_none_or(|origin| origin == scan.origin);
-            Ok(Finished { scan, same_origin })
+            let origin = builder.keep.given.and_then(|(_, origin)| origin);
+            let same_origin = origin.is_none_or(|origin| origin == scan.origin);
+            Ok(Finished { scan, same_origin, in_order: builder.keep.in_order })
         });
         let reading = started.map_err(|source| SwfError::Io { file: file.clone(), source })?;
         let stream = JobStream { batches, batch: Vec::new().into_iter(), done: false };
@@ -111,6 +115,13 @@ impl Once {
     }
 }
 
+impl Once {
+    /// The jobs a batch at a time ([`JobStream::next_batch`]).
+    pub fn next_batch(&mut self) -> Option<Result<std::vec::IntoIter<Job>, SwfError>> {
+        self.stream.next_batch()
+    }
+}
+
 impl Iterator for Once {
     type Item = Result<Job, SwfError>;
 
@@ -132,14 +143,15 @@ fn first_pass_error(path: &Path, options: SwfOptions, error: SwfError) -> SwfErr
 }
 
 /// Both passes' keeping at once: the first pass's tallies, and the jobs handed on
-/// in order until one is out of order (kept, to be handed on once the whole trace
-/// proved free of the first pass's errors) or the receiver is gone.
+/// in order until the receiver is gone or one proves the order guessed wrong.
 struct Both {
     counting: Counting,
     ordering: Option<Ordering>,
-    out_of_order: Option<SwfError>,
-    /// The time the jobs handed on were measured from, once the ordering is gone.
-    origin: Option<i64>,
+    /// Once the ordering is gone: the submit time of the last job it handed on, and
+    /// the time the jobs were measured from.
+    given: Option<(Option<i64>, Option<i64>)>,
+    /// No job came earlier than one handed on before it.
+    in_order: bool,
 }
 
 impl Keep for Both {
@@ -149,20 +161,21 @@ impl Keep for Both {
 
     fn keep(&mut self, file: &str, line: u64, job: RawJob) -> Result<(), SwfError> {
         self.counting.keep(file, line, job)?;
-        if self.out_of_order.is_some() {
+        let Some(ordering) = &mut self.ordering else {
+            // Handed on or not, a job earlier than one handed on proves the guess wrong.
+            let last = self.given.and_then(|(last, _)| last);
+            self.in_order &= last.is_none_or(|last| job.submit >= last);
             return Ok(());
-        }
-        let Some(ordering) = &mut self.ordering else { return Ok(()) };
+        };
         match ordering.keep(file, line, job) {
-            Ok(()) => {}
-            // Nothing more is handed on: the error follows what was sent already.
-            Err(error @ SwfError::OutOfOrder { .. }) => self.out_of_order = Some(error),
+            Ok(()) => return Ok(()),
+            // Out of order for the guess: nothing more is handed on.
+            Err(SwfError::OutOfOrder { .. }) => self.in_order = false,
             // The receiver is gone: nothing more is handed on; the reading goes on.
-            Err(_) => {
-                self.origin = ordering.origin;
-                self.ordering = None;
-            }
+            Err(_) => {}
         }
+        self.given = Some((ordering.last, ordering.origin));
+        self.ordering = None;
         Ok(())
     }
 }

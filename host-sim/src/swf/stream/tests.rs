@@ -134,7 +134,7 @@ fn one_reading_gives_both_passes() {
     let jobs: Vec<Job> = once.by_ref().collect::<Result<_, _>>().unwrap();
     assert_eq!(jobs, read(&path, SwfOptions::default()).unwrap().workload.jobs);
     let found = once.finish().unwrap();
-    assert!(found.same_origin);
+    assert!(found.same_origin && found.in_order);
     let found = found.scan;
     assert_eq!((found.jobs, found.widest, found.origin), (scan.jobs, scan.widest, scan.origin));
     assert_eq!((found.workload.hash, found.workload.excluded), (scan.workload.hash, scan.workload.excluded));
@@ -163,11 +163,41 @@ fn jobs_taken_short_of_an_earlier_job_are_measured_from_another_origin() {
     let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
     assert_eq!(once.next().unwrap().unwrap().release, 0);
     let found = once.finish().unwrap();
-    assert_eq!((found.same_origin, found.scan.origin), (false, 7));
-    // Reached, the job is an error, and the origin is as wrong.
+    assert_eq!((found.same_origin, found.in_order, found.scan.origin), (false, false, 7));
+    // Taken to the end, the jobs stop short of it, and the origin is as wrong.
     let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
-    assert!(once.by_ref().any(|job| job.is_err()));
-    assert!(!once.finish().unwrap().same_origin);
+    assert!(once.by_ref().all(|job| job.is_ok()));
+    let found = once.finish().unwrap();
+    assert_eq!((found.same_origin, found.in_order), (false, false));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A job out of order by more lines than one pass looks ahead, but fewer than two
+/// passes do: one pass stops its jobs there and says so; two passes sort it.
+#[test]
+fn one_reading_says_when_its_short_look_ahead_was_not_enough() {
+    let dir = folder("ahead");
+    let count = u32::try_from(super::ONCE_AHEAD).unwrap() * 4;
+    let mut lines: Vec<String> = (1..=count).map(|k| line(k, 100 + i64::from(k), 5, 1)).collect();
+    lines.push(line(count + 1, 150, 5, 1));
+    let path = dir.join("t.swf");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let whole = read(&path, SwfOptions::default()).unwrap().workload.jobs;
+    let scan = Scan::new(&path, SwfOptions::default()).unwrap();
+    assert_eq!(streamed(&scan).unwrap(), whole);
+    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    let jobs: Vec<Job> = once.by_ref().collect::<Result<_, _>>().unwrap();
+    assert!(jobs.len() < whole.len() && whole.starts_with(&jobs[..jobs.len().min(40)]), "{}", jobs.len());
+    let found = once.finish().unwrap();
+    assert!(!found.in_order && found.same_origin);
+    assert_eq!((found.scan.jobs, found.scan.workload.hash), (scan.jobs, scan.workload.hash));
+    // In order, the same jobs all come, and it says so.
+    lines.pop();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    let jobs: Vec<Job> = once.by_ref().collect::<Result<_, _>>().unwrap();
+    assert_eq!(jobs, read(&path, SwfOptions::default()).unwrap().workload.jobs);
+    assert!(once.finish().unwrap().in_order);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
