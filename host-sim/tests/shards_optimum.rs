@@ -129,5 +129,9 @@ fn a_sharded_optimum_merges_to_the_unsplit_run() {
     assert_eq!(read("whole.csv").lines().count(), 6, "five windows");
     let missing = common::stderr_of_failure(&host_sim_in(&dir, &["merge", "s2", "--out", "m.csv"]));
     assert!(missing.contains("shard 1/2 is missing"), "{missing}");
+    // A shard without its folder is refused before any window is solved.
+    let no_out: Vec<&str> = args.iter().map(String::as_str).chain(["--shard", "1/2"]).collect();
+    let error = common::stderr_of_failure(&host_sim_in(&dir, &no_out));
+    assert!(error.contains("--shard needs --out DIR"), "{error}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -101,6 +101,9 @@ fn solve(
     if split.solves() {
         require_solver()?;
     }
+    if args.split.shard.shard.is_some() && grid.out.is_none() {
+        return Err(crate::shard::ShardError::NoOut.into());
+    }
     let count = args.sample.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let windows = greedy_windows(config, workload, |n| sample(n, count))?;
     let machines = usize::from(config.machines);
