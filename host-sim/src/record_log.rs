@@ -78,6 +78,28 @@ impl<W: Write + Send + 'static> Records for Threaded<W> {
     }
 }
 
+/// The log thread's loop: every batch's records encoded in order (after the first
+/// failure, only drained) and the emptied batch sent back for reuse; the failure.
+fn encode<W: Write>(
+    writer: &mut LogWriter<W>,
+    batches: mpsc::Receiver<Vec<Body>>,
+    emptied: &mpsc::Sender<Vec<Body>>,
+) -> Option<FormatError> {
+    let mut failed = None;
+    for mut batch in batches {
+        for body in batch.drain(..) {
+            if failed.is_none()
+                && let Err(e) = writer.record(body)
+            {
+                failed = Some(e);
+            }
+        }
+        // The run may have finished and stopped taking them back.
+        let _ = emptied.send(batch);
+    }
+    failed
+}
+
 /// [`record`] into a [`LogWriter`]: the records are encoded and written on a second
 /// thread, so that a run's kernel and its log share two cores: the recorder hands
 /// them over in batches of [`BATCH`], at most [`IN_FLIGHT`] batches ahead of the
@@ -91,21 +113,9 @@ fn on_a_thread<W: Write + Send, T, E: From<StageError>>(
     let (value, failed) = std::thread::scope(|scope| {
         let (full, batches) = mpsc::sync_channel::<Vec<Body>>(IN_FLIGHT);
         let (emptied, empties) = mpsc::channel::<Vec<Body>>();
-        let encoder = std::thread::Builder::new().name("log".into()).spawn_scoped(scope, move || {
-            let mut failed: Option<FormatError> = None;
-            for mut batch in batches {
-                for body in batch.drain(..) {
-                    if failed.is_none()
-                        && let Err(e) = writer.record(body)
-                    {
-                        failed = Some(e);
-                    }
-                }
-                // The run may have finished and stopped taking them back.
-                let _ = emptied.send(batch);
-            }
-            failed
-        });
+        let encoder = std::thread::Builder::new()
+            .name("log".into())
+            .spawn_scoped(scope, move || encode(writer, batches, &emptied));
         let Ok(encoder) = encoder else {
             return (
                 Err(format_error(FormatError::Io(std::io::Error::other("no thread for the log")), tmp).into()),
@@ -179,18 +189,7 @@ impl<W: Write + Send + 'static> Threaded<W> {
         let (full, batches) = mpsc::sync_channel::<Vec<Body>>(IN_FLIGHT);
         let (emptied, empties) = mpsc::channel::<Vec<Body>>();
         let thread = std::thread::Builder::new().name("log".into()).spawn(move || {
-            let mut failed = None;
-            for mut batch in batches {
-                for body in batch.drain(..) {
-                    if failed.is_none()
-                        && let Err(e) = writer.record(body)
-                    {
-                        failed = Some(e);
-                    }
-                }
-                // The run may have finished and stopped taking them back.
-                let _ = emptied.send(batch);
-            }
+            let failed = encode(&mut writer, batches, &emptied);
             (writer, failed)
         })?;
         let batch = Vec::with_capacity(BATCH);
