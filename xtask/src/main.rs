@@ -204,6 +204,22 @@ enum Command {
         /// call and the binary (python/benches/pool.py, with the wheel `wheel` built).
         #[arg(long)]
         python: bool,
+        /// Only the exact optimum's benchmark: the competitive-factor sample (the
+        /// middle week of every shared trace at each grid point, one and four machines)
+        /// solved by `--method whole` and `--method steps` side by side: solve time per
+        /// window, windows exact and bracketed (see xtask/src/bench/optimum.rs).
+        #[arg(long)]
+        optimum: bool,
+        /// The optimum benchmark's traces by name (KTH-SP2-1996-2.1-cln); without it,
+        /// every shared trace.
+        #[arg(long, value_name = "NAME")]
+        optimum_trace: Vec<String>,
+        /// The optimum benchmark's machine counts.
+        #[arg(long, value_name = "M,M,...", value_delimiter = ',', default_values_t = [1u16, 4])]
+        optimum_machines: Vec<u16>,
+        /// The optimum benchmark's time limit per window, in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+        optimum_time_limit: f64,
     },
     /// A 4-shard KTH sweep on a one-node Slurm started for it (slurm-wlm, munge, as
     /// root): the job array and its merge against the unsplit run, byte for byte, and one
@@ -218,7 +234,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // The bench report must end with its JSON line: no closing line after it.
-    let closing_line = !matches!(cli.command, Command::Bench { scale: false, .. } | Command::DocsCase { .. });
+    let closing_line = !matches!(
+        cli.command,
+        Command::Bench { scale: false, optimum: false, .. } | Command::DocsCase { .. }
+    );
     let result = match cli.command {
         Command::Verify { fuzz_seconds } => steps::verify(fuzz_seconds),
         Command::Tidy { repeats } => tidy::tidy(repeats),
@@ -234,6 +253,14 @@ fn main() -> ExitCode {
             build_release().and_then(|()| scale::scale(&scale_jobs, scale_memory, &models::trace_runs()))
         }
         Command::Bench { python: true, runs, .. } => build_release().and_then(|()| wheel::bench(runs)),
+        Command::Bench { optimum: true, optimum_trace, optimum_machines, optimum_time_limit, .. } => {
+            let sample = bench::optimum::Sample {
+                traces: &optimum_trace,
+                machines: &optimum_machines,
+                time_limit: optimum_time_limit,
+            };
+            build_release().and_then(|()| bench::optimum::optimum(&sample))
+        }
         Command::Bench { json, runs, .. } => bench::bench(json, runs),
         Command::Wheel => build_release().and_then(|()| wheel::wheel()),
         Command::Cluster => build_release().and_then(|()| cluster::cluster()),

@@ -14,6 +14,7 @@ mod child;
 mod context;
 mod figures;
 mod footprint;
+pub mod optimum;
 mod report;
 mod side_by_side;
 mod traces;

@@ -10,7 +10,7 @@ use replay::staged;
 use super::capture::CapturedWindow;
 use super::plan::limit_millis;
 use super::shards::{Split, SplitArgs, write_plan, write_plan_csv};
-use super::{OptimumError, WindowRow, greedy_windows, sample, solve_windows};
+use super::{Budget, Method, OptimumError, WindowRow, greedy_windows, sample, solve_windows};
 use crate::error::CliError;
 use crate::path_error::PathError;
 use crate::service_level::cli::{ConfigArgs, InputArgs, config_of, load_windows};
@@ -46,12 +46,15 @@ pub struct SolveArgs {
     /// time is reported as a bracket [best schedule found, proven upper bound].
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub time_limit: f64,
+    /// How the solver takes a window's clusters (see docs/competitive-factor.md)
+    #[arg(long, value_enum, value_name = "NAME", default_value_t = Method::Steps)]
+    pub method: Method,
 }
 
 impl SolveArgs {
-    pub fn seconds(&self) -> Result<f64, CliError> {
+    pub fn budget(&self) -> Result<Budget, CliError> {
         if self.time_limit.is_finite() && self.time_limit > 0.0 {
-            Ok(self.time_limit)
+            Ok(Budget { seconds: self.time_limit, method: self.method })
         } else {
             Err(CliError::Usage(format!(
                 "--time-limit {}: give a positive number of seconds",
@@ -68,7 +71,7 @@ pub fn require_solver() -> Result<(), CliError> {
 
 /// `host-sim optimum`.
 pub fn optimum(args: &OptimumArgs) -> Result<(), CliError> {
-    let seconds = args.solve.seconds()?;
+    let budget = args.solve.budget()?;
     let config = config_of(&args.input, &args.config)?;
     let workload = load_windows(&args.input, config.window_ticks)?;
     let grid = crate::shard::Grid {
@@ -77,7 +80,7 @@ pub fn optimum(args: &OptimumArgs) -> Result<(), CliError> {
         out: args.out.as_deref(),
     };
     let rows: Vec<WindowRow> = if args.split.shard.merge_parts.is_empty() {
-        let Some(rows) = solve(args, &config, &workload, &grid, seconds)? else { return Ok(()) };
+        let Some(rows) = solve(args, &config, &workload, &grid, budget)? else { return Ok(()) };
         rows
     } else {
         crate::shard::read_parts(&args.split.shard.merge_parts, &grid)?
@@ -95,8 +98,9 @@ fn solve(
     config: &RunConfig,
     workload: &Workload,
     grid: &crate::shard::Grid<'_>,
-    seconds: f64,
+    budget: Budget,
 ) -> Result<Option<Vec<WindowRow>>, CliError> {
+    let seconds = budget.seconds;
     let mut split = Split::new(&args.split);
     if split.solves() {
         require_solver()?;
@@ -129,7 +133,7 @@ fn solve(
             row.solve_seconds
         );
     };
-    let rows = solve_windows(&mine, machines, seconds, &report)?;
+    let rows = solve_windows(&mine, machines, budget, &report)?;
     match args.split.shard.shard {
         Some(shard) => {
             let indices = chosen.into_iter().map(|(_, index)| index);

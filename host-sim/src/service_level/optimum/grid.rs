@@ -93,7 +93,7 @@ struct Grid {
 /// `host-sim cv-sweep`: trace after trace, the files rewritten with every row so far
 /// after each, so that a long grid stopped part way keeps the traces it finished.
 pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
-    let seconds = args.solve.seconds()?;
+    let budget = args.solve.budget()?;
     let grid = grid_of(args)?;
     if !args.split.shard.merge_parts.is_empty() {
         return merge(args, &grid);
@@ -102,7 +102,7 @@ pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
     if split.solves() {
         require_solver()?;
     }
-    let limit = limit_millis(seconds);
+    let limit = limit_millis(budget.seconds);
     let (mut rows, mut indices, mut inputs) = (Vec::new(), Vec::new(), Vec::new());
     for path in &args.input.source.trace {
         let (work, input) = trace_work(&grid, &trace_input(args, path), path)?;
@@ -112,7 +112,7 @@ pub fn cv_sweep(args: &CvSweepArgs) -> Result<(), CliError> {
             (point.lead(), report.index, usize::from(point.machines), window)
         };
         let chosen = split.take(work.len(), of, limit);
-        rows.extend(solve_all(&chosen.iter().map(|&(i, _)| &work[i]).collect::<Vec<_>>(), seconds)?);
+        rows.extend(solve_all(&chosen.iter().map(|&(i, _)| &work[i]).collect::<Vec<_>>(), budget)?);
         indices.extend(chosen.into_iter().map(|(_, index)| index));
         if args.split.shard.shard.is_none() && split.solves() {
             write_outputs(&args.out, &rows, args.plots)?;
@@ -255,13 +255,13 @@ fn parse_ks(text: &str) -> Result<List<u32>, Refused> {
 /// Every window solved, in parallel, with a line on standard error as each is done.
 fn solve_all(
     work: &[&(Point, WindowReport, CapturedWindow)],
-    seconds: f64,
+    budget: super::Budget,
 ) -> Result<Vec<GridRow>, CliError> {
     let done = AtomicU64::new(0);
     let total = work.len();
     work.par_iter()
         .map(|(point, report, window)| {
-            let row = solve_window(report, window, usize::from(point.machines), seconds)?;
+            let row = solve_window(report, window, usize::from(point.machines), budget)?;
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             eprintln!(
                 "host-sim: [{n}/{total}] {} {} {} m{} window {}: {:?} {:.2} s",

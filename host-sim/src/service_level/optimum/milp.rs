@@ -16,14 +16,15 @@
 //! assignment is rounded, each machine's jobs checked by exact EDF
 //! ([`super::exact::edf_feasible`]) and, should a tolerance have let an infeasible set
 //! through, the cheapest jobs of that machine dropped until EDF passes; the income is
-//! summed in integers. The upper bound is HiGHS's MIP dual bound, floored after a
-//! margin of `1e-3 + 1e-9 |bound|` for its tolerances.
+//! summed in integers. The upper bound is the relaxation's optimum or HiGHS's MIP dual
+//! bound; [`super::search`] floors it after a margin of `1e-3 + 1e-9 |bound|` for the
+//! solver's tolerances. The same model serves relaxed (every `y_ji` continuous) and
+//! with some jobs forced in (the neighbourhood of `search`'s step 3).
 
 use highs::{ColProblem, HighsModelStatus, HighsSolutionStatus, Row, Sense};
 use replay::model::service_level::OfflineJob;
 
-use super::exact::{Bracket, edf_feasible};
-use super::plan::{MAX_COLUMNS, columns};
+use super::exact::edf_feasible;
 
 /// What the solver could not do.
 #[derive(Debug, thiserror::Error)]
@@ -34,51 +35,44 @@ pub enum MilpError {
     Status(HighsModelStatus),
 }
 
-/// The optimum of `jobs` (one cluster, every job able to fit alone) on `machines`
-/// machines, within `seconds`; `floor` is the income of a schedule already known (the
-/// greedy run's), which the result never falls below.
-pub fn solve(
+/// What one HiGHS run gives: a schedule checked by exact EDF (each job's machine) and
+/// its income, and the run's proven upper bound in units of the scaled objective (the
+/// relaxation's optimum, or the MIP's dual bound; infinite when it has none); for the
+/// relaxation, each job's accepted share `sum_i y_ji`.
+#[derive(Debug)]
+pub struct Outcome {
+    pub placed: Vec<Option<u16>>,
+    pub income: u128,
+    pub bound: f64,
+    pub shares: Vec<f64>,
+}
+
+/// How a run sees the jobs: as binaries or relaxed, some forced to be accepted.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape<'a> {
+    pub relaxed: bool,
+    pub forced: &'a [bool],
+}
+
+/// Solves the model of `jobs` (one cluster, every job able to fit alone) on `machines`
+/// machines, incomes divided by `unit`, within `seconds`, starting from the schedule
+/// `placed` when it is one.
+pub fn run(
     jobs: &[OfflineJob],
     machines: usize,
-    seconds: f64,
+    unit: u64,
+    shape: Shape,
     placed: &[Option<u16>],
-    floor: u128,
-) -> Result<Bracket, MilpError> {
-    let total: u128 = jobs.iter().map(|j| u128::from(j.income)).sum();
-    if columns(jobs, machines) > MAX_COLUMNS {
-        return Ok(Bracket { best: floor, upper: total });
-    }
-    // Incomes divided by their common divisor (the price, with one level): the same
-    // optimum, with smaller costs for the solver.
-    let unit = jobs.iter().fold(0u64, |g, j| gcd(g, j.income)).max(1);
-    let Model { problem, y_columns, z_columns, cuts } = Model::build(jobs, machines, unit);
+    seconds: f64,
+) -> Result<Outcome, MilpError> {
+    let Model { problem, y_columns, z_columns, cuts } = Model::build(jobs, machines, unit, shape);
     let start = start_values(jobs, placed, &y_columns, &z_columns, &cuts, problem.num_cols());
     let mut highs = problem.try_optimise(Sense::Maximise).map_err(MilpError::Highs)?;
-    if let Some(start) = start {
+    if let Some(start) = start.filter(|_| !shape.relaxed) {
         // The known schedule as the first incumbent; a refusal only loses the head start.
         let _ = highs.try_set_solution(Some(&start), None, None, None);
     }
-    highs.make_quiet();
-    // HiGHS's own log on standard output when HOST_SIM_HIGHS_LOG is set, to see where a
-    // slow window's time goes; it changes no result.
-    if std::env::var_os("HOST_SIM_HIGHS_LOG").is_some() {
-        let _ = highs.try_set_option("output_flag", true);
-        let _ = highs.try_set_option("log_to_console", true);
-    }
-    // A gap below one unit of the scaled objective proves optimality (incomes are
-    // integers); more heuristic effort than HiGHS's 0.05 finds the last tick sooner.
-    let options: [(&str, f64); 4] = [
-        ("time_limit", seconds.max(0.01)),
-        ("mip_rel_gap", 0.0),
-        ("mip_abs_gap", 0.5),
-        ("mip_heuristic_effort", 0.3),
-    ];
-    for (name, value) in options {
-        highs.try_set_option(name, value).map_err(|_| MilpError::Highs(highs::HighsStatus::Error))?;
-    }
-    for (name, value) in [("threads", 1), ("random_seed", 0)] {
-        highs.try_set_option(name, value).map_err(|_| MilpError::Highs(highs::HighsStatus::Error))?;
-    }
+    configure(&mut highs, seconds)?;
     let solved = highs.try_solve().map_err(MilpError::Highs)?;
     let status = solved.status();
     if !matches!(
@@ -90,21 +84,51 @@ pub fn solve(
     ) {
         return Err(MilpError::Status(status));
     }
-    let best = if solved.primal_solution_status() == HighsSolutionStatus::Feasible {
-        let values = solved.get_solution();
-        verified_income(&y_columns, jobs, values.columns())
+    let feasible = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
+    let values = solved.get_solution();
+    let bound = if shape.relaxed {
+        if status == HighsModelStatus::Optimal { solved.objective_value() } else { f64::INFINITY }
     } else {
-        0
+        solved.double_info_value(c"mip_dual_bound").unwrap_or(f64::INFINITY)
     };
-    let bound = solved.double_info_value(c"mip_dual_bound").unwrap_or(f64::INFINITY);
-    let upper = if bound.is_finite() && bound >= 0.0 {
-        // The cast saturates; a bound past the total is cut to it below.
-        (bound + 1e-3 + 1e-9 * bound).floor() as u128 * u128::from(unit)
+    let shares: Vec<f64> = if shape.relaxed && feasible {
+        y_columns.iter().map(|c| c.iter().map(|&k| values.columns().get(k).copied().unwrap_or(0.0)).sum()).collect()
     } else {
-        total
+        Vec::new()
     };
-    let best = best.max(floor);
-    Ok(Bracket { best, upper: upper.min(total).max(best) })
+    let (placed, income) = if feasible && !shape.relaxed {
+        verified_schedule(&y_columns, jobs, values.columns())
+    } else {
+        (vec![None; jobs.len()], 0)
+    };
+    Ok(Outcome { placed, income, bound, shares })
+}
+
+/// The run's options: its time limit, one thread, a fixed seed; a gap below one unit of
+/// the scaled objective proves optimality (incomes are integers); more heuristic effort
+/// than HiGHS's 0.05 finds the last tick sooner. HiGHS's own log goes to standard output
+/// when HOST_SIM_HIGHS_LOG is set, to see where a slow window's time goes; it changes no
+/// result.
+fn configure(highs: &mut highs::Model, seconds: f64) -> Result<(), MilpError> {
+    highs.make_quiet();
+    if std::env::var_os("HOST_SIM_HIGHS_LOG").is_some() {
+        let _ = highs.try_set_option("output_flag", true);
+        let _ = highs.try_set_option("log_to_console", true);
+    }
+    let options: [(&str, f64); 4] = [
+        ("time_limit", seconds.max(0.01)),
+        ("mip_rel_gap", 0.0),
+        ("mip_abs_gap", 0.5),
+        ("mip_heuristic_effort", 0.3),
+    ];
+    let refused = |_| MilpError::Highs(highs::HighsStatus::Error);
+    for (name, value) in options {
+        highs.try_set_option(name, value).map_err(refused)?;
+    }
+    for (name, value) in [("threads", 1), ("random_seed", 0)] {
+        highs.try_set_option(name, value).map_err(refused)?;
+    }
+    Ok(())
 }
 
 /// The model and where each job's `y_ji` columns sit.
@@ -119,7 +143,7 @@ struct Model {
 }
 
 impl Model {
-    fn build(jobs: &[OfflineJob], machines: usize, unit: u64) -> Self {
+    fn build(jobs: &[OfflineJob], machines: usize, unit: u64, shape: Shape) -> Self {
         let mut cuts: Vec<u64> = jobs.iter().flat_map(|j| [j.release, j.deadline]).collect();
         cuts.sort_unstable();
         cuts.dedup();
@@ -135,8 +159,12 @@ impl Model {
         for (r, &j) in order.iter().enumerate() {
             rank[j] = r;
         }
-        let assign: Vec<Option<Row>> =
-            jobs.iter().map(|_| (machines > 1).then(|| problem.add_row(..=1.0))).collect();
+        // A forced job takes one machine: on one machine its `y` is fixed, on more its
+        // assignment row's sum is.
+        let forced = |j: usize| shape.forced.get(j).copied().unwrap_or(false);
+        let assign: Vec<Option<Row>> = (0..jobs.len())
+            .map(|j| (machines > 1).then(|| problem.add_row(if forced(j) { 1.0 } else { 0.0 }..=1.0)))
+            .collect();
         let mut y_columns = vec![Vec::new(); jobs.len()];
         let mut z_columns = vec![Vec::new(); jobs.len()];
         let mut column = 0usize;
@@ -150,7 +178,13 @@ impl Model {
                 if let Some(row) = assign[j] {
                     y_entries.push((row, 1.0));
                 }
-                problem.add_integer_column((job.income / unit) as f64, 0.0..=1.0, &y_entries);
+                let low = if forced(j) && machines == 1 { 1.0 } else { 0.0 };
+                let cost = (job.income / unit) as f64;
+                if shape.relaxed {
+                    problem.add_column(cost, low..=1.0, &y_entries);
+                } else {
+                    problem.add_integer_column(cost, low..=1.0, &y_entries);
+                }
                 y_columns[j].push(column);
                 column += 1;
                 z_columns[j].push((column, first));
@@ -166,27 +200,31 @@ impl Model {
     }
 }
 
-/// The income of the solver's assignment (`y_columns` as [`Model`] keeps them), each
-/// machine checked by exact EDF (and its cheapest jobs dropped until it passes, should
-/// tolerances have let an infeasible set through).
-fn verified_income(y_columns: &[Vec<usize>], jobs: &[OfflineJob], values: &[f64]) -> u128 {
+/// The solver's assignment (`y_columns` as [`Model`] keeps them) as each job's machine,
+/// each machine checked by exact EDF (and its cheapest jobs dropped until it passes,
+/// should tolerances have let an infeasible set through), and its income.
+fn verified_schedule(y_columns: &[Vec<usize>], jobs: &[OfflineJob], values: &[f64]) -> (Vec<Option<u16>>, u128) {
     let machines = y_columns.iter().map(Vec::len).max().unwrap_or(0);
-    let mut on: Vec<Vec<OfflineJob>> = vec![Vec::new(); machines];
+    let mut on: Vec<Vec<usize>> = vec![Vec::new(); machines];
     for (j, columns) in y_columns.iter().enumerate() {
         let chosen = columns.iter().position(|&c| values.get(c).is_some_and(|&v| v > 0.5));
         if let Some(machine) = chosen {
-            on[machine].push(jobs[j]);
+            on[machine].push(j);
         }
     }
-    on.iter_mut()
-        .map(|set| {
-            set.sort_by_key(|j| std::cmp::Reverse(j.income));
-            while !edf_feasible(set) {
-                set.pop();
-            }
-            set.iter().map(|j| u128::from(j.income)).sum::<u128>()
-        })
-        .sum()
+    let mut placed = vec![None; jobs.len()];
+    let mut income = 0u128;
+    for (machine, set) in on.iter_mut().enumerate() {
+        set.sort_by_key(|&j| (std::cmp::Reverse(jobs[j].income), j));
+        while !edf_feasible(&set.iter().map(|&j| jobs[j]).collect::<Vec<_>>()) {
+            set.pop();
+        }
+        for &j in set.iter() {
+            placed[j] = u16::try_from(machine).ok();
+            income += u128::from(jobs[j].income);
+        }
+    }
+    (placed, income)
 }
 
 /// The known schedule (`placed`: each job's machine, or `None`) as values of every
@@ -230,8 +268,4 @@ fn start_values(
         }
     }
     Some(values)
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }

@@ -11,13 +11,17 @@
 //! 2. a window splits into clusters of jobs whose windows `[r_j, d_j)` overlap
 //!    ([`exact::clusters`]), each solved alone: all of a cluster's income when the
 //!    greedy run completed all of it or when one machine's EDF meets every deadline,
-//!    otherwise the mixed-integer program of `milp` (HiGHS; the `optimum` feature);
+//!    otherwise in `search`'s steps (the greedy schedule improved by [`improve`], the
+//!    relaxation's bound, a small model around the schedule) and, when they leave it
+//!    open, the mixed-integer program of `milp` (HiGHS; the `optimum` feature);
 //! 3. what the solver returns is checked in integers ([`exact::edf_feasible`] per
 //!    machine), and a cluster the time limit stops is bracketed ([`exact::Bracket`]).
 //!
 //! - [`capture`]: the greedy run's windows, from its event stream.
 //! - [`exact`]: exact EDF, clusters, brackets.
-//! - `milp`: the mixed-integer program (feature `optimum`).
+//! - [`improve`]: the greedy schedule improved by inserting the jobs it rejected.
+//! - `search`: a cluster's steps, and `--method whole` without them (feature `optimum`).
+//! - `milp`: the mixed-integer program and its relaxation (feature `optimum`).
 //! - [`cli`]: `host-sim optimum` and `host-sim cv-sweep`.
 //! - [`grid`]: the cv grid over traces, sampled weeks, modes and machine counts.
 //! - [`plan`]: each window's expected solve time, known before solving (`--plan`).
@@ -29,8 +33,11 @@ pub mod cli;
 pub mod exact;
 pub mod figures;
 pub mod grid;
+pub mod improve;
 #[cfg(feature = "optimum")]
 pub mod milp;
+#[cfg(feature = "optimum")]
+pub mod search;
 pub mod plan;
 mod shards;
 
@@ -60,6 +67,33 @@ pub enum OptimumError {
     Solver(#[from] milp::MilpError),
     #[error("window {window}: {source}")]
     InWindow { window: u64, source: Box<OptimumError> },
+}
+
+/// How a cluster the solver gets is solved (`--method`; the steps are `search`'s, the
+/// first of them [`improve`]). The variants' lines are `--help`'s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// The greedy schedule improved, the relaxation's bound, a small model around the
+    /// schedule, then the whole model with the time left
+    #[default]
+    Steps,
+    /// The whole model alone, from the greedy schedule: the solver as it was before the
+    /// steps, kept to measure them against
+    Whole,
+}
+
+/// A window's time limit and how its clusters are solved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    pub seconds: f64,
+    pub method: Method,
+}
+
+impl Budget {
+    /// `seconds` with the default method.
+    pub fn of(seconds: f64) -> Self {
+        Self { seconds, method: Method::Steps }
+    }
 }
 
 /// Whether this build has the solver.
@@ -151,13 +185,13 @@ pub fn greedy_windows(
 pub fn solve_windows(
     windows: &[&(sim::WindowReport, CapturedWindow)],
     machines: usize,
-    seconds: f64,
+    budget: Budget,
     done: &(dyn Fn(&WindowRow) + Sync),
 ) -> Result<Vec<WindowRow>, OptimumError> {
     windows
         .par_iter()
         .map(|(report, window)| {
-            let row = solve_window(report, window, machines, seconds)?;
+            let row = solve_window(report, window, machines, budget)?;
             done(&row);
             Ok(row)
         })
@@ -169,10 +203,10 @@ pub fn solve_window(
     report: &sim::WindowReport,
     window: &CapturedWindow,
     machines: usize,
-    seconds: f64,
+    budget: Budget,
 ) -> Result<WindowRow, OptimumError> {
     let started = Instant::now();
-    let found = optimum(&window.jobs, &window.completed, machines, seconds)
+    let found = optimum(&window.jobs, &window.completed, machines, budget)
         .map_err(|e| OptimumError::InWindow { window: report.index, source: Box::new(e) })?;
     let v = window.income;
     let (bound_limited, bound_clustered) = exact::work_bounds(&window.jobs, machines as u64, window.u_max);
@@ -224,7 +258,7 @@ pub fn optimum(
     jobs: &[OfflineJob],
     completed: &[Option<u16>],
     machines: usize,
-    seconds: f64,
+    budget: Budget,
 ) -> Result<Found, OptimumError> {
     let started = Instant::now();
     let mut found = Found { bracket: Bracket::default(), clusters: 0, solved: 0 };
@@ -234,11 +268,11 @@ pub fn optimum(
             Bracket::exact(cluster.total)
         } else {
             found.solved += 1;
-            let left = seconds - started.elapsed().as_secs_f64();
+            let left = budget.seconds - started.elapsed().as_secs_f64();
             if left <= 0.0 {
                 Bracket { best: cluster.known, upper: cluster.total }
             } else {
-                solve_cluster(&cluster.jobs, machines, left, &cluster.placed, cluster.known)?
+                solve_cluster(&cluster.jobs, machines, Budget { seconds: left, ..budget }, &cluster.placed, cluster.known)?
             }
         };
         found.bracket = found.bracket.plus(bracket);
@@ -250,18 +284,18 @@ pub fn optimum(
 fn solve_cluster(
     jobs: &[OfflineJob],
     machines: usize,
-    seconds: f64,
+    budget: Budget,
     placed: &[Option<u16>],
     floor: u128,
 ) -> Result<Bracket, OptimumError> {
-    Ok(milp::solve(jobs, machines, seconds, placed, floor)?)
+    Ok(search::solve(jobs, machines, budget, placed, floor)?)
 }
 
 #[cfg(not(feature = "optimum"))]
 fn solve_cluster(
     _: &[OfflineJob],
     _: usize,
-    _: f64,
+    _: Budget,
     _: &[Option<u16>],
     _: u128,
 ) -> Result<Bracket, OptimumError> {

@@ -9,7 +9,9 @@ use replay::model::service_level::OfflineJob;
 use replay::model::service_level::{MAX_BRUTE_FORCE_JOBS, optimal_income};
 
 use super::exact::Status;
-use super::{optimum, sample};
+#[cfg(feature = "optimum")]
+use super::Method;
+use super::{Budget, optimum, sample};
 
 #[cfg(feature = "optimum")]
 /// A random instance: up to 12 jobs, releases in `0..40`, work `1..12`, and one or two
@@ -61,17 +63,17 @@ fn the_optimum_is_the_brute_force_one_on_every_small_instance() {
         let machines = 1 + case % 4;
         // Every other case starts the solver from a known schedule, as the greedy run's.
         let known = if case % 4 < 2 { first_fit(&jobs, machines) } else { Vec::new() };
-        let found = optimum(&jobs, &known, machines, 60.0).unwrap();
-        assert_eq!(found.bracket.status(), Status::Exact, "case {case}: {jobs:?}");
-        assert_eq!(
-            found.bracket.best,
-            optimal_income(&jobs, machines),
-            "case {case}, {machines} machines: {jobs:?}"
-        );
-        solved += found.solved;
+        let want = optimal_income(&jobs, machines);
+        // Both methods: the steps and the whole model alone.
+        for method in [Method::Steps, Method::Whole] {
+            let found = optimum(&jobs, &known, machines, Budget { seconds: 60.0, method }).unwrap();
+            assert_eq!(found.bracket.status(), Status::Exact, "case {case}, {method:?}: {jobs:?}");
+            assert_eq!(found.bracket.best, want, "case {case}, {machines} machines, {method:?}: {jobs:?}");
+            solved += found.solved;
+        }
     }
     // The solver, not only the shortcuts, was tried on many of them.
-    assert!(solved > 50, "{solved} clusters went to the solver");
+    assert!(solved > 100, "{solved} clusters went to the solver");
 }
 
 #[cfg(feature = "optimum")]
@@ -84,7 +86,7 @@ fn a_known_schedule_is_never_beaten_downwards() {
         OfflineJob { release: 0, p: 4, deadline: 4, income: 80 },
         OfflineJob { release: 0, p: 4, deadline: 4, income: 60 },
     ];
-    let found = optimum(&jobs, &[None, Some(0), None], 1, 60.0).unwrap();
+    let found = optimum(&jobs, &[None, Some(0), None], 1, Budget::of(60.0)).unwrap();
     assert_eq!((found.bracket.best, found.bracket.upper, found.solved), (80, 80, 1));
 }
 
@@ -94,7 +96,7 @@ fn a_spent_time_limit_brackets_with_the_known_schedule_and_everything() {
         OfflineJob { release: 0, p: 4, deadline: 4, income: 40 },
         OfflineJob { release: 0, p: 4, deadline: 4, income: 80 },
     ];
-    let found = optimum(&jobs, &[Some(0), None], 1, 0.0).unwrap();
+    let found = optimum(&jobs, &[Some(0), None], 1, Budget::of(0.0)).unwrap();
     assert_eq!((found.bracket.best, found.bracket.upper), (40, 120));
     assert_eq!(found.bracket.status(), Status::Bracketed);
 }

@@ -1,0 +1,154 @@
+//! One cluster's `V*`, found in steps that each may close it:
+//!
+//! 1. the known schedule (the greedy run's) improved by [`super::improve`];
+//! 2. the model's linear relaxation ([`milp::run`] relaxed): its optimum, floored, is an
+//!    upper bound, and it closes the cluster when the schedule already earns it;
+//! 3. a neighbourhood of the schedule: the model over the jobs that the schedule or the
+//!    relaxation take at all, those both take whole forced in. It is small (most jobs of
+//!    an overloaded cluster are rejected by both), and its optimum is often the
+//!    cluster's: then step 2's bound proves it without the whole model;
+//! 4. the whole model, from the best schedule so far, with the time left.
+//!
+//! Each step's schedule is checked by exact EDF per machine; each bound is the solver's
+//! (the relaxation's optimum or the MIP's dual bound), floored after a margin of
+//! `1e-3 + 1e-9 |bound|` for its tolerances.
+
+use std::time::Instant;
+
+use replay::model::service_level::OfflineJob;
+
+use super::exact::Bracket;
+use super::improve::improve;
+use super::milp::{self, MilpError, Shape};
+use super::plan::{MAX_COLUMNS, columns};
+use super::{Budget, Method};
+
+/// A job's relaxed share at or below this is taken as rejected, at or above
+/// `1 - SHARE_EPSILON` as accepted whole.
+const SHARE_EPSILON: f64 = 1e-6;
+
+/// The optimum of `jobs` (one cluster, every job able to fit alone) on `machines`
+/// machines, within `seconds`; `placed` is a known schedule (the greedy run's) and
+/// `floor` its income, which the result never falls below.
+pub fn solve(
+    jobs: &[OfflineJob],
+    machines: usize,
+    budget: Budget,
+    placed: &[Option<u16>],
+    floor: u128,
+) -> Result<Bracket, MilpError> {
+    let Budget { seconds, method } = budget;
+    let total: u128 = jobs.iter().map(|j| u128::from(j.income)).sum();
+    if columns(jobs, machines) > MAX_COLUMNS {
+        return Ok(Bracket { best: floor, upper: total });
+    }
+    let started = Instant::now();
+    let left = || seconds - started.elapsed().as_secs_f64();
+    // Incomes divided by their common divisor (the price, with one level): the same
+    // optimum, with smaller costs for the solver.
+    let unit = jobs.iter().fold(0u64, |g, j| gcd(g, j.income)).max(1);
+    let scaled = |bound: f64| -> u128 {
+        if bound.is_finite() && bound >= 0.0 {
+            // The cast saturates; a bound past the total is cut to it.
+            ((bound + 1e-3 + 1e-9 * bound).floor() as u128).saturating_mul(u128::from(unit)).min(total)
+        } else {
+            total
+        }
+    };
+    let whole = vec![false; jobs.len()];
+    let mut known = Known { schedule: placed.to_vec(), best: floor, upper: total };
+    if method == Method::Steps {
+        known = steps(jobs, machines, unit, known, &scaled, &left)?;
+        if known.best >= known.upper {
+            return Ok(Bracket::exact(known.best));
+        }
+    }
+    let shape = Shape { relaxed: false, forced: &whole };
+    let solved = milp::run(jobs, machines, unit, shape, &known.schedule, left())?;
+    let best = known.best.max(solved.income);
+    note("whole model", started, best, scaled(solved.bound));
+    Ok(Bracket { best, upper: known.upper.min(scaled(solved.bound)).max(best) })
+}
+
+/// A schedule (each job's machine, or `None`) and its income.
+type Scheduled = (Vec<Option<u16>>, u128);
+
+/// What is known of a cluster's optimum: the best schedule, its income, a bound.
+struct Known {
+    schedule: Vec<Option<u16>>,
+    best: u128,
+    upper: u128,
+}
+
+/// Steps 1 to 3: the known schedule improved, the relaxation's bound, the neighbourhood.
+fn steps(
+    jobs: &[OfflineJob],
+    machines: usize,
+    unit: u64,
+    mut known: Known,
+    scaled: &dyn Fn(f64) -> u128,
+    left: &dyn Fn() -> f64,
+) -> Result<Known, MilpError> {
+    let started = Instant::now();
+    known.schedule = improve(jobs, machines, &known.schedule);
+    known.best = known.best.max(income(jobs, &known.schedule));
+    note("improved", started, known.best, known.upper);
+    let whole = vec![false; jobs.len()];
+    let shape = Shape { relaxed: true, forced: &whole };
+    let relaxed = milp::run(jobs, machines, unit, shape, &known.schedule, left())?;
+    known.upper = known.upper.min(scaled(relaxed.bound));
+    note("relaxation", started, known.best, known.upper);
+    if known.best < known.upper && !relaxed.shares.is_empty() {
+        let found = neighbourhood(jobs, machines, unit, &known.schedule, &relaxed.shares, left() / 2.0)?;
+        if let Some((better, earned)) = found.filter(|&(_, earned)| earned > known.best) {
+            (known.schedule, known.best) = (better, earned);
+        }
+        note("neighbourhood", started, known.best, known.upper);
+    }
+    Ok(known)
+}
+
+/// With HOST_SIM_HIGHS_LOG set, a line on standard error after each step: its time and
+/// what is known. It changes no result.
+fn note(step: &str, started: Instant, best: u128, upper: u128) {
+    if std::env::var_os("HOST_SIM_HIGHS_LOG").is_some() {
+        eprintln!("host-sim: {step} after {:.3} s: [{best}, {upper}]", started.elapsed().as_secs_f64());
+    }
+}
+
+/// The model over the jobs `schedule` accepts or `shares` takes a part of, those both
+/// take whole forced in, solved within `seconds` from `schedule`: the schedule it finds
+/// (for all of `jobs`) and its income.
+fn neighbourhood(
+    jobs: &[OfflineJob],
+    machines: usize,
+    unit: u64,
+    schedule: &[Option<u16>],
+    shares: &[f64],
+    seconds: f64,
+) -> Result<Option<Scheduled>, MilpError> {
+    let kept: Vec<usize> =
+        (0..jobs.len()).filter(|&j| schedule[j].is_some() || shares[j] > SHARE_EPSILON).collect();
+    let forced: Vec<bool> =
+        kept.iter().map(|&j| schedule[j].is_some() && shares[j] >= 1.0 - SHARE_EPSILON).collect();
+    if seconds <= 0.0 || forced.iter().all(|&f| f) {
+        return Ok(None);
+    }
+    let sub: Vec<OfflineJob> = kept.iter().map(|&j| jobs[j]).collect();
+    let start: Vec<Option<u16>> = kept.iter().map(|&j| schedule[j]).collect();
+    let solved = milp::run(&sub, machines, unit, Shape { relaxed: false, forced: &forced }, &start, seconds)?;
+    let mut whole = vec![None; jobs.len()];
+    for (&j, machine) in kept.iter().zip(solved.placed) {
+        whole[j] = machine;
+    }
+    Ok(Some((whole, solved.income)))
+}
+
+/// The income of the jobs `schedule` places.
+fn income(jobs: &[OfflineJob], schedule: &[Option<u16>]) -> u128 {
+    jobs.iter().zip(schedule).filter(|(_, m)| m.is_some()).map(|(j, _)| u128::from(j.income)).sum()
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
