@@ -6,7 +6,10 @@
 //! work done there. Then `sum_k z_jik = y_ji` (all of its work, or none),
 //! `sum_j p_j z_jik <= L_k` (an interval holds no more work than its length),
 //! `sum_i y_ji <= 1` (one machine, no migration), and the objective is
-//! `max sum w_j y_ji`. On one machine, any such allotment is sequenced inside each
+//! `max sum w_j y_ji`. A job without slack (`d_j - r_j = p_j`) has no `z`: its shares
+//! are `L_k / p_j` of `y_ji`, so `y_ji` enters the capacity rows itself, which also
+//! keeps two overlapping such jobs apart in the relaxation. On one machine, any such
+//! allotment is sequenced inside each
 //! interval, preemptively, so the model is exact for preemptive scheduling without
 //! migration. Machines are alike: a job of rank `r` (release order) is allowed only
 //! on machines `0..=r`, which keeps one of every relabelling of machines (order the
@@ -138,7 +141,7 @@ struct Model {
     y_columns: Vec<Vec<usize>>,
     /// For each job and allowed machine, the column of its first `z` and that
     /// interval's index (its intervals and columns run on consecutively).
-    z_columns: Vec<Vec<(usize, usize)>>,
+    z_columns: Vec<Vec<Option<(usize, usize)>>>,
     cuts: Vec<u64>,
 }
 
@@ -172,9 +175,16 @@ impl Model {
             let first = cuts.partition_point(|&c| c < job.release);
             let last = cuts.partition_point(|&c| c < job.deadline).min(intervals);
             let p = job.p as f64;
+            // A job with no slack runs over its whole window: its shares are `L_k / p_j`
+            // of `y_ji`, so `y_ji` enters the capacity rows itself (and overlapping such
+            // jobs exclude each other in the relaxation too).
+            let pinned = job.deadline - job.release == job.p;
             for rows in capacity.iter().take(rank[j] + 1) {
-                let work = problem.add_row(0.0..=0.0);
-                let mut y_entries = vec![(work, -1.0)];
+                let work = (!pinned).then(|| problem.add_row(0.0..=0.0));
+                let mut y_entries: Vec<(Row, f64)> = work.map(|w| (w, -1.0)).into_iter().collect();
+                if pinned {
+                    y_entries.extend((first..last).map(|k| (rows[k], (cuts[k + 1] - cuts[k]) as f64)));
+                }
                 if let Some(row) = assign[j] {
                     y_entries.push((row, 1.0));
                 }
@@ -187,8 +197,8 @@ impl Model {
                 }
                 y_columns[j].push(column);
                 column += 1;
-                z_columns[j].push((column, first));
-                for k in first..last {
+                z_columns[j].push(work.map(|_| (column, first)));
+                for (k, work) in (first..last).filter_map(|k| work.map(|w| (k, w))) {
                     let length = (cuts[k + 1] - cuts[k]) as f64;
                     let share = (length / p).min(1.0);
                     problem.add_column(0.0, 0.0..=share, [(rows[k], p), (work, 1.0)]);
@@ -235,7 +245,7 @@ fn start_values(
     jobs: &[OfflineJob],
     placed: &[Option<u16>],
     y_columns: &[Vec<usize>],
-    z_columns: &[Vec<(usize, usize)>],
+    z_columns: &[Vec<Option<(usize, usize)>>],
     cuts: &[u64],
     columns: usize,
 ) -> Option<Vec<f64>> {
@@ -258,7 +268,8 @@ fn start_values(
             let j = mine[i];
             let y = *y_columns[j].get(label)?;
             values[y] = 1.0;
-            let (z0, first) = z_columns[j][label];
+            // A job without slack has no shares of its own.
+            let Some((z0, first)) = z_columns[j][label] else { continue };
             let mut k = cuts.partition_point(|&c| c <= a).checked_sub(1)?;
             while k + 1 < cuts.len() && cuts[k] < b {
                 let overlap = b.min(cuts[k + 1]).saturating_sub(a.max(cuts[k]));
