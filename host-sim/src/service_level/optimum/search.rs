@@ -6,7 +6,9 @@
 //! 3. a neighbourhood of the schedule: the model over the jobs that the schedule or the
 //!    relaxation take at all, those both take whole forced in. It is small (most jobs of
 //!    an overloaded cluster are rejected by both), and its optimum is often the
-//!    cluster's: then step 2's bound proves it without the whole model;
+//!    cluster's: then step 2's bound proves it without the whole model. It is skipped
+//!    when more than half of the jobs would be free in it (on several machines, every
+//!    job it keeps is: its machine is free);
 //! 4. the whole model, from the best schedule so far, with the time left.
 //!
 //! Each step's schedule is checked by exact EDF per machine; each bound is the solver's
@@ -131,7 +133,11 @@ fn neighbourhood(
         (0..jobs.len()).filter(|&j| schedule[j].is_some() || shares[j] > SHARE_EPSILON).collect();
     let forced: Vec<bool> =
         kept.iter().map(|&j| schedule[j].is_some() && shares[j] >= 1.0 - SHARE_EPSILON).collect();
-    if seconds <= 0.0 || forced.iter().all(|&f| f) {
+    // A neighbourhood with most of the jobs still free is as hard as the whole model:
+    // its time goes to the whole model instead. On several machines a forced job is
+    // free too (its machine is not fixed).
+    let free = if machines == 1 { forced.iter().filter(|&&f| !f).count() } else { kept.len() };
+    if seconds <= 0.0 || free == 0 || free > jobs.len() / 2 {
         return Ok(None);
     }
     let sub: Vec<OfflineJob> = kept.iter().map(|&j| jobs[j]).collect();
