@@ -8,9 +8,10 @@
 //!
 //! Then the stages of `host-sim run` on HPC2N, the largest shared trace, with 64
 //! machines and its log, as one pass runs them on two cores: inflating the file
-//! alone (what `gzip -dc` does), reading it in one pass (inflate, CRC-64, parse and
-//! order on their two threads, the jobs drained), and the run loop handing its
-//! records to the log's own thread, from jobs in memory.
+//! alone (what `gzip -dc` does), parsing its inflated text from memory on one
+//! thread, reading it in one pass (inflate, CRC-64, parse and order on their two
+//! threads, the jobs drained), the run loop alone from jobs in memory, and the run
+//! loop handing its records to the log's own thread.
 
 mod support;
 
@@ -76,6 +77,23 @@ fn run_logged(bencher: Bencher) {
 fn hpc2n_inflate(bencher: Bencher) {
     let raw = std::fs::read(support::trace_path(HPC2N)).unwrap();
     bencher.bench(|| swf::decompress(HPC2N, raw.clone()).unwrap().len());
+}
+
+/// HPC2N's text parsed from memory: lines, fields, exclusion and order.
+#[divan::bench]
+fn hpc2n_parse(bencher: Bencher) {
+    let raw = std::fs::read(support::trace_path(HPC2N)).unwrap();
+    let bytes = swf::decompress(HPC2N, raw).unwrap();
+    bencher.bench(|| swf::parse(HPC2N, &bytes, SwfOptions::default()).unwrap().workload.jobs.len());
+}
+
+/// HPC2N's run on 64 machines from jobs in memory, without a log: the kernel's steps
+/// and the run loop.
+#[divan::bench]
+fn hpc2n_run(bencher: Bencher) {
+    let jobs = support::trace(HPC2N).workload.jobs;
+    let config = RunConfig::new(64, single(2000));
+    bencher.counter(ItemsCount::new(jobs.len())).bench(|| sim::run(&config, &jobs, None).unwrap());
 }
 
 /// HPC2N read in one pass (`Scan::once`), every job drained, the tallies waited for.

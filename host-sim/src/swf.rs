@@ -41,7 +41,7 @@ use thiserror::Error;
 
 use replay::format::Setting;
 
-use crate::workload::{self, INPUT_CRC, Workload};
+use crate::workload::{self, Workload};
 
 mod builder;
 mod gzip;
@@ -330,7 +330,7 @@ fn each_line<K: Keep>(
         Source::Plain => SwfError::Io { file: file.to_owned(), source: error },
         Source::Gzip => SwfError::Gzip { file: file.to_owned(), source: error },
     };
-    let mut hash = INPUT_CRC.digest();
+    let mut hash = workload::InputDigest::new();
     let mut cut = Vec::new();
     let (mut number, mut offset) = (0u64, 0u64);
     loop {

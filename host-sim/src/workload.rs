@@ -14,6 +14,39 @@ pub const HOST_VERSION: &str = concat!("host-sim ", env!("CARGO_PKG_VERSION"));
 /// several times faster than one over a whole trace; the checksums are the same.
 pub static INPUT_CRC: crc::Crc<u64, crc::Table<16>> = crc::Crc::<u64, crc::Table<16>>::new(&crc::CRC_64_XZ);
 
+/// [`INPUT_CRC`] of a long text given a part at a time (a whole trace): the same
+/// value, computed by `crc64fast` with carry-less multiplication where the processor
+/// has it, about ten times faster than the tables over HPC2N.
+#[derive(Clone)]
+pub struct InputDigest(crc64fast::Digest);
+
+impl std::fmt::Debug for InputDigest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("InputDigest").field(&self.0.sum64()).finish()
+    }
+}
+
+impl InputDigest {
+    pub fn new() -> Self {
+        Self(crc64fast::Digest::new())
+    }
+
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
+    }
+
+    /// The CRC-64 of every byte given so far.
+    pub fn finalize(&self) -> u64 {
+        self.0.sum64()
+    }
+}
+
+impl Default for InputDigest {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 pub use replay::job_map::{JobIdHasher, JobIdMap};
 
 /// One job: an identifier, a release time, a processing time, and the processors it

@@ -7,7 +7,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 
 use super::*;
-use crate::workload::{Excluded, Job};
+use crate::workload::{Excluded, INPUT_CRC, InputDigest, Job};
 
 /// An SWF line with the given job number, submit time and run time; every other
 /// field `-1`.
@@ -196,6 +196,18 @@ fn a_missing_file_is_named() {
 fn input_hash_is_crc64_xz() {
     // The CRC-64/XZ check value of "123456789".
     assert_eq!(INPUT_CRC.checksum(b"123456789"), 0x995d_c9bb_df19_39fa);
+}
+
+#[test]
+fn the_input_digest_is_input_crc() {
+    // Lengths and splits on both sides of the carry-less path's 128-byte blocks.
+    let text: Vec<u8> = (0..5000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
+    for (len, cut) in [(0, 0), (9, 4), (127, 64), (128, 1), (129, 100), (1000, 333), (5000, 2500)] {
+        let mut digest = InputDigest::new();
+        digest.update(&text[..cut]);
+        digest.update(&text[cut..len]);
+        assert_eq!(digest.finalize(), INPUT_CRC.checksum(&text[..len]), "{len} {cut}");
+    }
 }
 
 #[test]

@@ -223,14 +223,20 @@ impl<const M: usize, const Q: usize, const L: usize> ServiceLevelKernel<M, Q, L>
     /// advance from reading every queue's head at every submit.
     fn advance<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
         let in_use = usize::from(self.config.machines);
-        for (id, index) in (0..).zip(0..in_use) {
-            // `due` says `Tick::MAX` for an idle machine too: the machine's own head
-            // decides at `t = Tick::MAX`.
-            if self.due.get(index).is_some_and(|&due| due <= t)
-                && let Some(machine) = self.machines.get_mut(index).filter(|m| m.completes_by(t))
-            {
-                machine.advance(id, t, sink);
-                self.mark(index);
+        for first in (0..in_use).step_by(64) {
+            // The machines of this group with a completion due, one bit each, found
+            // without a branch per machine. `due` says `Tick::MAX` for an idle
+            // machine too: the machine's own head decides at `t = Tick::MAX`.
+            let group = self.due.get(first..in_use.min(first.saturating_add(64))).unwrap_or(&[]);
+            let mut due = group.iter().enumerate().fold(0u64, |bits, (i, &d)| bits | u64::from(d <= t) << i);
+            while due != 0 {
+                let index = first.saturating_add(due.trailing_zeros() as usize);
+                due &= due.wrapping_sub(1);
+                let Ok(id) = MachineId::try_from(index) else { continue };
+                if let Some(machine) = self.machines.get_mut(index).filter(|m| m.completes_by(t)) {
+                    machine.advance(id, t, sink);
+                    self.mark(index);
+                }
             }
         }
         self.now = t;
