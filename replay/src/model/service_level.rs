@@ -14,6 +14,8 @@
 //! - [`audit`]: [`ServiceLevelAudit`], which reads events and the kernel's decisions and
 //!   checks them without any model of admission: deadlines met, every `Start` closed,
 //!   work adding up to `p`, one job at a time per machine, no machine idle with work.
+//! - [`certify`]: [`audit_schedule`], an offline schedule (an optimum's) replayed by
+//!   EDF per machine through the audit, and the income it earns.
 //! - [`cases`]: [`case_from_bytes`], one decoder from arbitrary bytes to a small
 //!   scenario, fed by libFuzzer in `fuzz/` and by a seeded generator in the tests.
 //! - [`theorems`]: the competitive bounds of greedy acceptance (Theorems 2 and 5,
@@ -24,6 +26,7 @@
 
 pub mod audit;
 pub mod cases;
+pub mod certify;
 pub mod feasibility;
 pub mod harness;
 pub mod optimum;
@@ -32,6 +35,7 @@ pub mod theorems;
 
 pub use audit::{ServiceLevelAudit, ServiceLevelViolation, Violation, check_trace};
 pub use cases::{Case, Shape, case_from_bytes};
+pub use certify::audit_schedule;
 pub use feasibility::{MAX_OPTIMAL_JOBS, edf_feasible, optimal_accepted_work};
 pub use harness::{CaseReport, Failure, check_case, check_case_with};
 pub use optimum::{MAX_BRUTE_FORCE_JOBS, OfflineJob, optimal_income};

@@ -210,6 +210,8 @@ pub fn write_csv(path: &Path, lead: &[&str], rows: &[(Vec<String>, &WindowRow)])
                 r.bound_clustered.to_string(),
                 r.clusters.to_string(),
                 r.clusters_solved.to_string(),
+                r.audited.to_string(),
+                r.bound_by.name().to_owned(),
                 format!("{:.3}", r.solve_seconds),
             ];
             out.write_record(leading.iter().chain(&fields)).map_err(named)?;
@@ -219,7 +221,7 @@ pub fn write_csv(path: &Path, lead: &[&str], rows: &[(Vec<String>, &WindowRow)])
 }
 
 /// The columns of a window row in the CSV.
-pub const COLUMNS: [&str; 17] = [
+pub const COLUMNS: [&str; 19] = [
     "window",
     "start_ticks",
     "jobs",
@@ -236,5 +238,7 @@ pub const COLUMNS: [&str; 17] = [
     "bound_clustered",
     "clusters",
     "clusters_solved",
+    "audited",
+    "bound_by",
     "solve_seconds",
 ];

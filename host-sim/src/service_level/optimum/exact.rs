@@ -102,6 +102,36 @@ pub enum Status {
     Bracketed,
 }
 
+/// What proves a window's upper bound of `V*` (`bound_by` in `cv.csv`): the most
+/// any of its clusters needed, in this order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Proof {
+    /// Every job that fits alone is earned: the bound is all of their income.
+    #[default]
+    AllEarned,
+    /// The clusters' capacity bound (`bound_clustered`) meets the best schedule.
+    Capacity,
+    /// The optimum of the model's linear relaxation, floored.
+    Relaxation,
+    /// The dual bound of the solver's branch and bound, floored.
+    BranchAndBound,
+    /// Nothing closes it: `V*` is bracketed.
+    Open,
+}
+
+impl Proof {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::AllEarned => "all_earned",
+            Self::Capacity => "capacity",
+            Self::Relaxation => "relaxation",
+            Self::BranchAndBound => "branch_and_bound",
+            Self::Open => "open",
+        }
+    }
+}
+
 /// A window's `V*`: `best`, the income of a schedule checked exactly (every machine's
 /// jobs by EDF), and `upper`, a proven upper bound (the solver's dual bound, floored).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

@@ -15,7 +15,10 @@
 //!    relaxation's bound, a small model around the schedule) and, when they leave it
 //!    open, the mixed-integer program of `milp` (HiGHS; the `optimum` feature);
 //! 3. what the solver returns is checked in integers ([`exact::edf_feasible`] per
-//!    machine), and a cluster the time limit stops is bracketed ([`exact::Bracket`]).
+//!    machine), and a cluster the time limit stops is bracketed ([`exact::Bracket`]);
+//! 4. every cluster's best schedule is replayed through the service-level audit
+//!    ([`audit_schedule`]), whose income must be the bracket's best, and the window
+//!    records what proves its upper bound ([`exact::Proof`]).
 //!
 //! - [`capture`]: the greedy run's windows, from its event stream.
 //! - [`exact`]: exact EDF, clusters, brackets.
@@ -44,11 +47,11 @@ mod shards;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use replay::model::service_level::OfflineJob;
+use replay::model::service_level::{OfflineJob, ServiceLevelViolation, audit_schedule};
 use serde::{Deserialize, Serialize};
 
 use capture::{Capture, CapturedWindow};
-use exact::{Bracket, Status};
+use exact::{Bracket, Proof, Status};
 
 use crate::service_level::sim::{self, RunConfig, SimError};
 use crate::workload::Workload;
@@ -67,6 +70,10 @@ pub enum OptimumError {
     Solver(#[from] milp::MilpError),
     #[error("window {window}: {source}")]
     InWindow { window: u64, source: Box<OptimumError> },
+    #[error("the audit refused the schedule of V* {best}: {source}")]
+    Audit { best: u128, source: ServiceLevelViolation },
+    #[error("the schedule of V* {best} earns {audited} by the audit")]
+    AuditedIncome { best: u128, audited: u128 },
 }
 
 /// How a cluster the solver gets is solved (`--method`; the steps are `search`'s, the
@@ -126,6 +133,14 @@ pub struct WindowRow {
     /// Clusters of the window, and those the solver was needed for.
     pub clusters: usize,
     pub clusters_solved: usize,
+    /// The income of the best schedule as the service-level audit replayed it (each
+    /// cluster's schedule through `audit_schedule`): always `v_star_best`, or the
+    /// window fails.
+    #[serde(default)]
+    pub audited: u128,
+    /// What proves `v_star_upper`.
+    #[serde(default)]
+    pub bound_by: Proof,
     pub solve_seconds: f64,
 }
 
@@ -216,7 +231,11 @@ pub fn solve_window(
         best: found.bracket.best,
         upper: found.bracket.upper.min(bound_clustered).max(found.bracket.best),
     };
-    let found = Found { bracket, ..found };
+    let proof = match found.proof {
+        Proof::Open if bracket.status() == Status::Exact => Proof::Capacity,
+        proof => proof,
+    };
+    let found = Found { bracket, proof, ..found };
     let (cv_low, cv_high) = found.bracket.factor(v);
     let metrics = &report.metrics;
     Ok(WindowRow {
@@ -236,6 +255,8 @@ pub fn solve_window(
         bound_clustered,
         clusters: found.clusters,
         clusters_solved: found.solved,
+        audited: found.audited,
+        bound_by: found.proof,
         solve_seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -247,6 +268,19 @@ pub struct Found {
     pub clusters: usize,
     /// Clusters the solver was needed for.
     pub solved: usize,
+    /// The best schedule's income by the audit (`bracket.best`), and what proves
+    /// `bracket.upper`.
+    pub audited: u128,
+    pub proof: Proof,
+}
+
+/// One cluster's result: its bracket, a schedule that earns `bracket.best` (each job's
+/// machine, or `None`), and what proves `bracket.upper`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved {
+    pub bracket: Bracket,
+    pub schedule: Vec<Option<u16>>,
+    pub proof: Proof,
 }
 
 /// The optimum of `jobs` on `machines` machines, `completed` giving the machine on
@@ -261,23 +295,41 @@ pub fn optimum(
     budget: Budget,
 ) -> Result<Found, OptimumError> {
     let started = Instant::now();
-    let mut found = Found { bracket: Bracket::default(), clusters: 0, solved: 0 };
+    let mut found = Found { bracket: Bracket::default(), clusters: 0, solved: 0, audited: 0, proof: Proof::AllEarned };
     for cluster in plan::parts(jobs, completed) {
         found.clusters += 1;
-        let bracket = if cluster.settled {
-            Bracket::exact(cluster.total)
+        let solved = if cluster.settled {
+            // The known schedule earned all of it, or one machine's EDF takes it all.
+            let schedule = if cluster.known == cluster.total { cluster.placed } else { vec![Some(0); cluster.jobs.len()] };
+            Solved { bracket: Bracket::exact(cluster.total), schedule, proof: Proof::AllEarned }
         } else {
             found.solved += 1;
             let left = budget.seconds - started.elapsed().as_secs_f64();
             if left <= 0.0 {
-                Bracket { best: cluster.known, upper: cluster.total }
+                let bracket = Bracket { best: cluster.known, upper: cluster.total };
+                Solved { bracket, schedule: cluster.placed, proof: Proof::Open }
             } else {
-                solve_cluster(&cluster.jobs, machines, Budget { seconds: left, ..budget }, &cluster.placed, cluster.known)?
+                let budget = Budget { seconds: left, ..budget };
+                solve_cluster(&cluster.jobs, machines, budget, &cluster.placed, cluster.known)?
             }
         };
-        found.bracket = found.bracket.plus(bracket);
+        found.audited += audited(&cluster.jobs, machines, &solved)?;
+        found.bracket = found.bracket.plus(solved.bracket);
+        found.proof = found.proof.max(solved.proof);
     }
     Ok(found)
+}
+
+/// The income of `solved`'s schedule by the service-level audit, which must be its
+/// bracket's best.
+fn audited(jobs: &[OfflineJob], machines: usize, solved: &Solved) -> Result<u128, OptimumError> {
+    let best = solved.bracket.best;
+    let machines = u16::try_from(machines).unwrap_or(u16::MAX);
+    let audited = audit_schedule(jobs, machines, &solved.schedule).map_err(|source| OptimumError::Audit { best, source })?;
+    if audited != best {
+        return Err(OptimumError::AuditedIncome { best, audited });
+    }
+    Ok(audited)
 }
 
 #[cfg(feature = "optimum")]
@@ -287,7 +339,7 @@ fn solve_cluster(
     budget: Budget,
     placed: &[Option<u16>],
     floor: u128,
-) -> Result<Bracket, OptimumError> {
+) -> Result<Solved, OptimumError> {
     Ok(search::solve(jobs, machines, budget, placed, floor)?)
 }
 
@@ -298,7 +350,7 @@ fn solve_cluster(
     _: Budget,
     _: &[Option<u16>],
     _: u128,
-) -> Result<Bracket, OptimumError> {
+) -> Result<Solved, OptimumError> {
     Err(OptimumError::NoSolver)
 }
 

@@ -13,17 +13,18 @@
 //!
 //! Each step's schedule is checked by exact EDF per machine; each bound is the solver's
 //! (the relaxation's optimum or the MIP's dual bound), floored after a margin of
-//! `1e-3 + 1e-9 |bound|` for its tolerances.
+//! `1e-3 + 1e-9 |bound|` for its tolerances. The result names the bound that closed the
+//! cluster ([`Proof`]) and keeps the best schedule, which the caller audits.
 
 use std::time::Instant;
 
 use replay::model::service_level::OfflineJob;
 
-use super::exact::Bracket;
+use super::exact::{Bracket, Proof};
 use super::improve::improve;
 use super::milp::{self, MilpError, Shape};
 use super::plan::{MAX_COLUMNS, columns};
-use super::{Budget, Method};
+use super::{Budget, Method, Solved};
 
 /// A job's relaxed share at or below this is taken as rejected, at or above
 /// `1 - SHARE_EPSILON` as accepted whole.
@@ -38,11 +39,12 @@ pub fn solve(
     budget: Budget,
     placed: &[Option<u16>],
     floor: u128,
-) -> Result<Bracket, MilpError> {
+) -> Result<Solved, MilpError> {
     let Budget { seconds, method } = budget;
     let total: u128 = jobs.iter().map(|j| u128::from(j.income)).sum();
     if columns(jobs, machines) > MAX_COLUMNS {
-        return Ok(Bracket { best: floor, upper: total });
+        let bracket = Bracket { best: floor, upper: total };
+        return Ok(Solved { bracket, schedule: placed.to_vec(), proof: Proof::Open });
     }
     let started = Instant::now();
     let left = || seconds - started.elapsed().as_secs_f64();
@@ -62,14 +64,22 @@ pub fn solve(
     if method == Method::Steps {
         known = steps(jobs, machines, unit, known, &scaled, &left)?;
         if known.best >= known.upper {
-            return Ok(Bracket::exact(known.best));
+            let proof = if known.best >= total { Proof::AllEarned } else { Proof::Relaxation };
+            return Ok(Solved { bracket: Bracket::exact(known.best), schedule: known.schedule, proof });
         }
     }
     let shape = Shape { relaxed: false, forced: &whole };
     let solved = milp::run(jobs, machines, unit, shape, &known.schedule, left())?;
-    let best = known.best.max(solved.income);
-    note("whole model", started, best, scaled(solved.bound));
-    Ok(Bracket { best, upper: known.upper.min(scaled(solved.bound)).max(best) })
+    note("whole model", started, known.best.max(solved.income), scaled(solved.bound));
+    let (schedule, best) =
+        if solved.income > known.best { (solved.placed, solved.income) } else { (known.schedule, known.best) };
+    let bracket = Bracket { best, upper: known.upper.min(scaled(solved.bound)).max(best) };
+    let proof = match bracket.status() {
+        _ if best >= total => Proof::AllEarned,
+        super::exact::Status::Exact => Proof::BranchAndBound,
+        super::exact::Status::Bracketed => Proof::Open,
+    };
+    Ok(Solved { bracket, schedule, proof })
 }
 
 /// A schedule (each job's machine, or `None`) and its income.

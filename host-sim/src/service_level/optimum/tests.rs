@@ -8,10 +8,10 @@ use replay::model::service_level::OfflineJob;
 #[cfg(feature = "optimum")]
 use replay::model::service_level::{MAX_BRUTE_FORCE_JOBS, optimal_income};
 
-use super::exact::Status;
+use super::exact::{Bracket, Proof, Status};
 #[cfg(feature = "optimum")]
 use super::Method;
-use super::{Budget, optimum, sample};
+use super::{Budget, OptimumError, Solved, audited, optimum, sample};
 
 #[cfg(feature = "optimum")]
 /// A random instance: up to 12 jobs, releases in `0..40`, work `1..12`, and one or two
@@ -57,7 +57,7 @@ fn first_fit(jobs: &[OfflineJob], machines: usize) -> Vec<Option<u16>> {
 #[test]
 fn the_optimum_is_the_brute_force_one_on_every_small_instance() {
     let mut rng = ChaCha8Rng::seed_from_u64(20);
-    let mut solved = 0;
+    let (mut solved, mut proofs) = (0, [0usize; 5]);
     for case in 0..240 {
         let jobs = instance(&mut rng, case % 2 == 1);
         let machines = 1 + case % 4;
@@ -69,11 +69,18 @@ fn the_optimum_is_the_brute_force_one_on_every_small_instance() {
             let found = optimum(&jobs, &known, machines, Budget { seconds: 60.0, method }).unwrap();
             assert_eq!(found.bracket.status(), Status::Exact, "case {case}, {method:?}: {jobs:?}");
             assert_eq!(found.bracket.best, want, "case {case}, {machines} machines, {method:?}: {jobs:?}");
+            // The audit replayed a schedule earning it, and a bound closed it.
+            assert_eq!(found.audited, want, "case {case}, {method:?}");
+            assert_ne!(found.proof, Proof::Open, "case {case}, {method:?}");
+            proofs[found.proof as usize] += 1;
             solved += found.solved;
         }
     }
-    // The solver, not only the shortcuts, was tried on many of them.
+    // The solver, not only the shortcuts, was tried on many of them, and each kind of
+    // proof a cluster can have closed some.
     assert!(solved > 100, "{solved} clusters went to the solver");
+    let [all, _, relaxation, search, _] = proofs;
+    assert!(all > 0 && relaxation > 0 && search > 0, "{proofs:?}");
 }
 
 #[cfg(feature = "optimum")]
@@ -88,6 +95,7 @@ fn a_known_schedule_is_never_beaten_downwards() {
     ];
     let found = optimum(&jobs, &[None, Some(0), None], 1, Budget::of(60.0)).unwrap();
     assert_eq!((found.bracket.best, found.bracket.upper, found.solved), (80, 80, 1));
+    assert_eq!(found.audited, 80);
 }
 
 #[test]
@@ -99,6 +107,22 @@ fn a_spent_time_limit_brackets_with_the_known_schedule_and_everything() {
     let found = optimum(&jobs, &[Some(0), None], 1, Budget::of(0.0)).unwrap();
     assert_eq!((found.bracket.best, found.bracket.upper), (40, 120));
     assert_eq!(found.bracket.status(), Status::Bracketed);
+    assert_eq!((found.audited, found.proof), (40, Proof::Open));
+}
+
+#[test]
+fn a_schedule_the_audit_refuses_or_that_earns_another_income_fails() {
+    let jobs = [
+        OfflineJob { release: 0, p: 4, deadline: 6, income: 40 },
+        OfflineJob { release: 0, p: 4, deadline: 6, income: 80 },
+    ];
+    let solved = |schedule: Vec<Option<u16>>, best| Solved { bracket: Bracket::exact(best), schedule, proof: Proof::Relaxation };
+    // Both on one machine miss a deadline.
+    let refused = audited(&jobs, 2, &solved(vec![Some(0), Some(0)], 120));
+    assert!(matches!(refused, Err(OptimumError::Audit { best: 120, .. })), "{refused:?}");
+    let other = audited(&jobs, 2, &solved(vec![Some(1), None], 80));
+    assert!(matches!(other, Err(OptimumError::AuditedIncome { best: 80, audited: 40 })), "{other:?}");
+    assert_eq!(audited(&jobs, 2, &solved(vec![Some(1), Some(0)], 120)).unwrap(), 120);
 }
 
 #[test]
