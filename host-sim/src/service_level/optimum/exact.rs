@@ -18,31 +18,39 @@ pub fn edf_feasible(jobs: &[OfflineJob]) -> bool {
 /// The preemptive EDF schedule of `jobs` on one machine as runs `(job index, start,
 /// end)`, or `None` when a job misses its deadline.
 pub fn edf_segments(jobs: &[OfflineJob]) -> Option<Vec<(usize, u64, u64)>> {
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by_key(|&i| jobs[i].release);
+    let (runs, missed) = edf_runs(jobs, (0..jobs.len()).collect());
+    missed.is_none().then_some(runs)
+}
+
+/// Preemptive EDF on one machine over `set` (indices into `jobs`), ties by index: its
+/// runs `(job index, start, end)` up to the first job that misses its deadline (its
+/// run the last, ending when the job would have finished), and that job.
+pub fn edf_runs(jobs: &[OfflineJob], mut set: Vec<usize>) -> (Vec<(usize, u64, u64)>, Option<usize>) {
+    set.sort_by_key(|&i| (jobs[i].release, i));
     // Released jobs by deadline, with their remaining work.
     let mut ready: BinaryHeap<Reverse<(u64, usize, u64)>> = BinaryHeap::new();
     let mut runs = Vec::new();
-    let mut now: u64 = 0;
-    let mut next = 0;
+    let (mut now, mut next) = (0u64, 0usize);
     loop {
         if ready.is_empty() {
-            let Some(&i) = order.get(next) else { return Some(runs) };
+            let Some(&i) = set.get(next) else { return (runs, None) };
             now = now.max(jobs[i].release);
         }
-        while let Some(&i) = order.get(next).filter(|&&i| jobs[i].release <= now) {
+        while let Some(&i) = set.get(next).filter(|&&i| jobs[i].release <= now) {
             ready.push(Reverse((jobs[i].deadline, i, jobs[i].p)));
             next += 1;
         }
         let Some(Reverse((deadline, i, remaining))) = ready.pop() else { continue };
-        let until = order.get(next).map_or(u64::MAX, |&k| jobs[k].release);
-        let finish = now.checked_add(remaining)?;
-        if finish <= until {
-            if finish > deadline {
-                return None;
+        let until = set.get(next).map_or(u64::MAX, |&k| jobs[k].release);
+        // A finish past `u64::MAX` is past every deadline.
+        let finish = now.checked_add(remaining);
+        if finish.is_none_or(|f| f <= until) {
+            let end = finish.unwrap_or(u64::MAX);
+            runs.push((i, now, end));
+            if finish.is_none_or(|f| f > deadline) {
+                return (runs, Some(i));
             }
-            runs.push((i, now, finish));
-            now = finish;
+            now = end;
         } else {
             runs.push((i, now, until));
             ready.push(Reverse((deadline, i, remaining - (until - now))));

@@ -15,9 +15,10 @@
 //! ever raises the income of the schedule it starts from.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use replay::model::service_level::OfflineJob;
+
+use super::exact::edf_runs;
 
 /// EDF runs a whole improvement may make, per job of the cluster: it bounds the time
 /// the search takes before the solver starts (a few milliseconds per hundred jobs).
@@ -111,39 +112,14 @@ struct Miss {
 
 /// EDF over `set` (indices into `jobs`) until its first miss.
 fn first_miss(jobs: &[OfflineJob], set: &[usize]) -> Option<Miss> {
-    let mut order: Vec<usize> = set.to_vec();
-    order.sort_by_key(|&i| (jobs[i].release, i));
-    let mut ready: BinaryHeap<Reverse<(u64, usize, u64)>> = BinaryHeap::new();
-    // Runs as (start, end, deadline of the job run).
-    let mut runs: Vec<(u64, u64, u64)> = Vec::new();
-    let (mut now, mut next) = (0u64, 0usize);
-    loop {
-        if ready.is_empty() {
-            let &i = order.get(next)?;
-            now = now.max(jobs[i].release);
-        }
-        while let Some(&i) = order.get(next).filter(|&&i| jobs[i].release <= now) {
-            ready.push(Reverse((jobs[i].deadline, i, jobs[i].p)));
-            next += 1;
-        }
-        let Some(Reverse((deadline, i, remaining))) = ready.pop() else { continue };
-        let until = order.get(next).map_or(u64::MAX, |&k| jobs[k].release);
-        let finish = now.saturating_add(remaining);
-        if finish <= until {
-            runs.push((now, finish, deadline));
-            if finish > deadline {
-                return Some(Miss { from: busy_from(&runs, deadline), deadline });
-            }
-            now = finish;
-        } else {
-            runs.push((now, until, deadline));
-            ready.push(Reverse((deadline, i, remaining - (until - now))));
-            now = until;
-        }
-    }
+    let (runs, missed) = edf_runs(jobs, set.to_vec());
+    let deadline = jobs[missed?].deadline;
+    let runs: Vec<(u64, u64, u64)> = runs.iter().map(|&(i, start, end)| (start, end, jobs[i].deadline)).collect();
+    Some(Miss { from: busy_from(&runs, deadline), deadline })
 }
 
-/// The start of the unbroken runs, back from the last, of jobs due by `deadline`.
+/// The start of the unbroken runs `(start, end, deadline of the job run)`, back from
+/// the last, of jobs due by `deadline`.
 fn busy_from(runs: &[(u64, u64, u64)], deadline: u64) -> u64 {
     let mut from = runs.last().map_or(0, |r| r.0);
     for &(start, end, due) in runs.iter().rev().skip(1) {
