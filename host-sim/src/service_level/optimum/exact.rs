@@ -112,11 +112,10 @@ pub enum Status {
 
 /// What proves a window's upper bound of `V*` (`bound_by` in `cv.csv`): the most
 /// any of its clusters needed, in this order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Proof {
     /// Every job that fits alone is earned: the bound is all of their income.
-    #[default]
     AllEarned,
     /// The clusters' capacity bound (`bound_clustered`) meets the best schedule.
     Capacity,

@@ -136,10 +136,8 @@ pub struct WindowRow {
     /// The income of the best schedule as the service-level audit replayed it (each
     /// cluster's schedule through `audit_schedule`): always `v_star_best`, or the
     /// window fails.
-    #[serde(default)]
     pub audited: u128,
     /// What proves `v_star_upper`.
-    #[serde(default)]
     pub bound_by: Proof,
     pub solve_seconds: f64,
 }
