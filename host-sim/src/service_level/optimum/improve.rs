@@ -114,16 +114,15 @@ struct Miss {
 fn first_miss(jobs: &[OfflineJob], set: &[usize]) -> Option<Miss> {
     let (runs, missed) = edf_runs(jobs, set.to_vec());
     let deadline = jobs[missed?].deadline;
-    let runs: Vec<(u64, u64, u64)> = runs.iter().map(|&(i, start, end)| (start, end, jobs[i].deadline)).collect();
-    Some(Miss { from: busy_from(&runs, deadline), deadline })
+    Some(Miss { from: busy_from(jobs, &runs, deadline), deadline })
 }
 
-/// The start of the unbroken runs `(start, end, deadline of the job run)`, back from
-/// the last, of jobs due by `deadline`.
-fn busy_from(runs: &[(u64, u64, u64)], deadline: u64) -> u64 {
-    let mut from = runs.last().map_or(0, |r| r.0);
-    for &(start, end, due) in runs.iter().rev().skip(1) {
-        if end != from || due > deadline {
+/// The start of the unbroken runs `(job index, start, end)`, back from the last, of
+/// jobs due by `deadline`.
+fn busy_from(jobs: &[OfflineJob], runs: &[(usize, u64, u64)], deadline: u64) -> u64 {
+    let mut from = runs.last().map_or(0, |r| r.1);
+    for &(i, start, end) in runs.iter().rev().skip(1) {
+        if end != from || jobs[i].deadline > deadline {
             break;
         }
         from = start;
