@@ -8,6 +8,9 @@ use super::{FIELD_NAMES, FIELDS, NumberError};
 
 mod plain;
 
+/// The fields a job is made of are among the first eight (1, 2, 4, 5 and 8).
+const JOB_FIELDS: usize = 8;
+
 /// One well-formed job line, before exclusion and sorting.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RawJob {
@@ -39,9 +42,8 @@ const fn is_space(byte: u8) -> bool {
 /// in Latin-1). With `extra_fields`, a job line may have more than [`FIELDS`]
 /// fields; the standard ones are read and the rest ignored.
 pub(super) fn parse_line(file: &str, line: u64, bytes: &[u8], extra_fields: bool) -> Result<Line, SwfError> {
-    let mut fields: [&[u8]; FIELDS] = [&[]; FIELDS];
     // The common line, in one pass of masks; any other is read below.
-    if plain::plain_fields(bytes, &mut fields).is_some() {
+    if let Some(fields) = plain::plain_fields(bytes) {
         return job(file, line, &fields);
     }
     general(file, line, bytes, extra_fields)
@@ -172,12 +174,12 @@ fn job_line(file: &str, line: u64, fields: &[&[u8]; FIELDS], found: usize) -> Re
         let (file, text, name) = (file.to_owned(), text_of(fields[index]), FIELD_NAMES[index]);
         return Err(SwfError::NotANumber { file, line, field: index + 1, name, text });
     }
-    job(file, line, fields)
+    job(file, line, &std::array::from_fn(|index| fields[index]))
 }
 
 /// The job of a line whose fields were all found decimal (only the first eight are
 /// read: fields 1, 2, 4, 5 and 8 make the job).
-fn job(file: &str, line: u64, fields: &[&[u8]; FIELDS]) -> Result<Line, SwfError> {
+fn job(file: &str, line: u64, fields: &[&[u8]; JOB_FIELDS]) -> Result<Line, SwfError> {
     let field_error = |index: usize, error: NumberError| {
         let (file, text, name) = (file.to_owned(), text_of(fields[index]), FIELD_NAMES[index]);
         match error {
@@ -218,7 +220,7 @@ fn job_number(text: &[u8]) -> Option<u32> {
 fn processors(
     file: &str,
     line: u64,
-    fields: &[&[u8]; FIELDS],
+    fields: &[&[u8]; JOB_FIELDS],
     index: usize,
 ) -> Result<Option<u32>, SwfError> {
     let rounded = round_decimal(fields[index]);

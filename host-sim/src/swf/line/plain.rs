@@ -4,35 +4,17 @@
 //! fields, a longer line) is left to the general path, which gives its error; both
 //! read a line they both take the same way.
 //!
-//! Eight bytes are classified at a time (spaces, digits, signs, points), each class
-//! a bit mask of the line; the checks are then a few operations on the masks
-//! instead of a loop over each field's bytes, whose branches a line of short fields
-//! mispredicts.
+//! Sixteen bytes are classified at a time (spaces, digits, signs, points) by
+//! `wide`'s SIMD compares and movemasks, each class a bit mask of the line; the
+//! checks are then a few operations on the masks instead of a loop over each field's
+//! bytes, whose branches a line of short fields mispredicts.
 
-use super::FIELDS;
+use super::{FIELDS, JOB_FIELDS};
+use wide::u8x16;
 
 /// The longest line the masks take: 127 bytes, so that a bit past the last byte
 /// is always in the 128 (a space), where the sums below carry to.
 const PLAIN_LINE: usize = 127;
-
-const LOW: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `word` (ASCII, below 128) set where it is `>= c`.
-const fn at_least(word: u64, c: u8) -> u64 {
-    word.wrapping_add((0x80 - c as u64) * LOW) & HIGH
-}
-
-/// The high bit of each byte of `word` (ASCII) set where it is `c`.
-const fn equal(word: u64, c: u8) -> u64 {
-    !(word ^ (c as u64 * LOW)).wrapping_add(0x7f * LOW) & HIGH
-}
-
-/// The high bits of the eight bytes of `high` as eight bits, by one multiplication
-/// that moves byte `i`'s to bit `56 + i` with no carries between them.
-const fn gather(high: u64) -> u8 {
-    ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
-}
 
 /// The classes of a line's bytes, bit `i` for byte `i`; bits past the line are
 /// spaces (clear in every mask).
@@ -52,39 +34,34 @@ fn classes(bytes: &[u8]) -> Option<Classes> {
     if bytes.len() > PLAIN_LINE {
         return None;
     }
-    let mut masks = [[0u8; 16]; 4];
-    let (words, tail) = bytes.as_chunks::<8>();
-    // The last bytes, and spaces after them (`tail` has at most 7).
-    let spaces = u64::from(b' ') * LOW;
-    let last = tail.iter().rev().fold(0, |word, &b| word << 8 | u64::from(b)) | spaces << (8 * tail.len());
-    let mut stray = 0;
-    let all = words.iter().map(|word| u64::from_le_bytes(*word)).chain(std::iter::once(last));
-    for (index, word) in all.enumerate() {
+    let mut line = [b' '; 128];
+    line.get_mut(..bytes.len())?.copy_from_slice(bytes);
+    let (chunks, _) = line.as_chunks::<16>();
+    let splat = u8x16::splat;
+    let (mut c, mut stray) = (Classes { field: 0, digit: 0, sign: 0, point: 0 }, 0);
+    // All eight chunks, so that the shifts below are constants.
+    for (index, chunk) in chunks.iter().enumerate() {
+        let v = u8x16::new(*chunk);
+        let space = v.simd_eq(splat(b' ')) | (v.simd_gt(splat(b'\t' - 1)) & v.simd_lt(splat(b'\r' + 1)));
+        let digit = v.simd_gt(splat(b'0' - 1)) & v.simd_lt(splat(b'9' + 1));
+        let sign = v.simd_eq(splat(b'-')) | v.simd_eq(splat(b'+'));
+        let point = v.simd_eq(splat(b'.'));
         // A byte of 128 or more sets its own high bit.
-        stray |= word & HIGH;
-        let space = equal(word, b' ') | (at_least(word, b'\t') & !at_least(word, b'\r' + 1));
-        let digit = at_least(word, b'0') & !at_least(word, b'9' + 1);
-        let sign = equal(word, b'-') | equal(word, b'+');
-        let point = equal(word, b'.');
-        stray |= !(space | digit | sign | point) & HIGH;
-        for (mask, class) in masks.iter_mut().zip([!space & HIGH, digit, sign, point]) {
-            if let Some(byte) = mask.get_mut(index) {
-                *byte = gather(class);
-            }
-        }
+        stray |= (!(space | digit | sign | point) | v).to_bitmask();
+        let shift = 16 * index;
+        c.field |= u128::from((!space).to_bitmask()) << shift;
+        c.digit |= u128::from(digit.to_bitmask()) << shift;
+        c.sign |= u128::from(sign.to_bitmask()) << shift;
+        c.point |= u128::from(point.to_bitmask()) << shift;
     }
-    if stray != 0 {
-        return None;
-    }
-    let [field, digit, sign, point] = masks.map(u128::from_le_bytes);
-    Some(Classes { field, digit, sign, point })
+    (stray == 0).then_some(c)
 }
 
-/// The fields of `bytes` into `fields` (the first eight, all a job needs) when it is
+/// The first eight fields of `bytes` (all a job needs) when it is
 /// a job line of exactly [`FIELDS`] fields, each a decimal number (an optional
 /// sign, digits, an optional point and digits, one digit at least); `None` for any
 /// other line, which the general path reads.
-pub(super) fn plain_fields<'a>(bytes: &'a [u8], fields: &mut [&'a [u8]; FIELDS]) -> Option<()> {
+pub(super) fn plain_fields(bytes: &[u8]) -> Option<[&[u8]; JOB_FIELDS]> {
     let c = classes(bytes)?;
     let starts = c.field & !(c.field << 1);
     let ends = c.field & !(c.field >> 1);
@@ -106,23 +83,24 @@ pub(super) fn plain_fields<'a>(bytes: &'a [u8], fields: &mut [&'a [u8]; FIELDS])
         return None;
     }
     let (mut starts, mut ends) = (starts, ends);
-    for field in fields.iter_mut().take(8) {
+    let mut fields = [&bytes[..0]; JOB_FIELDS];
+    for field in &mut fields {
         let (from, to) = (starts.trailing_zeros() as usize, ends.trailing_zeros() as usize);
         starts &= starts - 1;
         ends &= ends - 1;
         *field = bytes.get(from..=to)?;
     }
-    Some(())
+    Some(fields)
 }
 
 /// Whether the masks' idea of a space is [`is_space`]'s, byte by byte (a test's).
 #[cfg(test)]
 pub(super) fn spaces_agree() -> bool {
     use super::is_space;
-    (0..128u8).all(|byte| {
-        let word = u64::from(byte) * LOW;
-        let space = equal(word, b' ') | (at_least(word, b'\t') & !at_least(word, b'\r' + 1));
-        (space == HIGH) == is_space(byte)
+    (0..=255u8).all(|byte| {
+        let c = classes(&[b'7', byte]);
+        let space = c.as_ref().is_some_and(|c| c.field == 1);
+        space == is_space(byte)
     })
 }
 
@@ -211,8 +189,7 @@ mod tests {
                     line.push_str(" 7");
                 }
             }
-            let mut fields = [&[][..]; FIELDS];
-            plain += usize::from(plain_fields(line.as_bytes(), &mut fields).is_some());
+            plain += usize::from(plain_fields(line.as_bytes()).is_some());
             for extra in [false, true] {
                 let fast = parse_line("t", 3, line.as_bytes(), extra);
                 let slow = general("t", 3, line.as_bytes(), extra);
