@@ -287,21 +287,36 @@ pub(super) fn round_half_away(text: &[u8]) -> Result<i64, NumberError> {
 }
 
 /// [`round_half_away`] of a `text` already found [`is_decimal`] (anything else is
-/// read as garbage, never refused as not a number).
+/// read as garbage, never refused as not a number). One pass over the whole part
+/// while it has at most 18 digits (under 10^18, no step can overflow), the
+/// checked [`round_long`] past that.
 fn round_decimal(text: &[u8]) -> Result<i64, NumberError> {
     let (digits, negative) = strip_sign(text);
+    let (mut magnitude, mut rest) = (0i64, digits.iter());
+    for (count, &byte) in rest.by_ref().enumerate() {
+        let digit = byte.wrapping_sub(b'0');
+        if digit >= 10 {
+            // The point: the first decimal rounds.
+            magnitude += i64::from(rest.next().is_some_and(|&d| d >= b'5'));
+            break;
+        }
+        if count == 18 {
+            return round_long(digits, negative);
+        }
+        magnitude = magnitude * 10 + i64::from(digit);
+    }
+    Ok(if negative { -magnitude } else { magnitude })
+}
+
+/// [`round_decimal`] of a whole part of more than 18 digits, every step checked.
+fn round_long(digits: &[u8], negative: bool) -> Result<i64, NumberError> {
     let (whole, fraction) = split_point(digits);
     let mut magnitude: i64 = 0;
-    if whole.len() <= 17 {
-        // Seventeen bytes of at most 255 each stay under 2^62: no step can overflow.
-        magnitude = whole.iter().fold(0, |m, &digit| m * 10 + i64::from(digit.wrapping_sub(b'0')));
-    } else {
-        for digit in whole {
-            magnitude = magnitude
-                .checked_mul(10)
-                .and_then(|m| m.checked_add(i64::from(digit.wrapping_sub(b'0'))))
-                .ok_or(NumberError::OutOfRange)?;
-        }
+    for digit in whole {
+        magnitude = magnitude
+            .checked_mul(10)
+            .and_then(|m| m.checked_add(i64::from(digit.wrapping_sub(b'0'))))
+            .ok_or(NumberError::OutOfRange)?;
     }
     if fraction.first().is_some_and(|&d| d >= b'5') {
         magnitude = magnitude.checked_add(1).ok_or(NumberError::OutOfRange)?;

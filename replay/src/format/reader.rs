@@ -6,14 +6,13 @@ use std::fs::File;
 use std::io::{self, BufReader, Read};
 use std::path::Path;
 
-use crc::{Digest, Table};
 use kernel::log::Record;
 
 use super::codec::{BlockHeader, CodecError, RecordCodec};
 use super::varint::Cursor;
 use super::{
-    CRC32C, FORMAT_VERSION, FRAME_MAX_BYTES, Footer, FormatError, Header, KIND_BLOCK, KIND_FOOTER,
-    KIND_HEADER, MAGIC, Model, OLDEST_READABLE_VERSION, ServiceLevelHeader,
+    CRC32C, Crc32cDigest, FORMAT_VERSION, FRAME_MAX_BYTES, Footer, FormatError, Header, KIND_BLOCK,
+    KIND_FOOTER, KIND_HEADER, MAGIC, Model, OLDEST_READABLE_VERSION, ServiceLevelHeader,
 };
 
 /// Input buffer of [`LogReader::open`]: several blocks per read from the file.
@@ -34,7 +33,7 @@ pub struct LogReader<R: Read> {
     block_offset: u64,
     seq: u64,
     blocks: u64,
-    whole: Digest<'static, u32, Table<16>>,
+    whole: Crc32cDigest,
     codec: RecordCodec,
     done: bool,
 }

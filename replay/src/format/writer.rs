@@ -4,14 +4,13 @@
 
 use std::io::Write;
 
-use crc::{Digest, Table};
 use kernel::log::Body;
 use kernel::service_level::{Decision, Event};
 
 use super::codec::{BLOCK_HEADER_MAX_BYTES, BlockHeader, RECORD_MAX_BYTES, RecordCodec};
 use super::{
-    BLOCK_TARGET_BYTES, CRC32C, Footer, FormatError, Header, KIND_BLOCK, KIND_FOOTER, KIND_HEADER, MAGIC,
-    write_frame,
+    BLOCK_TARGET_BYTES, CRC32C, Crc32cDigest, Footer, FormatError, Header, KIND_BLOCK, KIND_FOOTER,
+    KIND_HEADER, MAGIC, write_frame,
 };
 
 /// The bytes a log of `header` starts with, as [`LogWriter::new`] writes them: the
@@ -48,7 +47,7 @@ pub struct LogWriter<W: Write> {
     block_first: u64,
     seq: u64,
     blocks: u64,
-    whole: Digest<'static, u32, Table<16>>,
+    whole: Crc32cDigest,
 }
 
 impl<W: Write> std::fmt::Debug for LogWriter<W> {

@@ -54,3 +54,26 @@ fn fields_split_across_64_byte_chunks() {
         assert_eq!(got, expected, "width {width}");
     }
 }
+
+/// The one-pass rounding agrees with the checked one on decimals of every length
+/// around the switch from one to the other (18 whole digits), both signs, with and
+/// without a fraction, up to `i64`'s ends.
+#[test]
+fn one_pass_rounding_is_the_checked_one() {
+    let mut texts = vec!["9223372036854775807".to_owned(), "9223372036854775807.5".to_owned()];
+    for whole in ["", "0", "7", "12", "000000000000000009", "999999999999999999", "1000000000000000000"] {
+        for fraction in ["", ".", ".4", ".5", ".49", ".99"] {
+            for sign in ["", "-", "+"] {
+                texts.push(format!("{sign}{whole}{fraction}"));
+            }
+        }
+    }
+    for digits in 1..=21 {
+        texts.push("9".repeat(digits));
+        texts.push(format!("-{}.5", "9".repeat(digits)));
+    }
+    for text in texts.iter().filter(|t| is_decimal(t.as_bytes())) {
+        let (digits, negative) = strip_sign(text.as_bytes());
+        assert_eq!(round_decimal(text.as_bytes()), round_long(digits, negative), "{text}");
+    }
+}
