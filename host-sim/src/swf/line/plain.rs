@@ -10,7 +10,7 @@
 //! bytes, whose branches a line of short fields mispredicts.
 
 use super::{FIELDS, JOB_FIELDS};
-use wide::u8x16;
+use wide::i8x16;
 
 /// The longest line the masks take: 127 bytes, so that a bit past the last byte
 /// is always in the 128 (a space), where the sums below carry to.
@@ -37,17 +37,18 @@ fn classes(bytes: &[u8]) -> Option<Classes> {
     let mut line = [b' '; 128];
     line.get_mut(..bytes.len())?.copy_from_slice(bytes);
     let (chunks, _) = line.as_chunks::<16>();
-    let splat = u8x16::splat;
+    // Signed lanes: a byte of 128 or more is negative, in no range below, and one
+    // compare a bound.
+    let splat = |byte: u8| i8x16::splat(byte.cast_signed());
     let (mut c, mut stray) = (Classes { field: 0, digit: 0, sign: 0, point: 0 }, 0);
     // All eight chunks, so that the shifts below are constants.
     for (index, chunk) in chunks.iter().enumerate() {
-        let v = u8x16::new(*chunk);
+        let v = i8x16::new(chunk.map(u8::cast_signed));
         let space = v.simd_eq(splat(b' ')) | (v.simd_gt(splat(b'\t' - 1)) & v.simd_lt(splat(b'\r' + 1)));
         let digit = v.simd_gt(splat(b'0' - 1)) & v.simd_lt(splat(b'9' + 1));
         let sign = v.simd_eq(splat(b'-')) | v.simd_eq(splat(b'+'));
         let point = v.simd_eq(splat(b'.'));
-        // A byte of 128 or more sets its own high bit.
-        stray |= (!(space | digit | sign | point) | v).to_bitmask();
+        stray |= (!(space | digit | sign | point)).to_bitmask();
         let shift = 16 * index;
         c.field |= u128::from((!space).to_bitmask()) << shift;
         c.digit |= u128::from(digit.to_bitmask()) << shift;
@@ -82,15 +83,35 @@ pub(super) fn plain_fields(bytes: &[u8]) -> Option<[&[u8]; JOB_FIELDS]> {
     if (c.point << 1 | after_point) & c.point != 0 {
         return None;
     }
-    let (mut starts, mut ends) = (starts, ends);
+    let (low_starts, low_ends) = (starts as u64, ends as u64);
+    let bounds = if low_ends.count_ones() as usize >= JOB_FIELDS {
+        // The eight fields end in the first 64 bytes (every line of the shared
+        // traces): 64-bit steps.
+        first_fields(low_starts, low_ends, u64::trailing_zeros, |m| m & m.wrapping_sub(1))
+    } else {
+        first_fields(starts, ends, u128::trailing_zeros, |m| m & m.wrapping_sub(1))
+    };
     let mut fields = [&bytes[..0]; JOB_FIELDS];
-    for field in &mut fields {
-        let (from, to) = (starts.trailing_zeros() as usize, ends.trailing_zeros() as usize);
-        starts &= starts - 1;
-        ends &= ends - 1;
+    for (field, (from, to)) in fields.iter_mut().zip(bounds) {
         *field = bytes.get(from..=to)?;
     }
     Some(fields)
+}
+
+/// The first and last byte of the first [`JOB_FIELDS`] fields, from the masks of
+/// the fields' first and last bytes, by `zeros` (trailing zeros) and `clear` (the
+/// lowest bit cleared).
+fn first_fields<T: Copy>(
+    mut starts: T,
+    mut ends: T,
+    zeros: impl Fn(T) -> u32,
+    clear: impl Fn(T) -> T,
+) -> [(usize, usize); JOB_FIELDS] {
+    std::array::from_fn(|_| {
+        let bounds = (zeros(starts) as usize, zeros(ends) as usize);
+        (starts, ends) = (clear(starts), clear(ends));
+        bounds
+    })
 }
 
 /// Whether the masks' idea of a space is [`is_space`]'s, byte by byte (a test's).
@@ -112,6 +133,19 @@ mod tests {
     #[test]
     fn the_masks_spaces_are_the_general_paths() {
         assert!(spaces_agree());
+    }
+
+    /// The eight fields are found whether they end in the first 64 bytes or past
+    /// them (the 128-bit steps), and across the 64th byte.
+    #[test]
+    fn fields_past_the_first_64_bytes_are_found() {
+        for pad in [0, 20, 40, 47, 55, 60] {
+            let long = format!("{}7", "0".repeat(pad));
+            let fields = ["1", &long, "3", "4", "5", "6", "7", "8.5"];
+            let line = format!("{} 9 10 11 12 13 14 15 16 17 18", fields.join(" "));
+            let found = plain_fields(line.as_bytes()).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(found.map(|f| std::str::from_utf8(f).unwrap()), fields, "{line}");
+        }
     }
 
     #[test]
