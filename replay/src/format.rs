@@ -35,8 +35,8 @@ use std::io::{self, Write};
 use serde::{Deserialize, Serialize};
 
 pub mod check;
+mod checksum;
 pub mod codec;
-mod crc32c;
 mod legacy;
 pub mod model;
 pub mod reader;
@@ -75,7 +75,7 @@ pub const KIND_HEADER: u8 = 1;
 pub const KIND_BLOCK: u8 = 2;
 pub const KIND_FOOTER: u8 = 3;
 
-pub use crc32c::{CRC32C, Castagnoli, Digest as Crc32cDigest};
+pub use checksum::{CRC32C, Castagnoli, Digest as Crc32cDigest};
 
 /// Everything needed to rebuild the kernel and to identify the input, and nothing
 /// else: the same input content and the same configuration give the same header
