@@ -75,6 +75,22 @@ pub enum RejectReason {
 }
 
 impl RejectReason {
+    /// Every reason, in the order of their discriminants.
+    pub const ALL: [Self; 12] = [
+        Self::TimeWentBackwards,
+        Self::ZeroNodes,
+        Self::TooManyNodes,
+        Self::ZeroEstimate,
+        Self::WindowTooShort,
+        Self::KindMismatch,
+        Self::WindowPassed,
+        Self::DuplicateJob,
+        Self::QueueFull,
+        Self::BeyondHorizon,
+        Self::NoRoom,
+        Self::NotRunning,
+    ];
+
     /// A short stable name, for exports and readable listings.
     pub const fn name(self) -> &'static str {
         match self {
@@ -219,5 +235,19 @@ mod tests {
         assert_eq!(request(RelaxedStart, 0, 19, 10).window(4), Err(WindowTooShort));
         assert_eq!(request(Strict, 20, 30, 10).window(1), Err(RejectReason::TooManyNodes));
         assert_eq!(request(Strict, 20, 30, 0).window(4), Err(RejectReason::ZeroEstimate));
+    }
+
+    #[test]
+    fn every_reason_is_listed_in_discriminant_order() {
+        use RejectReason::*;
+        for (index, reason) in RejectReason::ALL.into_iter().enumerate() {
+            assert_eq!(reason as usize, index, "{reason}");
+            // A reason added to the enum stops this match compiling: a reminder to list it in `ALL`.
+            match reason {
+                TimeWentBackwards | ZeroNodes | TooManyNodes | ZeroEstimate | WindowTooShort
+                | KindMismatch | WindowPassed | DuplicateJob | QueueFull | BeyondHorizon | NoRoom
+                | NotRunning => {}
+            }
+        }
     }
 }

@@ -21,7 +21,7 @@ crate::for_each_model!(crate::model_modules!());
 mod tag;
 
 pub use self::error::CodecError;
-pub use self::service_level::{TRACKED_MACHINES, deadline};
+pub use self::service_level::TRACKED_MACHINES;
 
 /// No record encodes to more bytes than this. The widest is a reservation `Request`
 /// with every field at its widest: 1 + 4 * 10 (times) + 3 * 5 (job, nodes, shuffle

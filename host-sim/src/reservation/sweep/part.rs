@@ -164,24 +164,7 @@ impl TryFrom<Window> for WindowStats {
 
 /// The name a rejection is counted by ([`RejectReason::name`]), for one read back.
 fn reason_named(name: &str) -> Option<&'static str> {
-    use RejectReason::{
-        BeyondHorizon, DuplicateJob, KindMismatch, NoRoom, NotRunning, QueueFull, TimeWentBackwards,
-        TooManyNodes, WindowPassed, WindowTooShort, ZeroEstimate, ZeroNodes,
-    };
-    [
-        TimeWentBackwards,
-        ZeroNodes,
-        TooManyNodes,
-        ZeroEstimate,
-        WindowTooShort,
-        KindMismatch,
-        WindowPassed,
-        DuplicateJob,
-        QueueFull,
-        BeyondHorizon,
-        NoRoom,
-        NotRunning,
-    ]
+    RejectReason::ALL
     .into_iter()
     .map(RejectReason::name)
     .find(|known| *known == name)

@@ -6,7 +6,9 @@
 //! work done there. Then `sum_k z_jik = y_ji` (all of its work, or none),
 //! `sum_j p_j z_jik <= L_k` (an interval holds no more work than its length),
 //! `sum_i y_ji <= 1` (one machine, no migration), and the objective is
-//! `max sum w_j y_ji`. A job without slack (`d_j - r_j = p_j`) has no `z`: its shares
+//! `max sum w_j y_ji`. On several machines a job's shares in one interval, summed over
+//! the machines, are at most `L_k / p_j` too: it runs on one machine, so never on two
+//! at once, which the relaxation would otherwise allow. A job without slack (`d_j - r_j = p_j`) has no `z`: its shares
 //! are `L_k / p_j` of `y_ji`, so `y_ji` enters the capacity rows itself, which also
 //! keeps two overlapping such jobs apart in the relaxation. On one machine, any such
 //! allotment is sequenced inside each
@@ -55,6 +57,10 @@ pub struct Outcome {
 pub struct Shape<'a> {
     pub relaxed: bool,
     pub forced: &'a [bool],
+    /// Machines pooled into the one machine of the model, with migration: each
+    /// interval holds this many times its length of work, a job's share of it at most
+    /// its length. 1 for the model as it is.
+    pub pooled: usize,
 }
 
 /// Solves the model of `jobs` (one cluster, every job able to fit alone) on `machines`
@@ -151,17 +157,13 @@ impl Model {
         cuts.sort_unstable();
         cuts.dedup();
         let intervals = cuts.len().saturating_sub(1);
+        let pooled = shape.pooled.max(1) as u64;
         let mut problem = ColProblem::new();
         // Capacity rows, machine by machine.
         let capacity: Vec<Vec<Row>> = (0..machines)
-            .map(|_| cuts.windows(2).map(|w| problem.add_row(..=(w[1] - w[0]) as f64)).collect())
+            .map(|_| cuts.windows(2).map(|w| problem.add_row(..=((w[1] - w[0]) * pooled) as f64)).collect())
             .collect();
-        let mut order: Vec<usize> = (0..jobs.len()).collect();
-        order.sort_by_key(|&j| (jobs[j].release, j));
-        let mut rank = vec![0usize; jobs.len()];
-        for (r, &j) in order.iter().enumerate() {
-            rank[j] = r;
-        }
+        let rank = ranks(jobs);
         // A forced job takes one machine: on one machine its `y` is fixed, on more its
         // assignment row's sum is.
         let forced = |j: usize| shape.forced.get(j).copied().unwrap_or(false);
@@ -179,6 +181,15 @@ impl Model {
             // of `y_ji`, so `y_ji` enters the capacity rows itself (and overlapping such
             // jobs exclude each other in the relaxation too).
             let pinned = job.deadline - job.release == job.p;
+            // On several machines a job runs on one of them only, so its work in an
+            // interval is at most the interval's length, whatever the machine; the
+            // relaxation would otherwise run a job on several machines at once.
+            let parallel: Vec<Option<Row>> = (first..last)
+                .map(|k| {
+                    let length = (cuts[k + 1] - cuts[k]) as f64;
+                    (machines > 1 && !pinned && length < p).then(|| problem.add_row(..=length / p))
+                })
+                .collect();
             for rows in capacity.iter().take(rank[j] + 1) {
                 let work = (!pinned).then(|| problem.add_row(0.0..=0.0));
                 let mut y_entries: Vec<(Row, f64)> = work.map(|w| (w, -1.0)).into_iter().collect();
@@ -201,13 +212,26 @@ impl Model {
                 for (k, work) in (first..last).filter_map(|k| work.map(|w| (k, w))) {
                     let length = (cuts[k + 1] - cuts[k]) as f64;
                     let share = (length / p).min(1.0);
-                    problem.add_column(0.0, 0.0..=share, [(rows[k], p), (work, 1.0)]);
+                    let mut entries = vec![(rows[k], p), (work, 1.0)];
+                    entries.extend(parallel[k - first].map(|row| (row, 1.0)));
+                    problem.add_column(0.0, 0.0..=share, entries);
                     column += 1;
                 }
             }
         }
         Self { problem, y_columns, z_columns, cuts }
     }
+}
+
+/// Each job's rank in release order (ties by index).
+fn ranks(jobs: &[OfflineJob]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&j| (jobs[j].release, j));
+    let mut rank = vec![0usize; jobs.len()];
+    for (r, &j) in order.iter().enumerate() {
+        rank[j] = r;
+    }
+    rank
 }
 
 /// The solver's assignment (`y_columns` as [`Model`] keeps them) as each job's machine,

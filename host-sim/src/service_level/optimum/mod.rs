@@ -283,9 +283,11 @@ pub struct Solved {
 
 /// The optimum of `jobs` on `machines` machines, `completed` giving the machine on
 /// which a known schedule (the greedy run's) completed each job, if it did: clusters
-/// settled in turn, the solver given
-/// what is left of `seconds` (a cluster reached after the time is spent keeps the
-/// bracket `[known schedule's income, all of its income]`).
+/// settled in turn, those the solver gets from the fewest jobs to the most, each given
+/// an equal share of what is left of `seconds` among those still to solve (so the time
+/// the small ones leave goes to the large ones, and the last gets all that is left). A
+/// cluster reached after the time is spent keeps the bracket `[known schedule's income,
+/// all of its income]`.
 pub fn optimum(
     jobs: &[OfflineJob],
     completed: &[Option<u16>],
@@ -294,7 +296,11 @@ pub fn optimum(
 ) -> Result<Found, OptimumError> {
     let started = Instant::now();
     let mut found = Found { bracket: Bracket::default(), clusters: 0, solved: 0, audited: 0, proof: Proof::AllEarned };
-    for cluster in plan::parts(jobs, completed) {
+    let mut clusters = plan::parts(jobs, completed);
+    // Settled clusters first; the rest by their jobs (a stable sort keeps ties in order).
+    clusters.sort_by_key(|c| (!c.settled, c.jobs.len()));
+    let mut pending = clusters.iter().filter(|c| !c.settled).count();
+    for cluster in clusters {
         found.clusters += 1;
         let solved = if cluster.settled {
             // The known schedule earned all of it, or one machine's EDF takes it all.
@@ -302,7 +308,9 @@ pub fn optimum(
             Solved { bracket: Bracket::exact(cluster.total), schedule, proof: Proof::AllEarned }
         } else {
             found.solved += 1;
-            let left = budget.seconds - started.elapsed().as_secs_f64();
+            let share = pending.max(1) as f64;
+            pending = pending.saturating_sub(1);
+            let left = (budget.seconds - started.elapsed().as_secs_f64()) / share;
             if left <= 0.0 {
                 let bracket = Bracket { best: cluster.known, upper: cluster.total };
                 Solved { bracket, schedule: cluster.placed, proof: Proof::Open }

@@ -2,7 +2,13 @@
 //!
 //! 1. the known schedule (the greedy run's) improved by [`super::improve`];
 //! 2. the model's linear relaxation ([`milp::run`] relaxed): its optimum, floored, is an
-//!    upper bound, and it closes the cluster when the schedule already earns it;
+//!    upper bound, and it closes the cluster when the schedule already earns it. On
+//!    several machines it is the relaxation of the machines pooled into one with
+//!    migration ([`Shape::pooled`]), which bounds every schedule without migration and
+//!    is as tight as the model's own (whose jobs may run on several machines at a
+//!    share each), from a model a machine's size. Then, while the cluster is open, a
+//!    schedule is built machine by machine: each machine the one-machine optimum of
+//!    the jobs the machines before it left, within a quarter of the time;
 //! 3. a neighbourhood of the schedule: the model over the jobs that the schedule or the
 //!    relaxation take at all, those both take whole forced in. It is small (most jobs of
 //!    an overloaded cluster are rejected by both), and its optimum is often the
@@ -68,7 +74,7 @@ pub fn solve(
             return Ok(Solved { bracket: Bracket::exact(known.best), schedule: known.schedule, proof });
         }
     }
-    let shape = Shape { relaxed: false, forced: &whole };
+    let shape = Shape { relaxed: false, forced: &whole, pooled: 1 };
     let solved = milp::run(jobs, machines, unit, shape, &known.schedule, left())?;
     note("whole model", started, known.best.max(solved.income), scaled(solved.bound));
     let (schedule, best) =
@@ -92,7 +98,8 @@ struct Known {
     upper: u128,
 }
 
-/// Steps 1 to 3: the known schedule improved, the relaxation's bound, the neighbourhood.
+/// Steps 1 to 3: the known schedule improved, the relaxation's bound (and on several
+/// machines the schedule built machine by machine), the neighbourhood.
 fn steps(
     jobs: &[OfflineJob],
     machines: usize,
@@ -106,10 +113,20 @@ fn steps(
     known.best = known.best.max(income(jobs, &known.schedule));
     note("improved", started, known.best, known.upper);
     let whole = vec![false; jobs.len()];
-    let shape = Shape { relaxed: true, forced: &whole };
-    let relaxed = milp::run(jobs, machines, unit, shape, &known.schedule, left())?;
+    // On several machines, the relaxation of the pooled machines with migration: the
+    // same bound (a job's work split across the machines of the relaxed model is a
+    // migrating job), from a model a machine's size.
+    let shape = Shape { relaxed: true, forced: &whole, pooled: machines };
+    let relaxed = milp::run(jobs, 1, unit, shape, &[], left())?;
     known.upper = known.upper.min(scaled(relaxed.bound));
     note("relaxation", started, known.best, known.upper);
+    if machines > 1 && known.best < known.upper {
+        let (schedule, earned) = machine_by_machine(jobs, machines, &known.schedule, left() / 4.0)?;
+        if earned > known.best {
+            (known.schedule, known.best) = (schedule, earned);
+        }
+        note("machine by machine", started, known.best, known.upper);
+    }
     if known.best < known.upper && !relaxed.shares.is_empty() {
         let found = neighbourhood(jobs, machines, unit, &known.schedule, &relaxed.shares, left() / 2.0)?;
         if let Some((better, earned)) = found.filter(|&(_, earned)| earned > known.best) {
@@ -152,12 +169,54 @@ fn neighbourhood(
     }
     let sub: Vec<OfflineJob> = kept.iter().map(|&j| jobs[j]).collect();
     let start: Vec<Option<u16>> = kept.iter().map(|&j| schedule[j]).collect();
-    let solved = milp::run(&sub, machines, unit, Shape { relaxed: false, forced: &forced }, &start, seconds)?;
+    let solved = milp::run(&sub, machines, unit, Shape { relaxed: false, forced: &forced, pooled: 1 }, &start, seconds)?;
     let mut whole = vec![None; jobs.len()];
     for (&j, machine) in kept.iter().zip(solved.placed) {
         whole[j] = machine;
     }
     Ok(Some((whole, solved.income)))
+}
+
+/// A schedule built one machine at a time, then improved one machine at a time: each
+/// machine in turn gets the one-machine optimum (within a share of `seconds`) of the
+/// jobs no other machine holds, starting from the jobs it has (on the first pass, the
+/// jobs `schedule` has on it that are still free). Passes repeat while one raises the
+/// income and time is left; every step keeps each machine's set EDF-feasible and
+/// never lowers the income.
+fn machine_by_machine(
+    jobs: &[OfflineJob],
+    machines: usize,
+    schedule: &[Option<u16>],
+    seconds: f64,
+) -> Result<Scheduled, MilpError> {
+    let started = Instant::now();
+    let share = seconds / (2 * machines) as f64;
+    let mut built: Vec<Option<u16>> = vec![None; jobs.len()];
+    for pass in 0.. {
+        let mut raised = false;
+        for label in (0..machines).filter_map(|m| u16::try_from(m).ok()) {
+            let left = seconds - started.elapsed().as_secs_f64();
+            if pass > 0 && left <= 0.0 {
+                break;
+            }
+            let free: Vec<usize> = (0..jobs.len()).filter(|&j| built[j].is_none() || built[j] == Some(label)).collect();
+            let sub: Vec<OfflineJob> = free.iter().map(|&j| jobs[j]).collect();
+            let hint = if pass == 0 { schedule } else { &built };
+            let start: Vec<Option<u16>> = free.iter().map(|&j| (hint[j] == Some(label)).then_some(0)).collect();
+            let floor = income(&sub, &start);
+            let budget = Budget { seconds: share.min(left.max(0.0)), method: Method::Steps };
+            let solved = solve(&sub, 1, budget, &start, floor)?;
+            raised |= pass > 0 && solved.bracket.best > floor;
+            for (&j, on) in free.iter().zip(&solved.schedule) {
+                built[j] = on.map(|_| label);
+            }
+        }
+        if pass > 0 && (!raised || started.elapsed().as_secs_f64() >= seconds) {
+            break;
+        }
+    }
+    let earned = income(jobs, &built);
+    Ok((built, earned))
 }
 
 /// The income of the jobs `schedule` places.

@@ -98,6 +98,28 @@ fn a_known_schedule_is_never_beaten_downwards() {
     assert_eq!(found.audited, 80);
 }
 
+#[cfg(feature = "optimum")]
+#[test]
+fn no_relaxation_runs_a_job_on_two_machines_at_once() {
+    // Two machines: two jobs without slack fill [0, 2], two more [4, 6], so a fifth job
+    // of 4 ticks due at 6 has [2, 4] left on either machine. Run on both machines at
+    // once it would fit (income 12); it cannot, and the optimum is 10: a machine holds
+    // it after one job of the first pair, the other machine one job of each pair.
+    let pinned = |release| OfflineJob { release, p: 2, deadline: release + 2, income: 2 };
+    let long = OfflineJob { release: 0, p: 4, deadline: 6, income: 4 };
+    let jobs = [pinned(0), pinned(0), long, pinned(4), pinned(4)];
+    let none = [false; 5];
+    // The model on two machines, and the two pooled into one with migration.
+    for (machines, pooled) in [(2, 1), (1, 2)] {
+        let shape = super::milp::Shape { relaxed: true, forced: &none, pooled };
+        let relaxed = super::milp::run(&jobs, machines, 1, shape, &[], 10.0).unwrap();
+        assert!((relaxed.bound - 10.0).abs() < 1e-6, "{machines} machine(s), {pooled} pooled: {}", relaxed.bound);
+    }
+    let found = optimum(&jobs, &[None; 5], 2, Budget::of(60.0)).unwrap();
+    assert_eq!((found.bracket.best, found.bracket.upper, found.proof), (10, 10, Proof::Relaxation));
+    assert_eq!(found.audited, 10);
+}
+
 #[test]
 fn a_spent_time_limit_brackets_with_the_known_schedule_and_everything() {
     let jobs = [

@@ -20,7 +20,7 @@
 //! dispatched from here because they share this context's event time.
 
 use kernel::log::Body;
-use kernel::service_level::{Decision, Event, Level, LevelId, MachineId, RejectReason, SLACK_ONE_MILLI};
+use kernel::service_level::{Decision, Event, Level, LevelId, MachineId, RejectReason};
 use kernel::{JobId, Tick};
 
 use self::context::Context;
@@ -85,7 +85,7 @@ impl ServiceLevelCodec {
     fn expected_deadline(&self) -> Option<Tick> {
         let submit = &self.context.submit;
         let level = self.levels.get(usize::from(submit.level))?;
-        deadline(level, submit.t, submit.p)
+        level.deadline(submit.t, submit.p)
     }
 
     /// Appends `body` to `out` (at most [`super::RECORD_MAX_BYTES`]).
@@ -300,15 +300,6 @@ fn time_mode(t: Tick, machine_time: Tick, now: Tick) -> (u8, Option<u64>) {
     match t.checked_sub(machine_time) {
         Some(after) if varint::len(after) <= varint::len(around) => (AFTER_MACHINE_TIME, Some(after)),
         _ => (AROUND_EVENT_TIME, Some(around)),
-    }
-}
-
-/// `release + ceil(sf * p)`: the value of [`Level::deadline`], without its `u128`
-/// division whenever the product fits in a `u64` (a test holds the two equal).
-pub fn deadline(level: &Level, release: Tick, p: Tick) -> Option<Tick> {
-    match u64::from(level.slack_milli).checked_mul(p) {
-        Some(scaled) => release.checked_add(scaled.div_ceil(u64::from(SLACK_ONE_MILLI))),
-        None => level.deadline(release, p),
     }
 }
 

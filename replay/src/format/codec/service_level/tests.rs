@@ -131,24 +131,6 @@ fn bad_tags_and_short_records_are_refused() {
 }
 
 #[test]
-fn the_fast_deadline_is_the_kernels() {
-    let slacks = [1000, 1001, 1500, 2000, 20_000, u32::MAX];
-    let values = [0, 1, 2, 999, 1000, 1001, u64::from(u32::MAX), u64::MAX / 2000, u64::MAX / 3, u64::MAX];
-    for slack_milli in slacks {
-        let level = Level { slack_milli, price_per_tick: 1 };
-        for release in values {
-            for p in values {
-                assert_eq!(
-                    deadline(&level, release, p),
-                    level.deadline(release, p),
-                    "{level:?} {release} {p}"
-                );
-            }
-        }
-    }
-}
-
-#[test]
 fn time_modes_prefer_the_shortest_and_then_the_earliest() {
     assert_eq!(time_mode(5, 5, 5), (AT_MACHINE_TIME, None));
     assert_eq!(time_mode(9, 5, 9), (AT_EVENT_TIME, None));
