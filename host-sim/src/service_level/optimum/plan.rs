@@ -85,7 +85,7 @@ pub fn parts(jobs: &[OfflineJob], completed: &[Option<u16>]) -> Vec<Part> {
 pub struct Estimate {
     pub jobs: usize,
     pub clusters: usize,
-    /// Clusters the solver gets (not settled, and within [`MAX_COLUMNS`]).
+    /// Clusters the solver gets (not settled, and within [`MAX_COLUMNS`] on one machine).
     pub solver_clusters: usize,
     /// Their models' columns, summed.
     pub columns: u64,
@@ -100,8 +100,11 @@ pub fn estimate(window: &CapturedWindow, machines: usize, limit_millis: u64) -> 
     let square = (machines as u64).saturating_mul(machines as u64);
     let mut micros = 0u64;
     for part in parts.iter().filter(|p| !p.settled) {
+        // On several machines a model too large still gets the steps, whose models are
+        // a machine's size (`search`).
+        let steps_fit = columns(&part.jobs, 1) <= MAX_COLUMNS;
         let columns = columns(&part.jobs, machines) as u64;
-        if columns <= MAX_COLUMNS as u64 {
+        if columns <= MAX_COLUMNS as u64 || steps_fit {
             estimate.solver_clusters += 1;
             estimate.columns += columns;
             micros = micros.saturating_add(columns.saturating_mul(MICROS_PER_COLUMN).saturating_mul(square));

@@ -48,7 +48,11 @@ pub fn solve(
 ) -> Result<Solved, MilpError> {
     let Budget { seconds, method } = budget;
     let total: u128 = jobs.iter().map(|j| u128::from(j.income)).sum();
-    if columns(jobs, machines) > MAX_COLUMNS {
+    // On several machines the steps' models are a machine's size (the relaxation pooled,
+    // the schedules machine by machine): they run where the whole model is too large.
+    let whole_fits = columns(jobs, machines) <= MAX_COLUMNS;
+    let steps_fit = method == Method::Steps && columns(jobs, 1) <= MAX_COLUMNS;
+    if !whole_fits && !steps_fit {
         let bracket = Bracket { best: floor, upper: total };
         return Ok(Solved { bracket, schedule: placed.to_vec(), proof: Proof::Open });
     }
@@ -68,11 +72,15 @@ pub fn solve(
     let whole = vec![false; jobs.len()];
     let mut known = Known { schedule: placed.to_vec(), best: floor, upper: total };
     if method == Method::Steps {
-        known = steps(jobs, machines, unit, known, &scaled, &left)?;
+        known = steps(jobs, machines, unit, known, whole_fits, (&scaled, &left))?;
         if known.best >= known.upper {
             let proof = if known.best >= total { Proof::AllEarned } else { Proof::Relaxation };
             return Ok(Solved { bracket: Bracket::exact(known.best), schedule: known.schedule, proof });
         }
+    }
+    if !whole_fits {
+        let bracket = Bracket { best: known.best, upper: known.upper.max(known.best) };
+        return Ok(Solved { bracket, schedule: known.schedule, proof: Proof::Open });
     }
     let shape = Shape { relaxed: false, forced: &whole, pooled: 1 };
     let solved = milp::run(jobs, machines, unit, shape, &known.schedule, left())?;
@@ -105,8 +113,8 @@ fn steps(
     machines: usize,
     unit: u64,
     mut known: Known,
-    scaled: &dyn Fn(f64) -> u128,
-    left: &dyn Fn() -> f64,
+    whole_follows: bool,
+    (scaled, left): (&dyn Fn(f64) -> u128, &dyn Fn() -> f64),
 ) -> Result<Known, MilpError> {
     let started = Instant::now();
     known.schedule = improve(jobs, machines, &known.schedule);
@@ -121,7 +129,9 @@ fn steps(
     known.upper = known.upper.min(scaled(relaxed.bound));
     note("relaxation", started, known.best, known.upper);
     if machines > 1 && known.best < known.upper {
-        let (schedule, earned) = machine_by_machine(jobs, machines, &known.schedule, left() / 4.0)?;
+        // A quarter of the time when the whole model follows, else all of it.
+        let share = if whole_follows { left() / 4.0 } else { left() };
+        let (schedule, earned) = machine_by_machine(jobs, machines, &known.schedule, share)?;
         if earned > known.best {
             (known.schedule, known.best) = (schedule, earned);
         }
@@ -168,6 +178,9 @@ fn neighbourhood(
         return Ok(None);
     }
     let sub: Vec<OfflineJob> = kept.iter().map(|&j| jobs[j]).collect();
+    if columns(&sub, machines) > MAX_COLUMNS {
+        return Ok(None);
+    }
     let start: Vec<Option<u16>> = kept.iter().map(|&j| schedule[j]).collect();
     let solved = milp::run(&sub, machines, unit, Shape { relaxed: false, forced: &forced, pooled: 1 }, &start, seconds)?;
     let mut whole = vec![None; jobs.len()];
