@@ -4,11 +4,12 @@
 //! 2. the model's linear relaxation ([`milp::run`] relaxed): its optimum, floored, is an
 //!    upper bound, and it closes the cluster when the schedule already earns it. On
 //!    several machines it is the relaxation of the machines pooled into one with
-//!    migration ([`Shape::pooled`]), which bounds every schedule without migration and
-//!    is as tight as the model's own (whose jobs may run on several machines at a
-//!    share each), from a model a machine's size. Then, while the cluster is open, a
+//!    migration ([`Shape::pooled`]), which bounds every schedule without migration as
+//!    the model's own relaxation does (whose jobs may also run on several machines, a
+//!    share on each), from a model a machine's size. Then, while the cluster is open, a
 //!    schedule is built machine by machine: each machine the one-machine optimum of
-//!    the jobs the machines before it left, within a quarter of the time;
+//!    the jobs the machines before it left, within a quarter of the time (all of it
+//!    where the whole model is too large to build, and step 4 does not run);
 //! 3. a neighbourhood of the schedule: the model over the jobs that the schedule or the
 //!    relaxation take at all, those both take whole forced in. It is small (most jobs of
 //!    an overloaded cluster are rejected by both), and its optimum is often the
