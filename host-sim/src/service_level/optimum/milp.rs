@@ -8,9 +8,10 @@
 //! `sum_i y_ji <= 1` (one machine, no migration), and the objective is
 //! `max sum w_j y_ji`. On several machines a job's shares in one interval, summed over
 //! the machines, are at most `L_k / p_j` too: it runs on one machine, so never on two
-//! at once, which the relaxation would otherwise allow. A job without slack (`d_j - r_j = p_j`) has no `z`: its shares
-//! are `L_k / p_j` of `y_ji`, so `y_ji` enters the capacity rows itself, which also
-//! keeps two overlapping such jobs apart in the relaxation. On one machine, any such
+//! at once, which the relaxation would otherwise allow. A job without slack
+//! (`d_j - r_j = p_j`) has no `z`: its shares are `L_k / p_j` of `y_ji`, so `y_ji`
+//! enters the capacity rows itself, which also keeps two overlapping such jobs apart in
+//! the relaxation. On one machine, any such
 //! allotment is sequenced inside each
 //! interval, preemptively, so the model is exact for preemptive scheduling without
 //! migration. Machines are alike: a job of rank `r` (release order) is allowed only
