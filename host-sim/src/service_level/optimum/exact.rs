@@ -15,6 +15,11 @@ pub fn edf_feasible(jobs: &[OfflineJob]) -> bool {
     edf_segments(jobs).is_some()
 }
 
+/// The income of the jobs `schedule` places (each job's machine, or `None`).
+pub fn income(jobs: &[OfflineJob], schedule: &[Option<u16>]) -> u128 {
+    jobs.iter().zip(schedule).filter(|(_, m)| m.is_some()).map(|(j, _)| u128::from(j.income)).sum()
+}
+
 /// The preemptive EDF schedule of `jobs` on one machine as runs `(job index, start,
 /// end)`, or `None` when a job misses its deadline.
 pub fn edf_segments(jobs: &[OfflineJob]) -> Option<Vec<(usize, u64, u64)>> {
@@ -121,7 +126,8 @@ pub enum Proof {
     Capacity,
     /// The optimum of the model's linear relaxation, floored.
     Relaxation,
-    /// The dual bound of the solver's branch and bound, floored.
+    /// The dual bound of the solver's branch and bound (of the whole model, or of the
+    /// pooled one on several machines), floored.
     BranchAndBound,
     /// Nothing closes it: `V*` is bracketed.
     Open,

@@ -47,7 +47,7 @@ pub fn improve(jobs: &[OfflineJob], machines: usize, placed: &[Option<u16>]) -> 
                 continue;
             }
             let best = (0..machines)
-                .filter_map(|m| insert(jobs, &on[m], j, &mut budget).map(|out| (m, out)))
+                .filter_map(|m| insert(jobs, &on[m], j, jobs[j].income, &mut budget).map(|out| (m, out)))
                 .min_by_key(|(m, (_, lost))| (*lost, *m));
             let Some((m, (removed, _))) = best else { continue };
             on[m].retain(|k| !removed.contains(k));
@@ -66,8 +66,14 @@ pub fn improve(jobs: &[OfflineJob], machines: usize, placed: &[Option<u16>]) -> 
 }
 
 /// The jobs to remove from machine set `set` so that `j` fits, and their income, when
-/// that income is below `j`'s.
-fn insert(jobs: &[OfflineJob], set: &[usize], j: usize, budget: &mut usize) -> Option<(Vec<usize>, u64)> {
+/// that income is below `limit` (each EDF run taken from `budget`).
+pub(super) fn insert(
+    jobs: &[OfflineJob],
+    set: &[usize],
+    j: usize,
+    limit: u64,
+    budget: &mut usize,
+) -> Option<(Vec<usize>, u64)> {
     let mut trial: Vec<usize> = set.to_vec();
     trial.push(j);
     let mut removed = Vec::new();
@@ -94,7 +100,7 @@ fn insert(jobs: &[OfflineJob], set: &[usize], j: usize, budget: &mut usize) -> O
             })
         })?;
         lost += jobs[pick].income;
-        if lost >= jobs[j].income {
+        if lost >= limit {
             return None;
         }
         trial.retain(|&k| k != pick);

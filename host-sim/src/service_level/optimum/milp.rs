@@ -25,7 +25,7 @@
 //! summed in integers. The upper bound is the relaxation's optimum or HiGHS's MIP dual
 //! bound; [`super::search`] floors it after a margin of `1e-3 + 1e-9 |bound|` for the
 //! solver's tolerances. The same model serves relaxed (every `y_ji` continuous) and
-//! with some jobs forced in (the neighbourhood of `search`'s step 3).
+//! with some jobs forced in (the neighbourhood of `search`'s step 4).
 
 use highs::{ColProblem, HighsModelStatus, HighsSolutionStatus, Row, Sense};
 use replay::model::service_level::OfflineJob;
@@ -42,9 +42,10 @@ pub enum MilpError {
 }
 
 /// What one HiGHS run gives: a schedule checked by exact EDF (each job's machine) and
-/// its income, and the run's proven upper bound in units of the scaled objective (the
-/// relaxation's optimum, or the MIP's dual bound; infinite when it has none); for the
-/// relaxation, each job's accepted share `sum_i y_ji`.
+/// its income (none from a pooled model, whose jobs may migrate), and the run's proven
+/// upper bound in units of the scaled objective (the relaxation's optimum, or the MIP's
+/// dual bound; infinite when it has none); for the relaxation and a pooled model, each
+/// job's accepted share `sum_i y_ji`.
 #[derive(Debug)]
 pub struct Outcome {
     pub placed: Vec<Option<u16>>,
@@ -76,7 +77,7 @@ pub fn run(
     seconds: f64,
 ) -> Result<Outcome, MilpError> {
     let Model { problem, y_columns, z_columns, cuts } = Model::build(jobs, machines, unit, shape);
-    let start = start_values(jobs, placed, &y_columns, &z_columns, &cuts, problem.num_cols());
+    let start = start_values(jobs, placed, &y_columns, &z_columns, &cuts, (problem.num_cols(), shape.pooled > 1));
     let mut highs = problem.try_optimise(Sense::Maximise).map_err(MilpError::Highs)?;
     if let Some(start) = start.filter(|_| !shape.relaxed) {
         // The known schedule as the first incumbent; a refusal only loses the head start.
@@ -101,12 +102,14 @@ pub fn run(
     } else {
         solved.double_info_value(c"mip_dual_bound").unwrap_or(f64::INFINITY)
     };
-    let shares: Vec<f64> = if shape.relaxed && feasible {
+    let pooled = shape.pooled > 1;
+    let shares: Vec<f64> = if (shape.relaxed || pooled) && feasible {
         y_columns.iter().map(|c| c.iter().map(|&k| values.columns().get(k).copied().unwrap_or(0.0)).sum()).collect()
     } else {
         Vec::new()
     };
-    let (placed, income) = if feasible && !shape.relaxed {
+    // A pooled model's acceptance is no schedule: its jobs may need migration.
+    let (placed, income) = if feasible && !shape.relaxed && !pooled {
         verified_schedule(&y_columns, jobs, values.columns())
     } else {
         (vec![None; jobs.len()], 0)
@@ -263,16 +266,17 @@ fn verified_schedule(y_columns: &[Vec<usize>], jobs: &[OfflineJob], values: &[f6
 }
 
 /// The known schedule (`placed`: each job's machine, or `None`) as values of every
-/// column: its machines relabelled in order of their earliest-released job (the
-/// model's symmetry cut allows that labelling), each machine's jobs run by EDF and
-/// their runs cut at the intervals. `None` when a machine's jobs miss a deadline.
+/// column (`columns` of them): its machines relabelled in order of their
+/// earliest-released job (the model's symmetry cut allows that labelling), or all
+/// labelled 0 in a `pooled` model, each machine's jobs run by EDF and their runs cut at
+/// the intervals. `None` when a machine's jobs miss a deadline.
 fn start_values(
     jobs: &[OfflineJob],
     placed: &[Option<u16>],
     y_columns: &[Vec<usize>],
     z_columns: &[Vec<Option<(usize, usize)>>],
     cuts: &[u64],
-    columns: usize,
+    (columns, pooled): (usize, bool),
 ) -> Option<Vec<f64>> {
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by_key(|&j| (jobs[j].release, j));
@@ -286,6 +290,7 @@ fn start_values(
     }
     let mut values = vec![0.0; columns];
     for (label, machine) in labels.iter().enumerate() {
+        let label = if pooled { 0 } else { label };
         let mine: Vec<usize> =
             (0..jobs.len()).filter(|&j| placed.get(j).copied().flatten() == Some(*machine)).collect();
         let set: Vec<OfflineJob> = mine.iter().map(|&j| jobs[j]).collect();

@@ -25,6 +25,7 @@
 //! - [`improve`]: the greedy schedule improved by inserting the jobs it rejected.
 //! - `search`: a cluster's steps, and `--method whole` without them (feature `optimum`).
 //! - `milp`: the mixed-integer program and its relaxation (feature `optimum`).
+//! - `pack`: a set the machines run pooled, packed onto them (feature `optimum`).
 //! - [`cli`]: `host-sim optimum` and `host-sim cv-sweep`.
 //! - [`grid`]: the cv grid over traces, sampled weeks, modes and machine counts.
 //! - [`plan`]: each window's expected solve time, known before solving (`--plan`).
@@ -39,6 +40,8 @@ pub mod grid;
 pub mod improve;
 #[cfg(feature = "optimum")]
 pub mod milp;
+#[cfg(feature = "optimum")]
+pub mod pack;
 #[cfg(feature = "optimum")]
 pub mod search;
 pub mod plan;

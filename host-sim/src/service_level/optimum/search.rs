@@ -6,17 +6,21 @@
 //!    several machines it is the relaxation of the machines pooled into one with
 //!    migration ([`Shape::pooled`]), which bounds every schedule without migration as
 //!    the model's own relaxation does (whose jobs may also run on several machines, a
-//!    share on each), from a model a machine's size. Then, while the cluster is open, a
-//!    schedule is built machine by machine: each machine the one-machine optimum of
-//!    the jobs the machines before it left, within a quarter of the time (all of it
-//!    where the whole model is too large to build, and step 4 does not run);
-//! 3. a neighbourhood of the schedule: the model over the jobs that the schedule or the
+//!    share on each), from a model a machine's size;
+//! 3. on several machines, while the cluster is open: the pooled model with each job
+//!    accepted whole, within a quarter of the time. Its dual bound bounds every
+//!    schedule without migration too, and the jobs it accepts, packed onto the machines
+//!    by [`pack`], are a schedule. Then a schedule is built machine by machine: each
+//!    machine the one-machine optimum of the jobs the machines before it left, within a
+//!    quarter of the time left (all of it where the whole model is too large to build,
+//!    and step 5 does not run);
+//! 4. a neighbourhood of the schedule: the model over the jobs that the schedule or the
 //!    relaxation take at all, those both take whole forced in. It is small (most jobs of
 //!    an overloaded cluster are rejected by both), and its optimum is often the
 //!    cluster's: then step 2's bound proves it without the whole model. It is skipped
 //!    when more than half of the jobs would be free in it (on several machines, every
 //!    job it keeps is: its machine is free);
-//! 4. the whole model, from the best schedule so far, with the time left.
+//! 5. the whole model, from the best schedule so far, with the time left.
 //!
 //! Each step's schedule is checked by exact EDF per machine; each bound is the solver's
 //! (the relaxation's optimum or the MIP's dual bound), floored after a margin of
@@ -27,9 +31,10 @@ use std::time::Instant;
 
 use replay::model::service_level::OfflineJob;
 
-use super::exact::{Bracket, Proof};
+use super::exact::{Bracket, Proof, income};
 use super::improve::improve;
 use super::milp::{self, MilpError, Shape};
+use super::pack::pack;
 use super::plan::{MAX_COLUMNS, columns};
 use super::{Budget, Method, Solved};
 
@@ -71,11 +76,11 @@ pub fn solve(
         }
     };
     let whole = vec![false; jobs.len()];
-    let mut known = Known { schedule: placed.to_vec(), best: floor, upper: total };
+    let mut known = Known { schedule: placed.to_vec(), best: floor, upper: total, proof: Proof::AllEarned };
     if method == Method::Steps {
         known = steps(jobs, machines, unit, known, whole_fits, (&scaled, &left))?;
         if known.best >= known.upper {
-            let proof = if known.best >= total { Proof::AllEarned } else { Proof::Relaxation };
+            let proof = if known.best >= total { Proof::AllEarned } else { known.proof };
             return Ok(Solved { bracket: Bracket::exact(known.best), schedule: known.schedule, proof });
         }
     }
@@ -100,15 +105,34 @@ pub fn solve(
 /// A schedule (each job's machine, or `None`) and its income.
 type Scheduled = (Vec<Option<u16>>, u128);
 
-/// What is known of a cluster's optimum: the best schedule, its income, a bound.
+/// What is known of a cluster's optimum: the best schedule, its income, a bound and
+/// what proves it.
 struct Known {
     schedule: Vec<Option<u16>>,
     best: u128,
     upper: u128,
+    proof: Proof,
 }
 
-/// Steps 1 to 3: the known schedule improved, the relaxation's bound (and on several
-/// machines the schedule built machine by machine), the neighbourhood.
+impl Known {
+    /// Takes `schedule` when it earns more than the best so far.
+    fn offer(&mut self, schedule: Vec<Option<u16>>, earned: u128) {
+        if earned > self.best {
+            (self.schedule, self.best) = (schedule, earned);
+        }
+    }
+
+    /// Takes `upper`, proven by `proof`, when it is tighter than the bound so far.
+    fn bound(&mut self, upper: u128, proof: Proof) {
+        if upper < self.upper {
+            (self.upper, self.proof) = (upper, proof);
+        }
+    }
+}
+
+/// Steps 1 to 4: the known schedule improved, the relaxation's bound (and on several
+/// machines the pooled model's, its jobs packed, and the schedule built machine by
+/// machine), the neighbourhood.
 fn steps(
     jobs: &[OfflineJob],
     machines: usize,
@@ -127,25 +151,51 @@ fn steps(
     // migrating job), from a model a machine's size.
     let shape = Shape { relaxed: true, forced: &whole, pooled: machines };
     let relaxed = milp::run(jobs, 1, unit, shape, &[], left())?;
-    known.upper = known.upper.min(scaled(relaxed.bound));
+    known.bound(scaled(relaxed.bound), Proof::Relaxation);
     note("relaxation", started, known.best, known.upper);
+    if machines > 1 && known.best < known.upper {
+        pooled(jobs, machines, unit, &mut known, (scaled, left() / 4.0))?;
+        note("pooled and packed", started, known.best, known.upper);
+    }
     if machines > 1 && known.best < known.upper {
         // A quarter of the time when the whole model follows, else all of it.
         let share = if whole_follows { left() / 4.0 } else { left() };
         let (schedule, earned) = machine_by_machine(jobs, machines, &known.schedule, share)?;
-        if earned > known.best {
-            (known.schedule, known.best) = (schedule, earned);
-        }
+        known.offer(schedule, earned);
         note("machine by machine", started, known.best, known.upper);
     }
     if known.best < known.upper && !relaxed.shares.is_empty() {
         let found = neighbourhood(jobs, machines, unit, &known.schedule, &relaxed.shares, left() / 2.0)?;
-        if let Some((better, earned)) = found.filter(|&(_, earned)| earned > known.best) {
-            (known.schedule, known.best) = (better, earned);
+        if let Some((better, earned)) = found {
+            known.offer(better, earned);
         }
         note("neighbourhood", started, known.best, known.upper);
     }
     Ok(known)
+}
+
+/// The machines pooled into one with migration as an integer model, within `seconds`
+/// from the known schedule: its dual bound bounds every schedule without migration
+/// too, and the jobs it accepts, packed onto the machines ([`pack`]) and then improved
+/// with the rest ([`improve`]), are a schedule.
+fn pooled(
+    jobs: &[OfflineJob],
+    machines: usize,
+    unit: u64,
+    known: &mut Known,
+    (scaled, seconds): (&dyn Fn(f64) -> u128, f64),
+) -> Result<(), MilpError> {
+    let none = vec![false; jobs.len()];
+    let shape = Shape { relaxed: false, forced: &none, pooled: machines };
+    let solved = milp::run(jobs, 1, unit, shape, &known.schedule, seconds)?;
+    known.bound(scaled(solved.bound), Proof::BranchAndBound);
+    let set: Vec<usize> = (0..jobs.len()).filter(|&j| solved.shares.get(j).is_some_and(|&s| s > 0.5)).collect();
+    if !set.is_empty() {
+        let packed = pack(jobs, machines, &set);
+        let earned = income(jobs, &packed);
+        known.offer(packed, earned);
+    }
+    Ok(())
 }
 
 /// With HOST_SIM_HIGHS_LOG set, a line on standard error after each step: its time and
@@ -233,10 +283,6 @@ fn machine_by_machine(
     Ok((built, earned))
 }
 
-/// The income of the jobs `schedule` places.
-fn income(jobs: &[OfflineJob], schedule: &[Option<u16>]) -> u128 {
-    jobs.iter().zip(schedule).filter(|(_, m)| m.is_some()).map(|(j, _)| u128::from(j.income)).sum()
-}
 
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
