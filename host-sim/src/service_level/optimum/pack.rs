@@ -8,9 +8,11 @@
 //! that earn the most together:
 //!
 //! 1. each job of the set in turn goes to a machine whose jobs stay EDF-feasible with
-//!    it, in four orders (by deadline, by release, longest first, least slack first),
-//!    on the first such machine or on the one with the least work in the job's window
-//!    ([`Choice`]): twelve packings;
+//!    it, in six orders (by deadline, by release, longest first, least slack first, and
+//!    the jobs without slack first, each part by release or by deadline: those jobs
+//!    are fixed intervals, which taken by release never need a fifth machine where
+//!    four overlap), on the first such machine or on the one with the least work in
+//!    the job's window ([`Choice`]): eighteen packings;
 //! 2. the best few are improved ([`improve`]) over the set alone (a job left out may
 //!    take the place of cheaper ones), then over every job, then by ejection chains
 //!    ([`chains`]: the jobs a job displaces move to other machines);
@@ -53,11 +55,13 @@ enum Choice {
 /// The jobs of `set` (indices into `jobs`) packed onto `machines` machines and
 /// improved with the other jobs as described above: each job's machine, or `None`.
 pub fn pack(jobs: &[OfflineJob], machines: usize, set: &[usize]) -> Vec<Option<u16>> {
-    let keys: [Key; 4] = [
+    let keys: [Key; 6] = [
         |j| (j.deadline, j.release),
         |j| (j.release, j.deadline),
         |j| (u64::MAX - j.p, j.deadline),
         |j| (j.deadline - j.release - j.p, j.deadline),
+        |j| (u64::from(j.deadline - j.release > j.p), j.release),
+        |j| (u64::from(j.deadline - j.release > j.p), j.deadline),
     ];
     let mut packings: Vec<(u128, Vec<Option<u16>>)> = Vec::new();
     for key in keys {
