@@ -136,8 +136,9 @@ fn load(set: &[OfflineJob], job: OfflineJob, choice: Choice) -> u128 {
 /// The schedule `placed` of `jobs` on `machines` machines improved by ejection chains:
 /// a job left out takes the place of the cheapest jobs in its way on one machine (as
 /// in [`improve`], but those may earn more than it), and each of them moves to another
-/// machine where it fits as it is; the best such chain over the machines is made when
-/// the income rises. Passes repeat while one improves, within a budget of EDF runs.
+/// machine, displacing cheaper jobs there in turn if it must; the best such chain over
+/// the machines is made when the income rises. Passes repeat while one improves,
+/// within a budget of EDF runs.
 pub fn chains(jobs: &[OfflineJob], machines: usize, placed: &[Option<u16>]) -> Vec<Option<u16>> {
     let mut on: Vec<Vec<usize>> = vec![Vec::new(); machines];
     for (j, machine) in placed.iter().enumerate() {
@@ -165,9 +166,13 @@ pub fn chains(jobs: &[OfflineJob], machines: usize, placed: &[Option<u16>]) -> V
             for &k in &best.ejected {
                 placed[k] = None;
             }
-            for &(k, to) in &best.moved {
-                on[to].push(k);
-                placed[k] = u16::try_from(to).ok();
+            for (k, to, displaced) in &best.moved {
+                on[*to].retain(|x| !displaced.contains(x));
+                on[*to].push(*k);
+                placed[*k] = u16::try_from(*to).ok();
+                for &x in displaced {
+                    placed[x] = None;
+                }
             }
             improved = true;
         }
@@ -178,34 +183,35 @@ pub fn chains(jobs: &[OfflineJob], machines: usize, placed: &[Option<u16>]) -> V
 }
 
 /// One ejection chain: `j` onto `machine`, the jobs `ejected` from it, of which
-/// `moved` went on to other machines, for a rise in income of `gain`.
+/// `moved` went on to other machines (each as `(job, machine, the jobs it displaced
+/// there)`), for a rise in income of `gain`.
 struct Chain {
     machine: usize,
     ejected: Vec<usize>,
-    moved: Vec<(usize, usize)>,
+    moved: Vec<(usize, usize, Vec<usize>)>,
     gain: u64,
 }
 
 /// The chain that inserts `j` on `machine` (as `(machine, j)`), when it raises the
-/// income.
+/// income: each job it ejects, dearest first, goes to the other machine where the
+/// jobs it displaces in turn (as [`insert`] picks them, cheaper than it) earn least.
 fn chain(jobs: &[OfflineJob], on: &[Vec<usize>], (machine, j): (usize, usize), budget: &mut usize) -> Option<Chain> {
     let limit = jobs[j].income.saturating_mul(CHAIN_REACH);
     let (mut ejected, lost) = insert(jobs, &on[machine], j, limit, budget)?;
     ejected.sort_by_key(|&k| (Reverse(jobs[k].income), k));
-    let mut others: Vec<Vec<OfflineJob>> = on.iter().map(|set| set.iter().map(|&k| jobs[k]).collect()).collect();
+    let mut others: Vec<Vec<usize>> = on.to_vec();
     let mut moved = Vec::new();
     let mut back = 0u64;
     for &k in &ejected {
-        for (to, set) in others.iter_mut().enumerate().filter(|(to, _)| *to != machine) {
-            *budget = budget.checked_sub(1)?;
-            set.push(jobs[k]);
-            if edf_feasible(set) {
-                moved.push((k, to));
-                back += jobs[k].income;
-                break;
-            }
-            set.pop();
-        }
+        let best = (0..others.len())
+            .filter(|&to| to != machine)
+            .filter_map(|to| insert(jobs, &others[to], k, jobs[k].income, budget).map(|out| (to, out)))
+            .min_by_key(|(to, (_, cost))| (*cost, *to));
+        let Some((to, (displaced, cost))) = best else { continue };
+        others[to].retain(|x| !displaced.contains(x));
+        others[to].push(k);
+        back += jobs[k].income - cost;
+        moved.push((k, to, displaced));
     }
     let gain = (jobs[j].income + back).checked_sub(lost).filter(|&g| g > 0)?;
     Some(Chain { machine, ejected, moved, gain })
