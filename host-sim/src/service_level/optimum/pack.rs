@@ -10,17 +10,22 @@
 //! 1. each job of the set in turn goes to a machine whose jobs stay EDF-feasible with
 //!    it, in six orders (by deadline, by release, longest first, least slack first, and
 //!    the jobs without slack first, each part by release or by deadline: those jobs
-//!    are fixed intervals, which taken by release never need a fifth machine where
-//!    four overlap), on the first such machine or on the one with the least work in
-//!    the job's window ([`Choice`]): eighteen packings;
-//! 2. the best few are improved ([`improve`]) over the set alone (a job left out may
+//!    are fixed intervals, and placed by release they fit wherever no more of them
+//!    overlap than there are machines), on the first such machine or on the one with
+//!    the least work overlapping the job's window or expected inside it ([`Choice`]):
+//!    eighteen packings;
+//! 2. the best three are improved ([`improve`]) over the set alone (a job left out may
 //!    take the place of cheaper ones), then over every job, then by ejection chains
-//!    ([`chains`]: the jobs a job displaces move to other machines);
+//!    ([`chains`]: the jobs a job displaces move to other machines, displacing cheaper
+//!    ones there in turn);
 //! 3. the best result is the schedule.
 //!
-//! Every schedule it returns is checked by exact EDF per machine, in integers.
+//! Past its time, it makes no further packing or improvement (the first of each is
+//! always made). Every schedule it returns is checked by exact EDF per machine, in
+//! integers.
 
 use std::cmp::Reverse;
+use std::time::Instant;
 
 use replay::model::service_level::OfflineJob;
 
@@ -53,8 +58,11 @@ enum Choice {
 }
 
 /// The jobs of `set` (indices into `jobs`) packed onto `machines` machines and
-/// improved with the other jobs as described above: each job's machine, or `None`.
-pub fn pack(jobs: &[OfflineJob], machines: usize, set: &[usize]) -> Vec<Option<u16>> {
+/// improved with the other jobs as described above, within `seconds`: each job's
+/// machine, or `None`.
+pub fn pack(jobs: &[OfflineJob], machines: usize, set: &[usize], seconds: f64) -> Vec<Option<u16>> {
+    let started = Instant::now();
+    let over = || started.elapsed().as_secs_f64() >= seconds;
     let keys: [Key; 6] = [
         |j| (j.deadline, j.release),
         |j| (j.release, j.deadline),
@@ -68,6 +76,9 @@ pub fn pack(jobs: &[OfflineJob], machines: usize, set: &[usize]) -> Vec<Option<u
         let mut order = set.to_vec();
         order.sort_by_key(|&j| (key(&jobs[j]), j));
         for choice in [Choice::First, Choice::LeastWork, Choice::LeastExpected] {
+            if !packings.is_empty() && over() {
+                break;
+            }
             let placed = packed(jobs, machines, &order, choice);
             packings.push((income(jobs, &placed), placed));
         }
@@ -76,7 +87,10 @@ pub fn pack(jobs: &[OfflineJob], machines: usize, set: &[usize]) -> Vec<Option<u
     packings.sort_by_key(|(earned, _)| Reverse(*earned));
     let sub: Vec<OfflineJob> = set.iter().map(|&j| jobs[j]).collect();
     let mut best: (u128, Vec<Option<u16>>) = (0, vec![None; jobs.len()]);
-    for (_, placed) in packings.into_iter().take(CANDIDATES) {
+    for (tried, (_, placed)) in packings.into_iter().take(CANDIDATES).enumerate() {
+        if tried > 0 && over() {
+            break;
+        }
         // Improved over the set alone (its jobs, their machines as packed), then with
         // every job.
         let start: Vec<Option<u16>> = set.iter().map(|&j| placed[j]).collect();
@@ -250,7 +264,7 @@ mod tests {
             let machines = 2 + (seed % 3) as usize;
             // Every other set leaves out every third job, as a pooled model's would.
             let set: Vec<usize> = (0..jobs.len()).filter(|j| seed % 2 == 0 || j % 3 != 0).collect();
-            let placed = pack(&jobs, machines, &set);
+            let placed = pack(&jobs, machines, &set, 60.0);
             assert!(feasible(&jobs, &placed, machines), "seed {seed}");
             let mut order = set.clone();
             order.sort_by_key(|&j| (jobs[j].deadline, jobs[j].release, j));

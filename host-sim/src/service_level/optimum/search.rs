@@ -176,8 +176,9 @@ fn steps(
 
 /// The machines pooled into one with migration as an integer model, within `seconds`
 /// from the known schedule: its dual bound bounds every schedule without migration
-/// too, and the jobs it accepts, packed onto the machines ([`pack`]) and then improved
-/// with the rest ([`improve`]), are a schedule.
+/// too, and the jobs it accepts, packed onto the machines and improved with the rest
+/// ([`pack`], in what the model left of the time, at least a quarter of it), are a
+/// schedule.
 fn pooled(
     jobs: &[OfflineJob],
     machines: usize,
@@ -185,13 +186,16 @@ fn pooled(
     known: &mut Known,
     (scaled, seconds): (&dyn Fn(f64) -> u128, f64),
 ) -> Result<(), MilpError> {
+    let started = Instant::now();
     let none = vec![false; jobs.len()];
     let shape = Shape { relaxed: false, forced: &none, pooled: machines };
     let solved = milp::run(jobs, 1, unit, shape, &known.schedule, seconds)?;
     known.bound(scaled(solved.bound), Proof::BranchAndBound);
     let set: Vec<usize> = (0..jobs.len()).filter(|&j| solved.shares.get(j).is_some_and(|&s| s > 0.5)).collect();
     if !set.is_empty() {
-        let packed = pack(jobs, machines, &set);
+        // What the model left of the time, and at least a quarter of it.
+        let left = (seconds - started.elapsed().as_secs_f64()).max(seconds / 4.0);
+        let packed = pack(jobs, machines, &set, left);
         let earned = income(jobs, &packed);
         known.offer(packed, earned);
     }
