@@ -14,10 +14,10 @@
 //!    overlap than there are machines), on the first such machine or on the one with
 //!    the least work overlapping the job's window or expected inside it ([`Choice`]):
 //!    eighteen packings;
-//! 2. the best three are improved ([`improve`]) over the set alone (a job left out may
-//!    take the place of cheaper ones), then over every job, then by ejection chains
-//!    ([`chains`]: the jobs a job displaces move to other machines, displacing cheaper
-//!    ones there in turn);
+//! 2. they are improved, the best first, while the time allows ([`improve`]) over the
+//!    set alone (a job left out may take the place of cheaper ones), then over every
+//!    job, then by ejection chains ([`chains`]: the jobs a job displaces move to other
+//!    machines, displacing cheaper ones there in turn);
 //! 3. the best result is the schedule.
 //!
 //! Past its time, it makes no further packing or improvement (the first of each is
@@ -31,9 +31,6 @@ use replay::model::service_level::OfflineJob;
 
 use super::exact::{edf_feasible, income};
 use super::improve::{improve, insert};
-
-/// Packings of step 1 that step 2 improves.
-const CANDIDATES: usize = 3;
 
 /// EDF runs the ejection chains may make, per job of the cluster.
 const CHAIN_RUNS_PER_JOB: usize = 400;
@@ -87,7 +84,7 @@ pub fn pack(jobs: &[OfflineJob], machines: usize, set: &[usize], seconds: f64) -
     packings.sort_by_key(|(earned, _)| Reverse(*earned));
     let sub: Vec<OfflineJob> = set.iter().map(|&j| jobs[j]).collect();
     let mut best: (u128, Vec<Option<u16>>) = (0, vec![None; jobs.len()]);
-    for (tried, (_, placed)) in packings.into_iter().take(CANDIDATES).enumerate() {
+    for (tried, (_, placed)) in packings.into_iter().enumerate() {
         if tried > 0 && over() {
             break;
         }
