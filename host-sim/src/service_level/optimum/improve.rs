@@ -30,16 +30,10 @@ const PASSES: usize = 8;
 /// The schedule `placed` (each job's machine or `None`) of `jobs` on `machines`
 /// machines, improved; its income is at least the one it started from.
 pub fn improve(jobs: &[OfflineJob], machines: usize, placed: &[Option<u16>]) -> Vec<Option<u16>> {
-    let mut on: Vec<Vec<usize>> = vec![Vec::new(); machines];
-    for (j, machine) in placed.iter().enumerate() {
-        if let Some(m) = machine.and_then(|m| on.get_mut(usize::from(m))) {
-            m.push(j);
-        }
-    }
+    let mut on = by_machine(placed, machines);
     let mut placed = placed.to_vec();
     let mut budget = EDF_RUNS_PER_JOB.saturating_mul(jobs.len().max(1));
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by_key(|&j| (Reverse(jobs[j].income), jobs[j].release, j));
+    let order = dearest_first(jobs);
     for _ in 0..PASSES {
         let mut improved = false;
         for &j in &order {
@@ -63,6 +57,25 @@ pub fn improve(jobs: &[OfflineJob], machines: usize, placed: &[Option<u16>]) -> 
         }
     }
     placed
+}
+
+/// Each machine's jobs (indices into the schedule `placed`) on `machines` machines.
+pub(super) fn by_machine(placed: &[Option<u16>], machines: usize) -> Vec<Vec<usize>> {
+    let mut on: Vec<Vec<usize>> = vec![Vec::new(); machines];
+    for (j, machine) in placed.iter().enumerate() {
+        if let Some(set) = machine.and_then(|m| on.get_mut(usize::from(m))) {
+            set.push(j);
+        }
+    }
+    on
+}
+
+/// The jobs' indices, the dearest first (ties by release, then index): the order in
+/// which the searches try the jobs left out.
+pub(super) fn dearest_first(jobs: &[OfflineJob]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&j| (Reverse(jobs[j].income), jobs[j].release, j));
+    order
 }
 
 /// The jobs to remove from machine set `set` so that `j` fits, and their income, when

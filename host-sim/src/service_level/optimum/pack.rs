@@ -30,7 +30,7 @@ use std::time::Instant;
 use replay::model::service_level::OfflineJob;
 
 use super::exact::{edf_feasible, income};
-use super::improve::{improve, insert};
+use super::improve::{by_machine, dearest_first, improve, insert};
 
 /// EDF runs the ejection chains may make, per job of the cluster.
 const CHAIN_RUNS_PER_JOB: usize = 400;
@@ -151,16 +151,10 @@ fn load(set: &[OfflineJob], job: OfflineJob, choice: Choice) -> u128 {
 /// the machines is made when the income rises. Passes repeat while one improves,
 /// within a budget of EDF runs.
 pub fn chains(jobs: &[OfflineJob], machines: usize, placed: &[Option<u16>]) -> Vec<Option<u16>> {
-    let mut on: Vec<Vec<usize>> = vec![Vec::new(); machines];
-    for (j, machine) in placed.iter().enumerate() {
-        if let Some(set) = machine.and_then(|m| on.get_mut(usize::from(m))) {
-            set.push(j);
-        }
-    }
+    let mut on = by_machine(placed, machines);
     let mut placed = placed.to_vec();
     let mut budget = CHAIN_RUNS_PER_JOB.saturating_mul(jobs.len().max(1));
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by_key(|&j| (Reverse(jobs[j].income), jobs[j].release, j));
+    let order = dearest_first(jobs);
     loop {
         let mut improved = false;
         for &j in &order {
