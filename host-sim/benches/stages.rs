@@ -21,7 +21,9 @@ use host_sim::record_log::Threaded;
 use host_sim::service_level::levels::single;
 use host_sim::service_level::sim::{self, RunConfig};
 use host_sim::swf::{self, Scan, SwfOptions};
-use replay::format::LogWriter;
+use kernel::log::Body;
+use kernel::service_level::{Decision, Event};
+use replay::format::{FormatError, LogWriter};
 
 const NASA: &str = "NASA-iPSC-1993-3.1-cln";
 const HPC2N: &str = "HPC2N-2002-2.2-cln";
@@ -120,4 +122,36 @@ fn hpc2n_run_threaded_log(bencher: Bencher) {
         sim::run(&config, &workload.jobs, Some(&mut log)).unwrap();
         log.finish().unwrap().finish().unwrap()
     });
+}
+
+/// HPC2N's records (64 machines) encoded into a `Vec` on the caller's thread: what the
+/// log's own thread does in `host-sim run`, alone.
+#[divan::bench]
+fn hpc2n_encode(bencher: Bencher) {
+    let workload = support::trace(HPC2N).workload;
+    let config = RunConfig::new(64, single(2000));
+    let header = config.log_header(&workload);
+    let mut records = Recorded::default();
+    sim::run(&config, &workload.jobs, Some(&mut records)).unwrap();
+    bencher.counter(ItemsCount::new(records.0.len())).bench(|| {
+        let mut log = LogWriter::new(Vec::with_capacity(4 << 20), &header).unwrap();
+        log.record_all(&records.0).unwrap();
+        log.finish().unwrap()
+    });
+}
+
+/// Every record a run hands over, in order.
+#[derive(Default)]
+struct Recorded(Vec<Body>);
+
+impl sim::Recorder for Recorded {
+    fn event(&mut self, event: &Event) -> Result<(), FormatError> {
+        self.0.push(Body::Event(*event));
+        Ok(())
+    }
+
+    fn decision(&mut self, decision: &Decision) -> Result<(), FormatError> {
+        self.0.push(Body::Decision(*decision));
+        Ok(())
+    }
 }

@@ -87,13 +87,12 @@ fn encode<W: Write>(
 ) -> Option<FormatError> {
     let mut failed = None;
     for mut batch in batches {
-        for body in batch.drain(..) {
-            if failed.is_none()
-                && let Err(e) = writer.record(body)
-            {
-                failed = Some(e);
-            }
+        if failed.is_none()
+            && let Err(e) = writer.record_all(&batch)
+        {
+            failed = Some(e);
         }
+        batch.clear();
         // The run may have finished and stopped taking them back.
         let _ = emptied.send(batch);
     }

@@ -69,6 +69,22 @@ fn the_same_records_give_the_same_bytes() {
     assert_eq!(sample_log(500).0, sample_log(500).0);
 }
 
+/// Records handed over in batches of any size, across block ends, give the bytes of
+/// one `record` call each (the blocks are cut after the same records).
+#[test]
+fn records_written_in_batches_are_written_one_by_one() {
+    let (bytes, bodies) = sample_log(3000);
+    assert!(bytes.len() > 3 * replay::format::BLOCK_TARGET_BYTES, "the sample spans several blocks");
+    for batch in [1, 2, 7, 100, 4096, bodies.len()] {
+        let mut writer = LogWriter::new(Vec::new(), &header()).unwrap();
+        for chunk in bodies.chunks(batch) {
+            writer.record_all(chunk).unwrap();
+        }
+        assert_eq!(writer.records(), bodies.len() as u64);
+        assert_eq!(writer.finish().unwrap(), bytes, "batches of {batch}");
+    }
+}
+
 #[test]
 fn a_cut_log_is_read_up_to_its_last_intact_block() {
     let (bytes, bodies) = sample_log(3000);

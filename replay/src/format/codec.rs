@@ -70,6 +70,22 @@ pub trait TagSpace: std::fmt::Debug + Send {
     fn encode(&mut self, body: &Body, out: &mut Vec<u8>);
     /// Decodes the record at `cursor`, which must be the next one of its block.
     fn decode(&mut self, cursor: &mut Cursor<'_>) -> Result<Body, CodecError>;
+
+    /// [`Self::encode`]s the records at the front of `bodies`, one by one, until
+    /// `out` holds `limit` bytes or more (the block is full) or they end; returns how
+    /// many it took. One call a batch: the space's own `encode` is called directly
+    /// in the loop, where a call per record goes through the space's vtable.
+    fn encode_until(&mut self, bodies: &[Body], out: &mut Vec<u8>, limit: usize) -> usize {
+        let mut taken = 0;
+        for body in bodies {
+            self.encode(body, out);
+            taken += 1;
+            if out.len() >= limit {
+                break;
+            }
+        }
+        taken
+    }
 }
 
 /// Encodes and decodes records against the context of their block.
@@ -113,6 +129,11 @@ impl RecordCodec {
     /// Appends `body` to `out` (at most [`RECORD_MAX_BYTES`]).
     pub fn encode(&mut self, body: &Body, out: &mut Vec<u8>) {
         self.space.encode(body, out);
+    }
+
+    /// See [`TagSpace::encode_until`].
+    pub fn encode_until(&mut self, bodies: &[Body], out: &mut Vec<u8>, limit: usize) -> usize {
+        self.space.encode_until(bodies, out, limit)
     }
 
     /// Decodes the record at `cursor`, which must be the next one of its block.

@@ -92,6 +92,19 @@ impl<W: Write> LogWriter<W> {
         Ok(())
     }
 
+    /// Appends `bodies`, in order: the bytes of as many [`Self::record`] calls.
+    pub fn record_all(&mut self, mut bodies: &[Body]) -> Result<(), FormatError> {
+        while !bodies.is_empty() {
+            let taken = self.codec.encode_until(bodies, &mut self.block, BLOCK_TARGET_BYTES);
+            self.seq += taken as u64;
+            bodies = bodies.get(taken..).unwrap_or_default();
+            if self.block.len() >= BLOCK_TARGET_BYTES {
+                self.flush_block()?;
+            }
+        }
+        Ok(())
+    }
+
     /// Records written so far.
     pub fn records(&self) -> u64 {
         self.seq

@@ -88,18 +88,31 @@ impl ServiceLevelCodec {
         level.deadline(submit.t, submit.p)
     }
 
-    /// Appends `body` to `out` (at most [`super::RECORD_MAX_BYTES`]).
+    /// Appends `body` to `out` (at most [`super::RECORD_MAX_BYTES`]), and moves the
+    /// context past it as [`Context::update`] does, in the same arm: one dispatch on
+    /// the record's kind, where a second would cost a mispredicted jump most records.
     pub(super) fn encode(&mut self, body: &Body, out: &mut Vec<u8>) {
         match *body {
-            Body::Event(Event::Submit { t, job, p, level }) => self.put_submit(t, job, p, level, out),
-            Body::Event(Event::Advance { t: Tick::MAX }) => out.push(tag(ADVANCE, DRAIN)),
+            Body::Event(Event::Submit { t, job, p, level }) => {
+                self.put_submit(t, job, p, level, out);
+                self.context.submitted(t, job, p, level);
+            }
+            Body::Event(Event::Advance { t: Tick::MAX }) => {
+                out.push(tag(ADVANCE, DRAIN));
+                self.context.now = Tick::MAX;
+            }
             Body::Event(Event::Advance { t }) => {
                 out.push(tag(ADVANCE, 0));
                 varint::put(out, varint::step(self.context.now, t));
+                self.context.now = t;
             }
-            Body::Event(Event::Reset) => out.push(tag(RESET, 0)),
+            Body::Event(Event::Reset) => {
+                out.push(tag(RESET, 0));
+                self.context.reset();
+            }
             Body::Decision(Decision::Accept { job, machine, deadline, preempted }) => {
                 self.put_accept(job, machine, deadline, preempted, out);
+                self.context.machine = machine;
             }
             Body::Decision(Decision::Reject { job, reason }) => {
                 let expected = self.context.submit.job;
@@ -107,15 +120,21 @@ impl ServiceLevelCodec {
                 out.push(tag(REJECT, reason_bits(reason) | explicit));
                 put_job(explicit, expected, job, out);
             }
-            Body::Decision(Decision::Start { t, job, machine }) => self.put_run(START, t, job, machine, out),
+            Body::Decision(Decision::Start { t, job, machine }) => {
+                self.put_run(START, t, job, machine, out);
+                self.context.started(t, job, machine);
+            }
             Body::Decision(Decision::Preempt { t, job, machine }) => {
                 self.put_run(PREEMPT, t, job, machine, out);
+                self.context.stopped(t, machine);
             }
             Body::Decision(Decision::Complete { t, job, machine }) => {
                 self.put_run(COMPLETE, t, job, machine, out);
+                self.context.stopped(t, machine);
             }
             Body::ReservationEvent(event) => {
                 reservation::put_event(&event, self.context.now, &self.context.reservation, out);
+                self.context.update(body);
             }
             Body::ReservationDecision(decision) => {
                 reservation::put_decision(&decision, self.context.now, &self.context.reservation, out);
@@ -124,7 +143,6 @@ impl ServiceLevelCodec {
             // space; here their tag is one no reader accepts.
             _ => out.push(u8::MAX),
         }
-        self.context.update(body);
     }
 
     fn put_submit(&self, t: Tick, job: JobId, p: Tick, level: LevelId, out: &mut Vec<u8>) {

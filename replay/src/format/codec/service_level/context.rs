@@ -59,36 +59,54 @@ impl Context {
         self.machines.get(usize::from(machine)).copied().unwrap_or_default()
     }
 
-    /// Moves the context past `body`; writer and reader call this after every record.
+    /// Moves the context past `body`; writer and reader call this after every record
+    /// (the writer through the one method of the record's kind below).
     pub(super) fn update(&mut self, body: &Body) {
         match *body {
-            Body::Event(Event::Submit { t, job, p, level }) => {
-                self.now = t;
-                self.submit = LastSubmit { t, job, p, level };
-            }
+            Body::Event(Event::Submit { t, job, p, level }) => self.submitted(t, job, p, level),
             Body::Event(Event::Advance { t }) => self.now = t,
-            Body::Event(Event::Reset) => {
-                self.now = 0;
-                self.machines = [MachineContext::default(); TRACKED_MACHINES];
-            }
+            Body::Event(Event::Reset) => self.reset(),
             Body::Decision(Decision::Accept { machine, .. }) => self.machine = machine,
             Body::Decision(Decision::Reject { .. }) => {}
-            Body::Decision(Decision::Start { t, job, machine }) => {
-                self.machine = machine;
-                if let Some(m) = self.machines.get_mut(usize::from(machine)) {
-                    *m = MachineContext { time: t, started: job };
-                }
-            }
+            Body::Decision(Decision::Start { t, job, machine }) => self.started(t, job, machine),
             Body::Decision(Decision::Preempt { t, machine, .. } | Decision::Complete { t, machine, .. }) => {
-                self.machine = machine;
-                if let Some(m) = self.machines.get_mut(usize::from(machine)) {
-                    m.time = t;
-                }
+                self.stopped(t, machine);
             }
             Body::ReservationEvent(event) => self.reservation.update(&event, &mut self.now),
             Body::ReservationDecision(_) => {}
             // Another model's log keeps its own context, in its own tag space.
             _ => {}
+        }
+    }
+
+    /// Past a Submit.
+    #[inline]
+    pub(super) fn submitted(&mut self, t: Tick, job: JobId, p: Tick, level: LevelId) {
+        self.now = t;
+        self.submit = LastSubmit { t, job, p, level };
+    }
+
+    /// Past a Reset.
+    pub(super) fn reset(&mut self) {
+        self.now = 0;
+        self.machines = [MachineContext::default(); TRACKED_MACHINES];
+    }
+
+    /// Past a Start.
+    #[inline]
+    pub(super) fn started(&mut self, t: Tick, job: JobId, machine: MachineId) {
+        self.machine = machine;
+        if let Some(m) = self.machines.get_mut(usize::from(machine)) {
+            *m = MachineContext { time: t, started: job };
+        }
+    }
+
+    /// Past a Preempt or a Complete.
+    #[inline]
+    pub(super) fn stopped(&mut self, t: Tick, machine: MachineId) {
+        self.machine = machine;
+        if let Some(m) = self.machines.get_mut(usize::from(machine)) {
+            m.time = t;
         }
     }
 
