@@ -12,6 +12,7 @@ use super::types::{LevelId, MachineId, RejectReason};
 use crate::contract;
 use crate::types::{JobId, Tick};
 
+mod due;
 #[cfg(debug_assertions)]
 mod invariants;
 
@@ -233,7 +234,7 @@ impl<const M: usize, const Q: usize, const L: usize> ServiceLevelKernel<M, Q, L>
             // without a branch per machine. `due` says `Tick::MAX` for an idle
             // machine too: the machine's own head decides at `t = Tick::MAX`.
             let group = self.due.get(first..in_use.min(first.saturating_add(64))).unwrap_or(&[]);
-            let mut due = group.iter().enumerate().fold(0u64, |bits, (i, &d)| bits | u64::from(d <= t) << i);
+            let mut due = due::due_by(group, t);
             while due != 0 {
                 let index = first.saturating_add(due.trailing_zeros() as usize);
                 due &= due.wrapping_sub(1);
