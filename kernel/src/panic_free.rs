@@ -7,11 +7,15 @@
 //! a total order. These give the same results on every valid input and simply do
 //! nothing (or hand the value back) on an invalid one.
 
-use heapless::Vec;
+use heapless::{LenType, Vec};
 
 /// `v.insert(index, value)`: shifts `v[index..]` one place back. A full vector or an
 /// index past the end hands `value` back.
-pub(crate) fn insert<T, const N: usize>(v: &mut Vec<T, N>, index: usize, value: T) -> Result<(), T> {
+pub(crate) fn insert<T, L: LenType, const N: usize>(
+    v: &mut Vec<T, N, L>,
+    index: usize,
+    value: T,
+) -> Result<(), T> {
     if v.is_full() {
         return Err(value);
     }
@@ -24,7 +28,7 @@ pub(crate) fn insert<T, const N: usize>(v: &mut Vec<T, N>, index: usize, value: 
 }
 
 /// `v.remove(0)`: shifts the rest one place forward. `None` when empty.
-pub(crate) fn remove_first<T, const N: usize>(v: &mut Vec<T, N>) -> Option<T> {
+pub(crate) fn remove_first<T, L: LenType, const N: usize>(v: &mut Vec<T, N, L>) -> Option<T> {
     let mut carry = v.pop()?;
     for slot in v.iter_mut().rev() {
         core::mem::swap(slot, &mut carry);
@@ -34,7 +38,7 @@ pub(crate) fn remove_first<T, const N: usize>(v: &mut Vec<T, N>) -> Option<T> {
 
 /// `v.remove(index)`: shifts `v[index + 1..]` one place forward. `None` for an index
 /// past the end.
-pub(crate) fn remove<T: Copy, const N: usize>(v: &mut Vec<T, N>, index: usize) -> Option<T> {
+pub(crate) fn remove<T: Copy, L: LenType, const N: usize>(v: &mut Vec<T, N, L>, index: usize) -> Option<T> {
     // The rest moves one place forward over the value, and the last (now doubled) is
     // popped: a rotation did the same through a buffer, for any `T`, several times
     // slower on the short tails of the kernels' tables.

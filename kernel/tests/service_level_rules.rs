@@ -297,7 +297,7 @@ fn bad_configurations_are_refused() {
 fn state_sizes_are_as_documented() {
     use core::mem::size_of;
     assert_eq!(size_of::<ServiceLevelKernel<1, 16, 4>>(), 600);
-    assert_eq!(size_of::<ServiceLevelKernel<4, 32, 8>>(), 4_096);
-    assert_eq!(size_of::<ServiceLevelKernel<16, 256, 32>>(), 120_224);
-    assert_eq!(size_of::<ServiceLevelKernel<64, 256, 32>>(), 480_032);
+    assert_eq!(size_of::<ServiceLevelKernel<4, 32, 8>>(), 4_072);
+    assert_eq!(size_of::<ServiceLevelKernel<16, 256, 32>>(), 120_104);
+    assert_eq!(size_of::<ServiceLevelKernel<64, 256, 32>>(), 479_528);
 }

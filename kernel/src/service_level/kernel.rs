@@ -118,6 +118,10 @@ pub struct ServiceLevelKernel<const M: usize, const Q: usize, const L: usize> {
     /// few cache lines rather than a read of every machine's queue. Refreshed
     /// ([`Self::mark`]) whenever a machine's queue changes.
     due: [Tick; M],
+    /// At most the earliest of `due` over the machines in use (exactly it after an
+    /// advance that ran any machine): an advance to an earlier time has nothing to
+    /// run and skips the scan of `due` (most submits on HPC2N with 64 machines).
+    earliest: Tick,
     tails: [Tail; M],
     now: Tick,
     /// The machine that admitted the last job since the start or the last reset:
@@ -156,6 +160,7 @@ impl<const M: usize, const Q: usize, const L: usize> contract::Kernel for Servic
             Event::Reset => {
                 self.machines.iter_mut().for_each(Machine::reset);
                 self.due = [Tick::MAX; M];
+                self.earliest = Tick::MAX;
                 self.tails = [Tail::EMPTY; M];
                 self.now = 0;
                 self.last_admitting = None;
@@ -191,6 +196,7 @@ impl<const M: usize, const Q: usize, const L: usize> ServiceLevelKernel<M, Q, L>
             // went from about 1,050 to 560 on a one-job trace).
             machines: [const { Machine::new() }; M],
             due: [Tick::MAX; M],
+            earliest: Tick::MAX,
             tails: [Tail::EMPTY; M],
             now: 0,
             last_admitting: None,
@@ -228,6 +234,11 @@ impl<const M: usize, const Q: usize, const L: usize> ServiceLevelKernel<M, Q, L>
     /// them, and touching only the machines with something to complete keeps an
     /// advance from reading every queue's head at every submit.
     fn advance<S: FnMut(Decision) + ?Sized>(&mut self, t: Tick, sink: &mut S) {
+        if t < self.earliest {
+            // No machine has a completion due by `t`.
+            self.now = t;
+            return;
+        }
         let in_use = usize::from(self.config.machines);
         for first in (0..in_use).step_by(64) {
             // The machines of this group with a completion due, one bit each, found
@@ -245,6 +256,8 @@ impl<const M: usize, const Q: usize, const L: usize> ServiceLevelKernel<M, Q, L>
                 }
             }
         }
+        // The machines run above have new head finishes: the earliest again, exactly.
+        self.earliest = self.due.get(..in_use).and_then(|d| d.iter().min().copied()).unwrap_or(Tick::MAX);
         self.now = t;
     }
 
@@ -255,6 +268,7 @@ impl<const M: usize, const Q: usize, const L: usize> ServiceLevelKernel<M, Q, L>
         if let (Some(d), Some(tl)) = (self.due.get_mut(index), self.tails.get_mut(index)) {
             (*d, *tl) = (due, tail);
         }
+        self.earliest = self.earliest.min(due);
     }
 
     fn submit<S: FnMut(Decision) + ?Sized>(

@@ -100,12 +100,14 @@
 //! | `M` | `Q` | `L` | bytes |
 //! |---|---|---|---|
 //! | 1 | 16 | 4 | 600 |
-//! | 4 | 32 | 8 | 4,096 |
-//! | 16 | 256 | 32 | 120,224 |
-//! | 64 | 256 | 32 | 480,032 |
+//! | 4 | 32 | 8 | 4,072 |
+//! | 16 | 256 | 32 | 120,104 |
+//! | 64 | 256 | 32 | 479,528 |
 //!
 //! (8 bytes of each are the round-robin position, [`ServiceLevelKernel::last_admitting`], kept
-//! under every policy.)
+//! under every policy, and 8 the earliest head finish, which lets most advances skip the
+//! machines; a queue's job and flag arrays count their length in a `u16`, so `Q` is at
+//! most 65,535.)
 //!
 //! # Embedding
 //! On a controller the kernel is one value (a local of `main`, or a `static` through
@@ -120,7 +122,7 @@
 //! use kernel::log::{Body, RECORD_MAX_BYTES, Record, encode};
 //! use kernel::service_level::{Config, Decision, Event, ServiceLevelKernel, Level, Outcome, Policy};
 //!
-//! // 4 machines, 32 queue entries each, up to 8 levels: 4,056 bytes on a Cortex-M4F.
+//! // 4 machines, 32 queue entries each, up to 8 levels: 4,064 bytes on a Cortex-M4F.
 //! let mut levels = heapless::Vec::new();
 //! levels.push(Level::whole(2, 1)).unwrap(); // slack factor 2, price 1 per tick
 //! let config = Config { machines: 4, policy: Policy::FirstFit, levels };

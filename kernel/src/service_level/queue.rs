@@ -82,8 +82,10 @@ pub struct EddQueue<const Q: usize> {
     finish: Vec<Tick, Q>,
     /// `min over j >= k of (deadline[j] - finish[j])`.
     slack_min: Vec<Tick, Q>,
-    job: Vec<JobId, Q>,
-    processed: Vec<bool, Q>,
+    /// The two arrays of narrow entries count their length in a `u16` (`Q` is at most
+    /// 65,535): a `usize` length would pad each machine by eight bytes.
+    job: Vec<JobId, Q, u16>,
+    processed: Vec<bool, Q, u16>,
 }
 
 impl<const Q: usize> Default for EddQueue<Q> {
@@ -93,9 +95,10 @@ impl<const Q: usize> Default for EddQueue<Q> {
 }
 
 impl<const Q: usize> EddQueue<Q> {
-    /// An empty queue. A zero capacity is refused at compile time.
+    /// An empty queue. A zero capacity, or one past 65,535, is refused at compile time.
     pub const fn new() -> Self {
         const { assert!(Q > 0, "a queue needs room for at least one job") };
+        const { assert!(Q <= u16::MAX as usize, "a queue holds at most 65,535 jobs") };
         Self {
             deadline: Vec::new(),
             finish: Vec::new(),
