@@ -257,8 +257,14 @@ impl<const M: usize, const Q: usize, const L: usize> ServiceLevelKernel<M, Q, L>
             }
         }
         // The machines run above have new head finishes: the earliest again, exactly.
-        self.earliest = self.due.get(..in_use).and_then(|d| d.iter().min().copied()).unwrap_or(Tick::MAX);
+        self.earliest = self.earliest_due();
         self.now = t;
+    }
+
+    /// The earliest head finish over the machines in use (`Tick::MAX` when all idle).
+    fn earliest_due(&self) -> Tick {
+        let in_use = usize::from(self.config.machines);
+        self.due.get(..in_use).and_then(|d| d.iter().min().copied()).unwrap_or(Tick::MAX)
     }
 
     /// Copies machine `index`'s head finish and tail into `due` and `tails`.

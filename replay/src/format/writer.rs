@@ -84,12 +84,7 @@ impl<W: Write> LogWriter<W> {
 
     /// Appends the next record.
     pub fn record(&mut self, body: Body) -> Result<(), FormatError> {
-        self.codec.encode(&body, &mut self.block);
-        self.seq += 1;
-        if self.block.len() >= BLOCK_TARGET_BYTES {
-            self.flush_block()?;
-        }
-        Ok(())
+        self.record_all(std::slice::from_ref(&body))
     }
 
     /// Appends `bodies`, in order: the bytes of as many [`Self::record`] calls.

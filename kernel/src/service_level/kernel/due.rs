@@ -1,4 +1,5 @@
-//! Which machines of a group have a completion due: the scan every advance makes.
+//! Which machines of a group have a completion due: the scan an advance makes when
+//! one may be (see `ServiceLevelKernel::earliest`).
 
 use crate::types::Tick;
 

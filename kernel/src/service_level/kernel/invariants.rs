@@ -27,8 +27,10 @@ impl<const M: usize, const Q: usize, const L: usize> ServiceLevelKernel<M, Q, L>
             debug_assert_eq!(tail, queue.tail(), "machine {index}: stale tail");
             debug_assert!(index < in_use || queue.is_empty(), "machine {index} is not in use but has jobs");
         }
-        let earliest = self.due.get(..in_use).and_then(|d| d.iter().min().copied()).unwrap_or(Tick::MAX);
-        debug_assert!(self.earliest <= earliest, "the earliest head finish kept is past a machine's");
+        debug_assert!(
+            self.earliest <= self.earliest_due(),
+            "the earliest head finish kept is past a machine's"
+        );
         debug_assert!(
             self.last_admitting.is_none_or(|m| m < self.config.machines),
             "last admitting out of range"
