@@ -104,7 +104,7 @@ fn hpc2n_read_once(bencher: Bencher) {
     let path = support::trace_path(HPC2N);
     let jobs = support::trace(HPC2N).workload.jobs.len();
     bencher.counter(ItemsCount::new(jobs)).bench(|| {
-        let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+        let mut once = Scan::once(&path, SwfOptions::default(), None).unwrap();
         let taken = once.by_ref().count();
         (taken, once.finish().unwrap().scan.jobs)
     });

@@ -132,16 +132,14 @@ impl TraceArgs {
         Ok(self.scanned(parts.collect::<Result<Vec<_>, _>>()?))
     }
 
-    /// Starts reading `--trace` in one pass ([`swf::Scan::once`]): a stand-in for
-    /// the [`TraceArgs::scan`] to come (every count 0, every hash 0; the header's
-    /// shape), and the traces being read; `None` without one.
-    pub fn once(&self) -> Result<Option<(Scanned, Vec<swf::Once>)>, SwfError> {
-        let Some(stand_in) = self.stand_in() else { return Ok(None) };
-        let reading = self.trace.iter().map(|path| swf::Scan::once(path, self.options()));
-        Ok(Some((stand_in, reading.collect::<Result<Vec<_>, _>>()?)))
+    /// Starts reading `--trace` in one pass ([`swf::Scan::once`]), the first
+    /// trace's thread doing `helper`'s work too; empty without a trace.
+    pub fn once(&self, mut helper: Option<Box<dyn swf::Helper>>) -> Result<Vec<swf::Once>, SwfError> {
+        let reading = self.trace.iter().map(|path| swf::Scan::once(path, self.options(), helper.take()));
+        reading.collect()
     }
 
-    /// The stand-in [`TraceArgs::once`] gives, without reading: the shape of what
+    /// A stand-in for what [`TraceArgs::once`] reads, without reading: the shape of what
     /// [`TraceArgs::scan`] gives, every count and hash 0; `None` without a trace.
     pub fn stand_in(&self) -> Option<Scanned> {
         self.scanned(self.trace.iter().map(|path| swf::Scan::empty(path, self.options())).collect())

@@ -1,13 +1,16 @@
 //! Every model's decision log written one way: the header, then each record the run
 //! hands over, into `PATH.tmp` through [`replay::staged`], renamed to `PATH` once the
 //! run and the log are whole, so that a failed run never leaves a log that looks whole.
-//! The records are encoded and written on a thread of their own: for the length of
-//! a [`record`] call, or, for a one-pass run's log ([`Threaded`]), of the whole run.
+//! The records are encoded and written apart from the run: on a thread of their own
+//! for the length of a [`record`] call, or, for a one-pass run's log ([`Threaded`]),
+//! for the whole run, on a thread of their own or by one with other work
+//! ([`LogWork`]).
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use kernel::log::Body;
 use replay::format::{FormatError, Header, LogWriter};
@@ -161,23 +164,27 @@ pub fn format_error(error: FormatError, tmp: &Path) -> StageError {
     StageError { path: tmp.to_owned(), source: std::io::Error::other(error.to_string()) }
 }
 
-/// What the log's thread gives back at the end: the writer, and the first record
+/// What the log's encoding gives back at the end: the writer, and the first record
 /// it could not write.
 type Written<W> = (LogWriter<W>, Option<FormatError>);
 
-/// A log whose records are encoded and written on a thread of its own, for the
-/// whole of a run: [`Threaded::record`] only puts a record in a batch, handed over
-/// in batches of [`BATCH`], at most [`IN_FLIGHT`] batches ahead of the thread,
-/// which gives each batch back emptied to be filled again (no record allocates).
-/// The records are written in the order given, by the [`LogWriter`] it was made
-/// with, so the bytes are the writer's own. A record that cannot be written stops
-/// the log, not the run: [`Threaded::finish`] returns its error.
+/// A log whose records are encoded and written apart from the run, for the whole
+/// of it: [`Threaded::record`] only puts a record in a batch, handed over in
+/// batches of [`BATCH`], at most [`IN_FLIGHT`] batches ahead of the encoding
+/// ([`LogWork`], on a thread of its own or on one with other work), which gives
+/// each batch back emptied to be filled again (no record allocates). The records
+/// are written in the order given, by the [`LogWriter`] it was made with, so the
+/// bytes are the writer's own. A record that cannot be written stops the log, not
+/// the run: [`Threaded::finish`] returns its error.
 pub struct Threaded<W: Write + Send + 'static> {
     batch: Vec<Body>,
-    /// Full batches, to the thread; `None` once closed.
+    /// Full batches, to the encoding; `None` once closed.
     full: Option<mpsc::SyncSender<Vec<Body>>>,
     empties: mpsc::Receiver<Vec<Body>>,
-    thread: Option<JoinHandle<Written<W>>>,
+    /// The writer once every record is written.
+    written: mpsc::Receiver<Written<W>>,
+    /// The log's own thread, when it has one.
+    thread: Option<JoinHandle<()>>,
 }
 
 impl<W: Write + Send + 'static> std::fmt::Debug for Threaded<W> {
@@ -188,15 +195,21 @@ impl<W: Write + Send + 'static> std::fmt::Debug for Threaded<W> {
 
 impl<W: Write + Send + 'static> Threaded<W> {
     /// Starts the thread that writes to `writer`; fails only if it cannot be started.
-    pub fn new(mut writer: LogWriter<W>) -> Result<Self, FormatError> {
+    pub fn new(writer: LogWriter<W>) -> Result<Self, FormatError> {
+        let (mut log, work) = Self::apart(writer);
+        log.thread = Some(std::thread::Builder::new().name("log".into()).spawn(move || work.finish())?);
+        Ok(log)
+    }
+
+    /// A log whose records `work` encodes, on whatever thread runs it: that thread
+    /// must run [`LogWork::finish`] in the end, or the log is never whole.
+    pub fn apart(writer: LogWriter<W>) -> (Self, LogWork<W>) {
         let (full, batches) = mpsc::sync_channel::<Vec<Body>>(IN_FLIGHT);
         let (emptied, empties) = mpsc::channel::<Vec<Body>>();
-        let thread = std::thread::Builder::new().name("log".into()).spawn(move || {
-            let failed = encode(&mut writer, batches, &emptied);
-            (writer, failed)
-        })?;
-        let batch = Vec::with_capacity(BATCH);
-        Ok(Self { batch, full: Some(full), empties, thread: Some(thread) })
+        let (done, written) = mpsc::channel();
+        let work = LogWork { writer, batches, emptied, failed: None, done };
+        let log = Self { batch: Vec::with_capacity(BATCH), full: Some(full), empties, written, thread: None };
+        (log, work)
     }
 
     /// Appends the next record.
@@ -214,28 +227,34 @@ impl<W: Write + Send + 'static> Threaded<W> {
         let next = self.empties.try_recv().unwrap_or_else(|_| Vec::with_capacity(BATCH));
         let batch = std::mem::replace(&mut self.batch, next);
         if let Some(full) = &self.full {
-            // The thread ends only once this sender is dropped.
+            // The encoding ends only once this sender is dropped.
             let _ = full.send(batch);
+        }
+    }
+
+    /// Hands over the last records: nothing more is recorded, and the encoding ends
+    /// once it has written them.
+    pub fn close(&mut self) {
+        if let Some(full) = self.full.take() {
+            let _ = full.send(std::mem::take(&mut self.batch));
         }
     }
 
     /// Waits until every record is written: the writer, still open (its last block
     /// and footer unwritten), or the first record's error.
     pub fn finish(mut self) -> Result<LogWriter<W>, FormatError> {
-        if let Some(full) = self.full.take() {
-            let _ = full.send(std::mem::take(&mut self.batch));
-        }
-        match self.thread.take().map(JoinHandle::join) {
-            Some(Ok((writer, None))) => Ok(writer),
-            Some(Ok((_, Some(error)))) => Err(error),
-            _ => Err(FormatError::Io(io::Error::other("the log's thread stopped"))),
+        self.close();
+        match self.written.recv() {
+            Ok((writer, None)) => Ok(writer),
+            Ok((_, Some(error))) => Err(error),
+            Err(_) => Err(FormatError::Io(io::Error::other("the log's thread stopped"))),
         }
     }
 }
 
 impl<W: Write + Send + 'static> Drop for Threaded<W> {
-    /// A log left unfinished (the run failed): its thread ends once it has written
-    /// what it was given, before the staged file is removed.
+    /// A log left unfinished (the run failed): its own thread ends once it has
+    /// written what it was given, before the staged file is removed.
     fn drop(&mut self) {
         self.full = None;
         if let Some(thread) = self.thread.take() {
@@ -243,3 +262,84 @@ impl<W: Write + Send + 'static> Drop for Threaded<W> {
         }
     }
 }
+
+/// The encoding of a [`Threaded`] log, for the thread that runs it: [`Self::help`]
+/// between its other work, [`Self::wait`] when it has none, [`Self::finish`] last.
+pub struct LogWork<W: Write + Send + 'static> {
+    writer: LogWriter<W>,
+    batches: mpsc::Receiver<Vec<Body>>,
+    emptied: mpsc::Sender<Vec<Body>>,
+    failed: Option<FormatError>,
+    done: mpsc::Sender<Written<W>>,
+}
+
+impl<W: Write + Send + 'static> std::fmt::Debug for LogWork<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogWork").field("failed", &self.failed.is_some()).finish_non_exhaustive()
+    }
+}
+
+impl<W: Write + Send + 'static> LogWork<W> {
+    /// Encodes `batch` (after the first failure, only drops its records) and sends
+    /// it back emptied for reuse.
+    fn take(&mut self, mut batch: Vec<Body>) {
+        if self.failed.is_none()
+            && let Err(e) = self.writer.record_all(&batch)
+        {
+            self.failed = Some(e);
+        }
+        batch.clear();
+        // The run may have finished and stopped taking them back.
+        let _ = self.emptied.send(batch);
+    }
+
+    /// Encodes every batch handed over so far, without waiting for more.
+    pub fn help(&mut self) {
+        while let Ok(batch) = self.batches.try_recv() {
+            self.take(batch);
+        }
+    }
+
+    /// Waits up to `patience` for the next batch and encodes it; `false` once the
+    /// log is closed and every batch encoded.
+    pub fn wait(&mut self, patience: Duration) -> bool {
+        match self.batches.recv_timeout(patience) {
+            Ok(batch) => {
+                self.take(batch);
+                true
+            }
+            Err(RecvTimeoutError::Timeout) => true,
+            Err(RecvTimeoutError::Disconnected) => false,
+        }
+    }
+
+    /// Encodes every batch until the log is closed, and gives the writer back to it.
+    pub fn finish(mut self) {
+        while let Ok(batch) = self.batches.recv() {
+            self.take(batch);
+        }
+        let _ = self.done.send((self.writer, self.failed));
+    }
+}
+
+/// How long a reading thread with no room for its jobs waits for the log's next
+/// batch before it looks for room again: a run hands a batch over every few
+/// hundred microseconds, so that this is only reached by one that records little.
+const PATIENCE: Duration = Duration::from_millis(1);
+
+impl<W: Write + Send + 'static> crate::swf::Helper for LogWork<W> {
+    fn help(&mut self) {
+        LogWork::help(self);
+    }
+
+    fn wait(&mut self) -> bool {
+        LogWork::wait(self, PATIENCE)
+    }
+
+    fn finish(self: Box<Self>) {
+        LogWork::finish(*self);
+    }
+}
+
+#[cfg(test)]
+mod tests;

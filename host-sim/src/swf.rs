@@ -50,7 +50,7 @@ mod line;
 mod stream;
 
 use builder::{Builder, InMemory, Keep};
-pub use stream::{Finished, JobStream, LOOKAHEAD, Once, Scan, lookahead_help};
+pub use stream::{Finished, Helper, JobStream, LOOKAHEAD, Once, Scan, lookahead_help};
 
 /// Reading a Standard Workload Format trace.
 #[derive(Debug, Error)]
@@ -162,6 +162,8 @@ pub const FIELD_NAMES: [&str; FIELDS] = [
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// Bytes read from the file, and from the decompressor, at a time.
 const BUFFER_BYTES: usize = 1 << 16;
+/// Bytes of inflated text a buffer holds when the reading's thread inflates.
+const INFLATED_BYTES: usize = 1 << 17;
 
 /// A line longer than this is checked for NUL bytes as it grows, so that a binary or
 /// sparse file is refused before it is held whole as one line.
@@ -230,10 +232,12 @@ fn read_with<K: Keep>(path: &Path, builder: &mut Builder<'_, K>) -> Result<u64, 
         return Err(io_error(io::Error::other("it is a folder, not a trace file")));
     }
     let mut input = BufReader::with_capacity(BUFFER_BYTES, File::open(path).map_err(io_error)?);
-    if input.fill_buf().map_err(io_error)?.starts_with(&GZIP_MAGIC) {
+    if !input.fill_buf().map_err(io_error)?.starts_with(&GZIP_MAGIC) {
+        each_line(input, Source::Plain, builder)
+    } else if K::INFLATE_APART {
         each_line(inflate::inflate(input).map_err(io_error)?, Source::Gzip, builder)
     } else {
-        each_line(input, Source::Plain, builder)
+        each_line(BufReader::with_capacity(INFLATED_BYTES, gzip::Members::new(input)), Source::Gzip, builder)
     }
 }
 

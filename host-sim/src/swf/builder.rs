@@ -14,6 +14,9 @@ pub(super) trait Keep {
     fn unique(&mut self, file: &str, id: u32, line: u64) -> Result<(), SwfError>;
     /// A usable job (run time above 0, submit time not negative) on line `line`.
     fn keep(&mut self, file: &str, line: u64, job: RawJob) -> Result<(), SwfError>;
+    /// Whether a gzipped trace is inflated on a thread of its own, while this one
+    /// parses; not when this thread has other work to share a core with (a helper's).
+    const INFLATE_APART: bool = true;
 }
 
 /// What the lines read so far have given.

@@ -23,12 +23,13 @@
 
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, sync_channel};
 
 use super::builder::{Builder, Keep, relative};
 use super::line::RawJob;
 use super::{SwfError, SwfOptions, read_with};
 use crate::workload::{Job, Workload};
+use hand::Hand;
 
 /// Usable jobs the streaming pass holds to put a trace in submit order.
 pub const LOOKAHEAD: usize = 1 << 16;
@@ -108,7 +109,7 @@ impl Scan {
         let scan = self.clone();
         let started = std::thread::Builder::new().name("swf".to_owned()).spawn(move || {
             let file = scan.workload.name.clone();
-            let ordering = Ordering::new(Some(scan.origin), LOOKAHEAD, sender.clone());
+            let ordering = Ordering::new(Some(scan.origin), LOOKAHEAD, Hand::new(sender.clone(), None));
             let mut builder = Builder::new(&file, scan.options, ordering);
             let result = read_with(&scan.path, &mut builder).and_then(|hash| {
                 if hash != scan.workload.hash {
@@ -228,7 +229,7 @@ struct Ordering {
     batch: Vec<Job>,
     /// The jobs the batch being filled is sent at.
     full: usize,
-    sender: SyncSender<Result<Vec<Job>, SwfError>>,
+    hand: Hand,
 }
 
 /// A job in the heap (ordered by the heap's keys before it; never compared itself
@@ -241,7 +242,7 @@ struct Held {
 }
 
 impl Ordering {
-    fn new(origin: Option<i64>, ahead: usize, sender: SyncSender<Result<Vec<Job>, SwfError>>) -> Self {
+    fn new(origin: Option<i64>, ahead: usize, hand: Hand) -> Self {
         Self {
             run: VecDeque::new(),
             heap: BinaryHeap::new(),
@@ -250,7 +251,7 @@ impl Ordering {
             ahead,
             batch: Vec::with_capacity(FIRST_BATCH),
             full: FIRST_BATCH,
-            sender,
+            hand,
         }
     }
 
@@ -296,7 +297,7 @@ impl Ordering {
         self.full = (self.full * 2).min(BATCH);
         let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(self.full));
         // The receiver went away: stop reading, with an error nobody reads.
-        self.sender.send(Ok(batch)).map_err(|_| SwfError::Changed { file: file.to_owned() })
+        self.hand.send(Ok(batch)).map_err(|()| SwfError::Changed { file: file.to_owned() })
     }
 
     /// Hands out every job still held, then the last batch.
@@ -378,8 +379,10 @@ impl Iterator for JobStream {
     }
 }
 
+mod hand;
 mod once;
 #[cfg(test)]
 mod tests;
 
+pub use hand::Helper;
 pub use once::{Finished, Once};

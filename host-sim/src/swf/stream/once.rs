@@ -29,6 +29,7 @@ use super::super::line::RawJob;
 use super::super::{SwfError, SwfOptions, read_with};
 use crate::workload::Job;
 
+use super::hand::{Hand, Helper};
 use super::{BATCHES_AHEAD, Counting, JobStream, ONCE_AHEAD, Ordering, Scan, first_line_of};
 
 /// A trace being read once: its jobs, as an iterator, then its tallies.
@@ -58,32 +59,49 @@ pub struct Finished {
 }
 
 impl Scan {
-    /// Starts reading the trace at `path` in one pass, on a thread of its own (which
-    /// starts another to inflate a gzipped trace); fails only if it cannot be
+    /// Starts reading the trace at `path` in one pass, on a thread of its own, which
+    /// also does `helper`'s work (see [`Helper`]); fails only if it cannot be
     /// started. Errors name `path` as given.
-    pub fn once(path: &Path, options: SwfOptions) -> Result<Once, SwfError> {
+    pub fn once(path: &Path, options: SwfOptions, helper: Option<Box<dyn Helper>>) -> Result<Once, SwfError> {
         let file = path.display().to_string();
         let (sender, batches) = sync_channel(BATCHES_AHEAD);
         let (owned, name) = (path.to_owned(), file.clone());
         let started = std::thread::Builder::new().name("swf".to_owned()).spawn(move || {
-            let ordering = Ordering::new(None, ONCE_AHEAD, sender);
-            let keep =
-                Both { counting: Counting::default(), ordering: Some(ordering), given: None, in_order: true };
-            let mut builder = Builder::new(&name, options, keep);
-            let hash = match read_with(&owned, &mut builder) {
-                Ok(hash) => hash,
-                Err(error) => return Err(first_pass_error(&owned, options, error)),
+            let ordering = Ordering::new(None, ONCE_AHEAD, Hand::new(sender, helper));
+            let keep = Both {
+                counting: Counting::default(),
+                ordering: Some(ordering),
+                given: None,
+                in_order: true,
+                helper: None,
             };
+            let mut builder = Builder::new(&name, options, keep);
+            let read = read_with(&owned, &mut builder);
             let both = &mut builder.keep;
             if let Some(mut ordering) = both.ordering.take() {
-                // The receiver may be gone (it stopped early); nothing is then owed.
-                drop(ordering.drain());
+                if read.is_ok() {
+                    // The receiver may be gone (it stopped early); nothing is then owed.
+                    drop(ordering.drain());
+                }
                 both.given = Some((ordering.last, ordering.origin));
+                both.helper = ordering.hand.helper.take();
             }
-            let scan = Scan::counted(&builder, &builder.keep.counting, hash, &owned);
-            let origin = builder.keep.given.and_then(|(_, origin)| origin);
-            let same_origin = origin.is_none_or(|origin| origin == scan.origin);
-            Ok(Finished { scan, same_origin, in_order: builder.keep.in_order })
+            // The jobs' sender is gone with the ordering: the run ends, and with it
+            // whatever work it gave the helper.
+            let helper = both.helper.take();
+            let finished = match read {
+                Ok(hash) => {
+                    let scan = Scan::counted(&builder, &builder.keep.counting, hash, &owned);
+                    let origin = builder.keep.given.and_then(|(_, origin)| origin);
+                    let same_origin = origin.is_none_or(|origin| origin == scan.origin);
+                    Ok(Finished { scan, same_origin, in_order: builder.keep.in_order })
+                }
+                Err(error) => Err(first_pass_error(&owned, options, error)),
+            };
+            if let Some(helper) = helper {
+                helper.finish();
+            }
+            finished
         });
         let reading = started.map_err(|source| SwfError::Io { file: file.clone(), source })?;
         let stream = JobStream { batches, batch: Vec::new().into_iter(), done: false };
@@ -152,6 +170,8 @@ struct Both {
     given: Option<(Option<i64>, Option<i64>)>,
     /// No job came earlier than one handed on before it.
     in_order: bool,
+    /// The ordering's helper, once the ordering is gone.
+    helper: Option<Box<dyn Helper>>,
 }
 
 impl Keep for Both {
@@ -175,7 +195,11 @@ impl Keep for Both {
             Err(_) => {}
         }
         self.given = Some((ordering.last, ordering.origin));
+        self.helper = ordering.hand.helper.take();
         self.ordering = None;
         Ok(())
     }
+
+    /// The helper's work shares this thread's core; the inflating does too.
+    const INFLATE_APART: bool = false;
 }

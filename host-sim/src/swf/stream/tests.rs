@@ -130,7 +130,7 @@ fn one_reading_gives_both_passes() {
     let path = dir.join("t.swf.gz");
     gzip(&path, &(lines.join("\n") + "\n"));
     let scan = Scan::new(&path, SwfOptions::default()).unwrap();
-    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    let mut once = Scan::once(&path, SwfOptions::default(), None).unwrap();
     let jobs: Vec<Job> = once.by_ref().collect::<Result<_, _>>().unwrap();
     assert_eq!(jobs, read(&path, SwfOptions::default()).unwrap().workload.jobs);
     let found = once.finish().unwrap();
@@ -141,7 +141,7 @@ fn one_reading_gives_both_passes() {
     assert_eq!((found.max_procs, found.max_nodes), (Some(128), None));
     // A malformed line at the end: the jobs stop short, and the error is the end's.
     std::fs::write(&path, lines.join("\n") + "\n1 2 3\n").unwrap();
-    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    let mut once = Scan::once(&path, SwfOptions::default(), None).unwrap();
     assert!(once.by_ref().all(|job| job.is_ok()));
     let error = once.finish().unwrap_err().to_string();
     assert!(error.ends_with(":5001: 3 fields, an SWF job line has exactly 18"), "{error}");
@@ -160,12 +160,12 @@ fn jobs_taken_short_of_an_earlier_job_are_measured_from_another_origin() {
     lines.push(line(count + 1, 7, 5, 1));
     let path = dir.join("t.swf");
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
-    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    let mut once = Scan::once(&path, SwfOptions::default(), None).unwrap();
     assert_eq!(once.next().unwrap().unwrap().release, 0);
     let found = once.finish().unwrap();
     assert_eq!((found.same_origin, found.in_order, found.scan.origin), (false, false, 7));
     // Taken to the end, the jobs stop short of it, and the origin is as wrong.
-    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    let mut once = Scan::once(&path, SwfOptions::default(), None).unwrap();
     assert!(once.by_ref().all(|job| job.is_ok()));
     let found = once.finish().unwrap();
     assert_eq!((found.same_origin, found.in_order), (false, false));
@@ -185,7 +185,7 @@ fn one_reading_says_when_its_short_look_ahead_was_not_enough() {
     let whole = read(&path, SwfOptions::default()).unwrap().workload.jobs;
     let scan = Scan::new(&path, SwfOptions::default()).unwrap();
     assert_eq!(streamed(&scan).unwrap(), whole);
-    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    let mut once = Scan::once(&path, SwfOptions::default(), None).unwrap();
     let jobs: Vec<Job> = once.by_ref().collect::<Result<_, _>>().unwrap();
     assert!(jobs.len() < whole.len() && whole.starts_with(&jobs[..jobs.len().min(40)]), "{}", jobs.len());
     let found = once.finish().unwrap();
@@ -194,7 +194,7 @@ fn one_reading_says_when_its_short_look_ahead_was_not_enough() {
     // In order, the same jobs all come, and it says so.
     lines.pop();
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
-    let mut once = Scan::once(&path, SwfOptions::default()).unwrap();
+    let mut once = Scan::once(&path, SwfOptions::default(), None).unwrap();
     let jobs: Vec<Job> = once.by_ref().collect::<Result<_, _>>().unwrap();
     assert_eq!(jobs, read(&path, SwfOptions::default()).unwrap().workload.jobs);
     assert!(once.finish().unwrap().in_order);
