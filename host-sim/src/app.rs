@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 use clap::error::{ContextKind, ContextValue};
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::config::{self, Expanded, Origin};
 use crate::error::{CliError, closed_pipe};
@@ -165,7 +165,11 @@ fn parse(args: Vec<OsString>, definition: &clap::Command) -> Result<(Cli, Expand
     let expanded = config::expand(args, definition).map_err(|error| {
         Refusal::Expand(Failure::new(error.to_string(), false, None, &Expanded::default()))
     })?;
-    match Cli::try_parse_from(&expanded.args) {
+    // The definition already built, not a second one as `Cli::try_parse_from` builds.
+    let parsed = definition.clone().try_get_matches_from(&expanded.args).and_then(|mut matches| {
+        Cli::from_arg_matches_mut(&mut matches).map_err(|error| error.format(&mut Cli::command()))
+    });
+    match parsed {
         Ok(cli) => Ok((cli, expanded)),
         Err(error) => Err(Refusal::Clap(error, expanded)),
     }
