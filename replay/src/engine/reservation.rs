@@ -12,7 +12,7 @@
 use kernel::contract::Kernel;
 use kernel::reservation::{Config, Decision, Event, Outcome, ReservationKernel};
 
-use super::{EngineError, Stepper, on_big_stack};
+use super::{EngineError, Stepper, boxed, on_big_stack};
 use crate::format::ReservationHeader;
 
 /// How capacity errors name the model.
@@ -127,7 +127,7 @@ pub fn header(config: Config) -> ReservationHeader {
 }
 
 fn build<const RUN: usize>(config: Config) -> Result<Box<dyn Plans>, EngineError> {
-    Ok(Box::new(HostReservationKernel::<RUN>::new(config).map_err(ModelError::Config)?))
+    Ok(boxed(|| HostReservationKernel::<RUN>::new(config)).map_err(ModelError::Config)?)
 }
 
 impl ReservationEngine {
@@ -159,7 +159,7 @@ impl ReservationEngine {
     /// The engine of the firmware's size.
     pub fn device(config: Config) -> Result<Self, EngineError> {
         let inner = on_big_stack(move || -> Result<Box<dyn Plans>, EngineError> {
-            Ok(Box::new(DeviceReservationKernel::new(config).map_err(ModelError::Config)?))
+            Ok(boxed(|| DeviceReservationKernel::new(config)).map_err(ModelError::Config)?)
         })??;
         Ok(Self { inner, running: 256 })
     }

@@ -8,7 +8,7 @@
 
 use kernel::service_level::{Config, Decision, Event, Level, Outcome, Policy, ServiceLevelKernel};
 
-use super::{EngineError, Stepper, on_big_stack};
+use super::{EngineError, Stepper, boxed, on_big_stack};
 use crate::format::ServiceLevelHeader;
 
 /// Queue capacities that are compiled in; a run must name one of them. 32 is the
@@ -76,7 +76,7 @@ impl std::fmt::Debug for ServiceLevelEngine {
 }
 
 fn build<const M: usize, const Q: usize>(config: Config<MAX_LEVELS>) -> Result<Box<dyn Queues>, EngineError> {
-    Ok(Box::new(ServiceLevelKernel::<M, Q, MAX_LEVELS>::new(config).map_err(ModelError::Config)?))
+    Ok(boxed(|| ServiceLevelKernel::<M, Q, MAX_LEVELS>::new(config)).map_err(ModelError::Config)?)
 }
 
 /// Expands to a match over every (machine capacity, queue capacity) pair.

@@ -5,7 +5,7 @@
 use kernel::contract::Kernel;
 use kernel::tiers::{Config, Decision, Event, Outcome, Resource, TiersKernel};
 
-use super::{EngineError, Stepper, on_big_stack};
+use super::{EngineError, Stepper, boxed, on_big_stack};
 use crate::format::TiersHeader;
 
 /// `R`: resources (the paper's testbed has ten).
@@ -52,7 +52,7 @@ impl TiersEngine {
         // The state is built on a big stack and boxed there: a debug build's copies
         // would not fit a test thread's.
         let resources = resources.to_vec();
-        let inner = on_big_stack(move || HostTiersKernel::new(config, &resources).map(Box::new))?;
+        let inner = on_big_stack(move || boxed(|| HostTiersKernel::new(config, &resources)))?;
         Ok(Self { inner: inner.map_err(|e| EngineError::model(ModelError::Config(e)))? })
     }
 
