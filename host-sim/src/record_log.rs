@@ -89,17 +89,28 @@ fn encode<W: Write>(
     emptied: &mpsc::Sender<Vec<Body>>,
 ) -> Option<FormatError> {
     let mut failed = None;
-    for mut batch in batches {
-        if failed.is_none()
-            && let Err(e) = writer.record_all(&batch)
-        {
-            failed = Some(e);
-        }
-        batch.clear();
-        // The run may have finished and stopped taking them back.
-        let _ = emptied.send(batch);
+    for batch in batches {
+        encode_batch(writer, &mut failed, batch, emptied);
     }
     failed
+}
+
+/// Encodes `batch` into `writer` (after the first failure, kept in `failed`, only
+/// drops its records) and sends it back emptied for reuse.
+fn encode_batch<W: Write>(
+    writer: &mut LogWriter<W>,
+    failed: &mut Option<FormatError>,
+    mut batch: Vec<Body>,
+    emptied: &mpsc::Sender<Vec<Body>>,
+) {
+    if failed.is_none()
+        && let Err(e) = writer.record_all(&batch)
+    {
+        *failed = Some(e);
+    }
+    batch.clear();
+    // The run may have finished and stopped taking them back.
+    let _ = emptied.send(batch);
 }
 
 /// [`record`] into a [`LogWriter`]: the records are encoded and written on a second
@@ -280,17 +291,8 @@ impl<W: Write + Send + 'static> std::fmt::Debug for LogWork<W> {
 }
 
 impl<W: Write + Send + 'static> LogWork<W> {
-    /// Encodes `batch` (after the first failure, only drops its records) and sends
-    /// it back emptied for reuse.
-    fn take(&mut self, mut batch: Vec<Body>) {
-        if self.failed.is_none()
-            && let Err(e) = self.writer.record_all(&batch)
-        {
-            self.failed = Some(e);
-        }
-        batch.clear();
-        // The run may have finished and stopped taking them back.
-        let _ = self.emptied.send(batch);
+    fn take(&mut self, batch: Vec<Body>) {
+        encode_batch(&mut self.writer, &mut self.failed, batch, &self.emptied);
     }
 
     /// Encodes every batch handed over so far, without waiting for more.
