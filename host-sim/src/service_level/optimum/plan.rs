@@ -10,17 +10,23 @@ use serde::Serialize;
 use super::capture::CapturedWindow;
 use super::exact::{clusters, edf_feasible};
 
-/// The most columns a model may have: past it (a busy month-long cluster on four
-/// machines), building it alone takes longer than a time limit and gigabytes, and the
-/// cluster keeps the bracket `[known schedule, capacity bound]`.
-pub const MAX_COLUMNS: usize = 400_000;
+/// The most columns a model may have: past it building it alone takes gigabytes, and
+/// the cluster keeps the bracket `[known schedule, capacity bound]`. The largest
+/// one-machine model of the competitive-factor sample, a CTC week at sf 20 (717,586
+/// columns), is solved exactly in 7.2 s and 527 MB. On several machines the steps'
+/// models are a machine's size, and the whole model runs only where the time left
+/// carries it through its first relaxation (`search`).
+pub const MAX_COLUMNS: usize = 1_000_000;
 
-/// The solver's expected microseconds per column of a one-machine model, on one core;
-/// a model of `m` machines is expected to take `m²` times as long per column (its
-/// symmetric assignments). Calibrated on the 56 windows of one-day KTH windows that
-/// docs/shards.md lists ("The optimum's plan"), where the time is known to follow the
-/// columns only roughly.
-pub const MICROS_PER_COLUMN: u64 = 500;
+/// The solver's expected microseconds per column of a model whose jobs pay one price,
+/// on one core. A cluster whose jobs pay several prices is expected to take all of the
+/// time limit: there the relaxation's bound is not tight, and the solver rarely closes
+/// a week before the limit. So is one on several machines with more work than they
+/// have time over its span: the pooled bound allows migration, and the machines'
+/// schedules rarely reach it. Calibrated on the competitive-factor sample solved at
+/// 60 s (docs/shards.md, "The exact optimum in shards"), where one-machine windows
+/// took 10 to 30 µs per column.
+pub const MICROS_PER_COLUMN: u64 = 25;
 
 /// The columns [`super::milp`]'s model would have for `jobs` on `machines` machines:
 /// per job, one `y` and one `z` per interval of its window, on each machine it may use.
@@ -97,7 +103,6 @@ pub struct Estimate {
 pub fn estimate(window: &CapturedWindow, machines: usize, limit_millis: u64) -> Estimate {
     let parts = parts(&window.jobs, &window.completed);
     let mut estimate = Estimate { jobs: window.jobs.len(), clusters: parts.len(), ..Estimate::default() };
-    let square = (machines as u64).saturating_mul(machines as u64);
     let mut micros = 0u64;
     for part in parts.iter().filter(|p| !p.settled) {
         // On several machines a model too large still gets the steps, whose models are
@@ -107,15 +112,90 @@ pub fn estimate(window: &CapturedWindow, machines: usize, limit_millis: u64) -> 
         if columns <= MAX_COLUMNS as u64 || steps_fit {
             estimate.solver_clusters += 1;
             estimate.columns += columns;
-            micros = micros.saturating_add(columns.saturating_mul(MICROS_PER_COLUMN).saturating_mul(square));
+            let cost = if several_prices(&part.jobs) || (machines > 1 && overloaded(&part.jobs, machines)) {
+                limit_millis.saturating_mul(1000)
+            } else {
+                columns.saturating_mul(MICROS_PER_COLUMN)
+            };
+            micros = micros.saturating_add(cost);
         }
     }
     estimate.millis = (micros / 1000).min(if estimate.solver_clusters > 0 { limit_millis } else { 0 });
     estimate
 }
 
+/// Whether `jobs` hold more work than `machines` machines have time over their span,
+/// and some of them have slack (jobs without slack are intervals, which the
+/// relaxation already schedules whole).
+fn overloaded(jobs: &[OfflineJob], machines: usize) -> bool {
+    if jobs.iter().all(|j| j.deadline - j.release == j.p) {
+        return false;
+    }
+    let first = jobs.iter().map(|j| j.release).min().unwrap_or(0);
+    let last = jobs.iter().map(|j| j.deadline).max().unwrap_or(0);
+    let work: u128 = jobs.iter().map(|j| u128::from(j.p)).sum();
+    work > u128::from(last - first).saturating_mul(machines as u128)
+}
+
+/// Whether `jobs` pay more than one price per tick of work (income over `p`).
+fn several_prices(jobs: &[OfflineJob]) -> bool {
+    let price = |j: &OfflineJob| (u128::from(j.income), u128::from(j.p));
+    let Some((income, p)) = jobs.first().map(price) else { return false };
+    jobs.iter().map(price).any(|(i, q)| i.saturating_mul(p) != income.saturating_mul(q))
+}
+
 /// The time limit in whole milliseconds (at least one).
 pub fn limit_millis(seconds: f64) -> u64 {
     // `seconds` is positive and finite (checked by `SolveArgs::seconds`).
     ((seconds * 1000.0).ceil() as u64).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(release: u64, p: u64, deadline: u64, price: u64) -> OfflineJob {
+        OfflineJob { release, p, deadline, income: price * p }
+    }
+
+    /// A window of `jobs` that the greedy run completed none of.
+    fn window(jobs: Vec<OfflineJob>) -> CapturedWindow {
+        let completed = vec![None; jobs.len()];
+        CapturedWindow { jobs, completed, income: 0, u_max: 3 }
+    }
+
+    /// Three jobs of 4 ticks due by 8: one machine fits two of them.
+    fn crowded(prices: [u64; 3]) -> Vec<OfflineJob> {
+        prices.iter().map(|&u| job(0, 4, 8, u)).collect()
+    }
+
+    #[test]
+    fn one_price_costs_its_columns() {
+        // A job of 4 ticks released every tick, each due 6 ticks later: one cluster,
+        // four times more work than one machine holds.
+        let w = window((0..60).map(|t| job(t, 4, t + 6, 2)).collect());
+        let e = estimate(&w, 1, 60_000);
+        assert_eq!((e.clusters, e.solver_clusters, e.columns as usize), (1, 1, columns(&w.jobs, 1)));
+        assert!(e.millis > 0);
+        assert_eq!(e.millis, e.columns * MICROS_PER_COLUMN / 1000);
+    }
+
+    #[test]
+    fn several_prices_take_the_limit() {
+        let e = estimate(&window(crowded([1, 2, 2])), 1, 60_000);
+        assert_eq!(e.millis, 60_000);
+    }
+
+    #[test]
+    fn more_work_than_the_machines_hold_takes_the_limit() {
+        // Two machines hold 16 ticks of the 8-tick span; five jobs of 4 are 20.
+        let jobs: Vec<OfflineJob> = (0..5).map(|_| job(0, 4, 8, 2)).collect();
+        assert_eq!(estimate(&window(jobs.clone()), 2, 60_000).millis, 60_000);
+        // Three machines hold them all: EDF on one machine still fails, so the solver
+        // runs, at the cost of its columns.
+        assert!(estimate(&window(jobs), 3, 60_000).millis < 60_000);
+        // Jobs without slack are intervals: never expected to take the limit.
+        let pinned: Vec<OfflineJob> = (0..5).map(|_| job(0, 8, 8, 2)).collect();
+        assert!(estimate(&window(pinned), 2, 60_000).millis < 60_000);
+    }
 }
