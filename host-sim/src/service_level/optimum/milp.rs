@@ -32,11 +32,14 @@ use replay::model::service_level::OfflineJob;
 
 use super::exact::edf_feasible;
 
-/// Past this many columns a relaxation is solved by HiGHS's interior point method,
-/// below it by its dual simplex. On the relaxations of one-week windows the interior
-/// point method took 1.3 to 6.3 s where the simplex took 3.1 to 56 s (132,000 to
-/// 385,000 columns), and up to twice as long below 20,000 columns (0.11 s against
-/// 0.06 s); the bound is the same.
+/// Past this many columns a pooled relaxation (several machines) is solved by HiGHS's
+/// interior point method, below it and on one machine by its dual simplex. On pooled
+/// relaxations of one-week windows the interior point method took 1.3 and 6.3 s where
+/// the simplex took 3.1 and 56 s (132,098 and 297,144 columns), and up to twice as long
+/// below 20,000 columns; the bound is the same. On one machine its shares are those of
+/// another optimal vertex, with more jobs split, and the neighbourhood that closes most
+/// one-machine windows no longer runs (an SDSC week at sf 6, exact in 1 s by the
+/// simplex, stayed open at 60 s).
 const IPM_COLUMNS: usize = 50_000;
 
 /// What the solver could not do.
@@ -92,7 +95,7 @@ pub fn run(
         let _ = highs.try_set_solution(Some(&start), None, None, None);
     }
     configure(&mut highs, seconds)?;
-    if shape.relaxed && columns > IPM_COLUMNS {
+    if shape.relaxed && shape.pooled > 1 && columns > IPM_COLUMNS {
         // The interior point method solves a large relaxation several times faster.
         highs.try_set_option("solver", "ipm").map_err(|_| MilpError::Highs(highs::HighsStatus::Error))?;
     }

@@ -13,7 +13,7 @@ use super::exact::{clusters, edf_feasible};
 /// The most columns a model may have: past it building it alone takes gigabytes, and
 /// the cluster keeps the bracket `[known schedule, capacity bound]`. The largest
 /// one-machine model of the competitive-factor sample, a CTC week at sf 20 (717,586
-/// columns), is solved exactly in 7.2 s and 527 MB. On several machines the steps'
+/// columns), is solved exactly in 11 s and 527 MB. On several machines the steps'
 /// models are a machine's size, and the whole model runs only where the time left
 /// carries it through its first relaxation (`search`).
 pub const MAX_COLUMNS: usize = 1_000_000;
