@@ -95,14 +95,27 @@ pub fn work_bounds(jobs: &[OfflineJob], machines: u64, u_max: u64) -> (u128, u12
     let clustered: u128 = clusters(jobs)
         .iter()
         .map(|c| {
-            let work: u128 = c.iter().map(|&i| u128::from(jobs[i].p)).sum();
-            let start = c.iter().map(|&i| jobs[i].release).min().unwrap_or(0);
-            let end = c.iter().map(|&i| jobs[i].deadline).max().unwrap_or(0);
-            work.min(m * u128::from(end - start))
+            let (work, span) = work_and_span(c.iter().map(|&i| &jobs[i]));
+            work.min(m * u128::from(span))
         })
         .sum();
     let u = u128::from(u_max);
     (u * work.min(m * d_max), u * clustered)
+}
+
+/// The work of `jobs` and their span, from the earliest release to the latest
+/// deadline (0 for none).
+pub fn work_and_span<'a>(jobs: impl Iterator<Item = &'a OfflineJob> + Clone) -> (u128, u64) {
+    let work = jobs.clone().map(|j| u128::from(j.p)).sum();
+    let start = jobs.clone().map(|j| j.release).min().unwrap_or(0);
+    let end = jobs.map(|j| j.deadline).max().unwrap_or(0);
+    (work, end.saturating_sub(start))
+}
+
+/// Whether `job` has no slack (`d - r = p`): it runs over its whole window, a fixed
+/// interval.
+pub fn without_slack(job: &OfflineJob) -> bool {
+    job.deadline - job.release == job.p
 }
 
 /// How a window's `V*` was settled.

@@ -30,7 +30,7 @@
 use highs::{ColProblem, HighsModelStatus, HighsSolutionStatus, Row, Sense};
 use replay::model::service_level::OfflineJob;
 
-use super::exact::edf_feasible;
+use super::exact::{edf_feasible, without_slack};
 
 /// Past this many columns a pooled relaxation (several machines) is solved by HiGHS's
 /// interior point method, below it and on one machine by its dual simplex. On pooled
@@ -199,7 +199,7 @@ impl Model {
             // A job with no slack runs over its whole window: its shares are `L_k / p_j`
             // of `y_ji`, so `y_ji` enters the capacity rows itself (and overlapping such
             // jobs exclude each other in the relaxation too).
-            let pinned = job.deadline - job.release == job.p;
+            let pinned = without_slack(job);
             // On several machines a job runs on one of them only, so its work in an
             // interval is at most the interval's length, whatever the machine; the
             // relaxation would otherwise run a job on several machines at once.

@@ -8,7 +8,7 @@ use replay::model::service_level::OfflineJob;
 use serde::Serialize;
 
 use super::capture::CapturedWindow;
-use super::exact::{clusters, edf_feasible};
+use super::exact::{clusters, edf_feasible, without_slack, work_and_span};
 
 /// The most columns a model may have: past it building it alone takes gigabytes, and
 /// the cluster keeps the bracket `[known schedule, capacity bound]`. The largest
@@ -128,13 +128,8 @@ pub fn estimate(window: &CapturedWindow, machines: usize, limit_millis: u64) -> 
 /// and some of them have slack (jobs without slack are intervals, which the
 /// relaxation already schedules whole).
 fn overloaded(jobs: &[OfflineJob], machines: usize) -> bool {
-    if jobs.iter().all(|j| j.deadline - j.release == j.p) {
-        return false;
-    }
-    let first = jobs.iter().map(|j| j.release).min().unwrap_or(0);
-    let last = jobs.iter().map(|j| j.deadline).max().unwrap_or(0);
-    let work: u128 = jobs.iter().map(|j| u128::from(j.p)).sum();
-    work > u128::from(last - first).saturating_mul(machines as u128)
+    let (work, span) = work_and_span(jobs.iter());
+    !jobs.iter().all(without_slack) && work > u128::from(span).saturating_mul(machines as u128)
 }
 
 /// Whether `jobs` pay more than one price per tick of work (income over `p`).
