@@ -20,6 +20,9 @@ pub fn income(jobs: &[OfflineJob], schedule: &[Option<u16>]) -> u128 {
     jobs.iter().zip(schedule).filter(|(_, m)| m.is_some()).map(|(j, _)| u128::from(j.income)).sum()
 }
 
+/// A schedule (each job's machine, or `None`) and its income.
+pub type Scheduled = (Vec<Option<u16>>, u128);
+
 /// The preemptive EDF schedule of `jobs` on one machine as runs `(job index, start,
 /// end)`, or `None` when a job misses its deadline.
 pub fn edf_segments(jobs: &[OfflineJob]) -> Option<Vec<(usize, u64, u64)>> {

@@ -25,7 +25,10 @@
 //! summed in integers. The upper bound is the relaxation's optimum or HiGHS's MIP dual
 //! bound; [`super::search`] floors it after a margin of `1e-3 + 1e-9 |bound|` for the
 //! solver's tolerances. The same model serves relaxed (every `y_ji` continuous) and
-//! with some jobs forced in (the neighbourhood of `search`'s step 4).
+//! with some jobs forced in (the neighbourhood of `search`'s step 4), and around the
+//! runs of jobs outside the model that stay on their machines (the slices of
+//! [`super::slices`]): each interval's capacity on a machine is then what those runs
+//! leave of it, and every job may run on every machine.
 
 use highs::{ColProblem, HighsModelStatus, HighsSolutionStatus, Row, Sense};
 use replay::model::service_level::OfflineJob;
@@ -73,6 +76,10 @@ pub struct Shape<'a> {
     /// interval holds this many times its length of work, a job's share of it at most
     /// its length. 1 for the model as it is.
     pub pooled: usize,
+    /// For each machine, the runs `(start, end)` of jobs outside the model that stay
+    /// where they are: the model's jobs run around them (empty: none). The machines
+    /// are then unlike each other, and every job may run on every machine.
+    pub busy: &'a [Vec<(u64, u64)>],
 }
 
 /// Solves the model of `jobs` (one cluster, every job able to fit alone) on `machines`
@@ -88,7 +95,14 @@ pub fn run(
 ) -> Result<Outcome, MilpError> {
     let Model { problem, y_columns, z_columns, cuts } = Model::build(jobs, machines, unit, shape);
     let columns = problem.num_cols();
-    let start = start_values(jobs, placed, &y_columns, &z_columns, &cuts, (columns, shape.pooled > 1));
+    let labels = if shape.pooled > 1 {
+        Labels::Pooled
+    } else if !shape.busy.is_empty() {
+        Labels::AsTheyAre
+    } else {
+        Labels::ByFirstJob
+    };
+    let start = start_values(jobs, placed, &y_columns, &z_columns, &cuts, (columns, labels));
     let mut highs = problem.try_optimise(Sense::Maximise).map_err(MilpError::Highs)?;
     if let Some(start) = start.filter(|_| !shape.relaxed) {
         // The known schedule as the first incumbent; a refusal only loses the head start.
@@ -119,7 +133,7 @@ pub fn run(
     };
     let pooled = shape.pooled > 1;
     let shares: Vec<f64> = if (shape.relaxed || pooled) && feasible {
-        y_columns.iter().map(|c| c.iter().map(|&k| values.columns().get(k).copied().unwrap_or(0.0)).sum()).collect()
+        y_columns.iter().map(|c| c.iter().flatten().map(|&k| values.columns().get(k).copied().unwrap_or(0.0)).sum()).collect()
     } else {
         Vec::new()
     };
@@ -162,8 +176,8 @@ fn configure(highs: &mut highs::Model, seconds: f64) -> Result<(), MilpError> {
 /// The model and where each job's `y_ji` columns sit.
 struct Model {
     problem: ColProblem,
-    /// For each job, its `y` column per allowed machine, in machine order.
-    y_columns: Vec<Vec<usize>>,
+    /// For each job and machine, its `y` column, where it may run there.
+    y_columns: Vec<Vec<Option<usize>>>,
     /// For each job and allowed machine, the column of its first `z` and that
     /// interval's index (its intervals and columns run on consecutively).
     z_columns: Vec<Vec<Option<(usize, usize)>>>,
@@ -172,16 +186,10 @@ struct Model {
 
 impl Model {
     fn build(jobs: &[OfflineJob], machines: usize, unit: u64, shape: Shape) -> Self {
-        let mut cuts: Vec<u64> = jobs.iter().flat_map(|j| [j.release, j.deadline]).collect();
-        cuts.sort_unstable();
-        cuts.dedup();
+        let cuts = cuts(jobs);
         let intervals = cuts.len().saturating_sub(1);
-        let pooled = shape.pooled.max(1) as u64;
         let mut problem = ColProblem::new();
-        // Capacity rows, machine by machine.
-        let capacity: Vec<Vec<Row>> = (0..machines)
-            .map(|_| cuts.windows(2).map(|w| problem.add_row(..=((w[1] - w[0]) * pooled) as f64)).collect())
-            .collect();
+        let capacity = capacity_rows(&mut problem, &cuts, machines, shape);
         let rank = ranks(jobs);
         // A forced job takes one machine: on one machine its `y` is fixed, on more its
         // assignment row's sum is.
@@ -209,7 +217,13 @@ impl Model {
                     (machines > 1 && !pinned && length < p).then(|| problem.add_row(..=length / p))
                 })
                 .collect();
-            for rows in capacity.iter().take(rank[j] + 1) {
+            for (machine, rows) in capacity.iter().enumerate() {
+                // The symmetry cut, where the machines are alike (no runs of other jobs).
+                if shape.busy.is_empty() && machine > rank[j] {
+                    y_columns[j].push(None);
+                    z_columns[j].push(None);
+                    continue;
+                }
                 let work = (!pinned).then(|| problem.add_row(0.0..=0.0));
                 let mut y_entries: Vec<(Row, f64)> = work.map(|w| (w, -1.0)).into_iter().collect();
                 if pinned {
@@ -225,7 +239,7 @@ impl Model {
                 } else {
                     problem.add_integer_column(cost, low..=1.0, &y_entries);
                 }
-                y_columns[j].push(column);
+                y_columns[j].push(Some(column));
                 column += 1;
                 z_columns[j].push(work.map(|_| (column, first)));
                 for (k, work) in (first..last).filter_map(|k| work.map(|w| (k, w))) {
@@ -242,6 +256,41 @@ impl Model {
     }
 }
 
+/// The cluster's distinct releases and deadlines, in order: the intervals' ends.
+fn cuts(jobs: &[OfflineJob]) -> Vec<u64> {
+    let mut cuts: Vec<u64> = jobs.iter().flat_map(|j| [j.release, j.deadline]).collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    cuts
+}
+
+/// The capacity rows, machine by machine and interval by interval: the interval's
+/// length (times the machines pooled), less what other jobs' runs take of it.
+fn capacity_rows(problem: &mut ColProblem, cuts: &[u64], machines: usize, shape: Shape) -> Vec<Vec<Row>> {
+    let pooled = shape.pooled.max(1) as u64;
+    (0..machines)
+        .map(|i| {
+            let busy = busy_per_interval(cuts, shape.busy.get(i).map_or(&[], Vec::as_slice));
+            let free = cuts.windows(2).zip(busy).map(|(w, busy)| ((w[1] - w[0]) * pooled).saturating_sub(busy));
+            free.map(|free| problem.add_row(..=free as f64)).collect()
+        })
+        .collect()
+}
+
+/// The time that `runs` (none overlapping another) take of each
+/// interval between consecutive `cuts`.
+fn busy_per_interval(cuts: &[u64], runs: &[(u64, u64)]) -> Vec<u64> {
+    let mut busy = vec![0u64; cuts.len().saturating_sub(1)];
+    for &(start, end) in runs {
+        let mut k = cuts.partition_point(|&c| c <= start).saturating_sub(1);
+        while k + 1 < cuts.len() && cuts[k] < end {
+            busy[k] += end.min(cuts[k + 1]).saturating_sub(start.max(cuts[k]));
+            k += 1;
+        }
+    }
+    busy
+}
+
 /// Each job's rank in release order (ties by index).
 fn ranks(jobs: &[OfflineJob]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..jobs.len()).collect();
@@ -256,11 +305,11 @@ fn ranks(jobs: &[OfflineJob]) -> Vec<usize> {
 /// The solver's assignment (`y_columns` as [`Model`] keeps them) as each job's machine,
 /// each machine checked by exact EDF (and its cheapest jobs dropped until it passes,
 /// should tolerances have let an infeasible set through), and its income.
-fn verified_schedule(y_columns: &[Vec<usize>], jobs: &[OfflineJob], values: &[f64]) -> (Vec<Option<u16>>, u128) {
+fn verified_schedule(y_columns: &[Vec<Option<usize>>], jobs: &[OfflineJob], values: &[f64]) -> (Vec<Option<u16>>, u128) {
     let machines = y_columns.iter().map(Vec::len).max().unwrap_or(0);
     let mut on: Vec<Vec<usize>> = vec![Vec::new(); machines];
     for (j, columns) in y_columns.iter().enumerate() {
-        let chosen = columns.iter().position(|&c| values.get(c).is_some_and(|&v| v > 0.5));
+        let chosen = columns.iter().position(|c| c.and_then(|c| values.get(c)).is_some_and(|&v| v > 0.5));
         if let Some(machine) = chosen {
             on[machine].push(j);
         }
@@ -280,38 +329,52 @@ fn verified_schedule(y_columns: &[Vec<usize>], jobs: &[OfflineJob], values: &[f6
     (placed, income)
 }
 
+/// How [`start_values`] names the known schedule's machines in the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Labels {
+    /// All 0: the pooled model's one machine.
+    Pooled,
+    /// In order of their earliest-released job, which the model's symmetry cut allows.
+    ByFirstJob,
+    /// As the schedule names them: other jobs' runs make the machines unlike.
+    AsTheyAre,
+}
+
 /// The known schedule (`placed`: each job's machine, or `None`) as values of every
-/// column (`columns` of them): its machines relabelled in order of their
-/// earliest-released job (the model's symmetry cut allows that labelling), or all
-/// labelled 0 in a `pooled` model, each machine's jobs run by EDF and their runs cut at
-/// the intervals. `None` when a machine's jobs miss a deadline.
+/// column (`columns` of them), its machines named by `labels`, each machine's jobs run
+/// by EDF and their runs cut at the intervals. `None` when a machine's jobs miss a
+/// deadline or a job sits where the model has no column for it.
 fn start_values(
     jobs: &[OfflineJob],
     placed: &[Option<u16>],
-    y_columns: &[Vec<usize>],
+    y_columns: &[Vec<Option<usize>>],
     z_columns: &[Vec<Option<(usize, usize)>>],
     cuts: &[u64],
-    (columns, pooled): (usize, bool),
+    (columns, labels): (usize, Labels),
 ) -> Option<Vec<f64>> {
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by_key(|&j| (jobs[j].release, j));
-    let mut labels: Vec<u16> = Vec::new();
+    let mut used: Vec<u16> = Vec::new();
     for &j in &order {
         if let Some(machine) = placed.get(j).copied().flatten()
-            && !labels.contains(&machine)
+            && !used.contains(&machine)
         {
-            labels.push(machine);
+            used.push(machine);
         }
     }
     let mut values = vec![0.0; columns];
-    for (label, machine) in labels.iter().enumerate() {
-        let label = if pooled { 0 } else { label };
+    for (first_job, machine) in used.iter().enumerate() {
+        let label = match labels {
+            Labels::Pooled => 0,
+            Labels::ByFirstJob => first_job,
+            Labels::AsTheyAre => usize::from(*machine),
+        };
         let mine: Vec<usize> =
             (0..jobs.len()).filter(|&j| placed.get(j).copied().flatten() == Some(*machine)).collect();
         let set: Vec<OfflineJob> = mine.iter().map(|&j| jobs[j]).collect();
         for (i, a, b) in super::exact::edf_segments(&set)? {
             let j = mine[i];
-            let y = *y_columns[j].get(label)?;
+            let y = (*y_columns[j].get(label)?)?;
             values[y] = 1.0;
             // A job without slack has no shares of its own.
             let Some((z0, first)) = z_columns[j][label] else { continue };

@@ -44,6 +44,8 @@ pub mod milp;
 pub mod pack;
 #[cfg(feature = "optimum")]
 pub mod search;
+#[cfg(feature = "optimum")]
+mod slices;
 pub mod plan;
 mod shards;
 

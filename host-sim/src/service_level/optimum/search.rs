@@ -13,14 +13,17 @@
 //!    by [`pack`], are a schedule. Then a schedule is built machine by machine: each
 //!    machine the one-machine optimum of the jobs the machines before it left, within a
 //!    quarter of the time left (all of it where the whole model is too large to build,
-//!    and step 5 does not run);
+//!    and step 6 does not run);
 //! 4. a neighbourhood of the schedule: the model over the jobs that the schedule or the
 //!    relaxation take at all, those both take whole forced in. It is small (most jobs of
 //!    an overloaded cluster are rejected by both), and its optimum is often the
 //!    cluster's: then step 2's bound proves it without the whole model. It is skipped
 //!    when more than half of the jobs would be free in it (on several machines, every
 //!    job it keeps is: its machine is free);
-//! 5. the whole model, from the best schedule so far, with the time left.
+//! 5. on several machines, while the cluster is open: the schedule improved a slice of
+//!    jobs at a time around the others' runs ([`super::slices`]), within half of the
+//!    time left when the whole model follows, else all of it;
+//! 6. the whole model, from the best schedule so far, with the time left.
 //!
 //! Each step's schedule is checked by exact EDF per machine; each bound is the solver's
 //! (the relaxation's optimum or the MIP's dual bound), floored after a margin of
@@ -31,11 +34,12 @@ use std::time::Instant;
 
 use replay::model::service_level::OfflineJob;
 
-use super::exact::{Bracket, Proof, income};
+use super::exact::{Bracket, Proof, Scheduled, income};
 use super::improve::improve;
 use super::milp::{self, MilpError, Shape};
 use super::pack::pack;
 use super::plan::{MAX_COLUMNS, columns};
+use super::slices::by_slices;
 use super::{Budget, Method, Solved};
 
 /// A job's relaxed share at or below this is taken as rejected, at or above
@@ -46,6 +50,11 @@ const SHARE_EPSILON: f64 = 1e-6;
 /// machines is given at least: HiGHS took 84 s over one of 256,738 columns (an HPC2N
 /// week at k = 3 on 4 machines) when 15 s were left.
 const ROOT_SECONDS_PER_COLUMN: f64 = 400e-6;
+
+/// The same on one machine, where the relaxation is far quicker: 9.7 s over the
+/// 620,251 columns of a CTC week at sf 14 (the other core busy), whose whole model,
+/// started with less time left, overran a 60 s limit by 6 s.
+const ROOT_SECONDS_PER_COLUMN_ONE: f64 = 20e-6;
 
 /// The optimum of `jobs` (one cluster, every job able to fit alone) on `machines`
 /// machines, within `seconds`; `placed` is a known schedule (the greedy run's) and
@@ -93,7 +102,7 @@ pub fn solve(
         let bracket = Bracket { best: known.best, upper: known.upper.max(known.best) };
         return Ok(Solved { bracket, schedule: known.schedule, proof: Proof::Open });
     }
-    let shape = Shape { relaxed: false, forced: &whole, pooled: 1 };
+    let shape = Shape { relaxed: false, forced: &whole, pooled: 1, busy: &[] };
     let solved = milp::run(jobs, machines, unit, shape, &known.schedule, left())?;
     note("whole model", started, known.best.max(solved.income), scaled(solved.bound));
     let (schedule, best) =
@@ -108,16 +117,13 @@ pub fn solve(
 }
 
 /// Whether the whole model of `jobs` on `machines` machines gets through its first
-/// relaxation within `seconds`. HiGHS does not stop inside it, so on several machines
-/// a model that the time left cannot carry through it would overrun the limit. On one
-/// machine it is far quicker (5 s for a CTC week of 385,180 columns), and the steps
-/// before it leave most of the time.
+/// relaxation within `seconds`. HiGHS does not stop inside it, so a model that the
+/// time left cannot carry through it would overrun the limit.
 fn carried(jobs: &[OfflineJob], machines: usize, seconds: f64) -> bool {
-    machines == 1 || columns(jobs, machines) as f64 * ROOT_SECONDS_PER_COLUMN <= seconds
+    let per_column = if machines == 1 { ROOT_SECONDS_PER_COLUMN_ONE } else { ROOT_SECONDS_PER_COLUMN };
+    columns(jobs, machines) as f64 * per_column <= seconds
 }
 
-/// A schedule (each job's machine, or `None`) and its income.
-type Scheduled = (Vec<Option<u16>>, u128);
 
 /// What is known of a cluster's optimum: the best schedule, its income, a bound and
 /// what proves it.
@@ -144,9 +150,9 @@ impl Known {
     }
 }
 
-/// Steps 1 to 4: the known schedule improved, the relaxation's bound (and on several
+/// Steps 1 to 5: the known schedule improved, the relaxation's bound (and on several
 /// machines the pooled model's, its jobs packed, and the schedule built machine by
-/// machine), the neighbourhood.
+/// machine), the neighbourhood, and on several machines the slices.
 fn steps(
     jobs: &[OfflineJob],
     machines: usize,
@@ -163,7 +169,7 @@ fn steps(
     // On several machines, the relaxation of the pooled machines with migration: the
     // same bound (a job's work split across the machines of the relaxed model is a
     // migrating job), from a model a machine's size.
-    let shape = Shape { relaxed: true, forced: &whole, pooled: machines };
+    let shape = Shape { relaxed: true, forced: &whole, pooled: machines, busy: &[] };
     let relaxed = milp::run(jobs, 1, unit, shape, &[], left())?;
     known.bound(scaled(relaxed.bound), Proof::Relaxation);
     note("relaxation", started, known.best, known.upper);
@@ -185,6 +191,13 @@ fn steps(
         }
         note("neighbourhood", started, known.best, known.upper);
     }
+    if machines > 1 && known.best < known.upper {
+        // Half of the time when the whole model follows, else all of it.
+        let share = if whole_follows && carried(jobs, machines, left() / 2.0) { left() / 2.0 } else { left() };
+        let (schedule, earned) = by_slices(jobs, (machines, unit), &known.schedule, known.upper, share)?;
+        known.offer(schedule, earned);
+        note("slices", started, known.best, known.upper);
+    }
     Ok(known)
 }
 
@@ -202,7 +215,7 @@ fn pooled(
 ) -> Result<(), MilpError> {
     let started = Instant::now();
     let none = vec![false; jobs.len()];
-    let shape = Shape { relaxed: false, forced: &none, pooled: machines };
+    let shape = Shape { relaxed: false, forced: &none, pooled: machines, busy: &[] };
     let solved = milp::run(jobs, 1, unit, shape, &known.schedule, seconds)?;
     known.bound(scaled(solved.bound), Proof::BranchAndBound);
     let set: Vec<usize> = (0..jobs.len()).filter(|&j| solved.shares.get(j).is_some_and(|&s| s > 0.5)).collect();
@@ -251,7 +264,8 @@ fn neighbourhood(
         return Ok(None);
     }
     let start: Vec<Option<u16>> = kept.iter().map(|&j| schedule[j]).collect();
-    let solved = milp::run(&sub, machines, unit, Shape { relaxed: false, forced: &forced, pooled: 1 }, &start, seconds)?;
+    let shape = Shape { relaxed: false, forced: &forced, pooled: 1, busy: &[] };
+    let solved = milp::run(&sub, machines, unit, shape, &start, seconds)?;
     let mut whole = vec![None; jobs.len()];
     for (&j, machine) in kept.iter().zip(solved.placed) {
         whole[j] = machine;

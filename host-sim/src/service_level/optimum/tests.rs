@@ -111,13 +111,57 @@ fn no_relaxation_runs_a_job_on_two_machines_at_once() {
     let none = [false; 5];
     // The model on two machines, and the two pooled into one with migration.
     for (machines, pooled) in [(2, 1), (1, 2)] {
-        let shape = super::milp::Shape { relaxed: true, forced: &none, pooled };
+        let shape = super::milp::Shape { relaxed: true, forced: &none, pooled, busy: &[] };
         let relaxed = super::milp::run(&jobs, machines, 1, shape, &[], 10.0).unwrap();
         assert!((relaxed.bound - 10.0).abs() < 1e-6, "{machines} machine(s), {pooled} pooled: {}", relaxed.bound);
     }
     let found = optimum(&jobs, &[None; 5], 2, Budget::of(60.0)).unwrap();
     assert_eq!((found.bracket.best, found.bracket.upper, found.proof), (10, 10, Proof::Relaxation));
     assert_eq!(found.audited, 10);
+}
+
+#[cfg(feature = "optimum")]
+#[test]
+fn slices_raise_a_schedule_to_the_optimum_and_never_break_it() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mut raised = 0;
+    for case in 0..60 {
+        let jobs = instance(&mut rng, case % 2 == 1);
+        let machines = 2 + case % 3;
+        let known = first_fit(&jobs, machines);
+        let start = super::exact::income(&jobs, &known);
+        let want = optimal_income(&jobs, machines);
+        // Slices of three jobs around the others' runs, doubled until one is all jobs.
+        let (schedule, earned) = super::slices::sweeps(&jobs, (machines, 1), &known, (u128::MAX, 60.0), 3).unwrap();
+        assert_eq!(super::exact::income(&jobs, &schedule), earned, "case {case}");
+        for set in super::improve::by_machine(&schedule, machines) {
+            assert!(super::exact::edf_feasible(&set.iter().map(|&j| jobs[j]).collect::<Vec<_>>()), "case {case}");
+        }
+        assert_eq!(earned, want, "case {case}, {machines} machines, from {start}: {jobs:?}");
+        raised += usize::from(earned > start);
+    }
+    assert!(raised > 5, "{raised} schedules raised");
+}
+
+#[cfg(feature = "optimum")]
+#[test]
+fn a_slice_runs_around_the_jobs_outside_it() {
+    // Machine 0 is full with a job without slack; the slice (the other two jobs) fits
+    // both on machine 1 only, and must not count on machine 0's time.
+    let jobs = [
+        OfflineJob { release: 0, p: 10, deadline: 10, income: 10 },
+        OfflineJob { release: 0, p: 5, deadline: 10, income: 5 },
+        OfflineJob { release: 0, p: 5, deadline: 10, income: 50 },
+    ];
+    let found = super::slices::solve_slice(&jobs, (2, 1), &[Some(0), Some(0), None], &[1, 2], 10.0);
+    assert_eq!(found.ok().flatten(), None, "the known schedule misses a deadline: no runs to keep");
+    let found = super::slices::solve_slice(&jobs, (2, 1), &[Some(0), Some(1), None], &[1, 2], 10.0).unwrap();
+    assert_eq!(found, Some((vec![Some(0), Some(1), Some(1)], 65)));
+    // With machine 1 half taken too, only one of them fits, even relaxed.
+    let busy = [vec![(0, 10)], vec![(0, 5)]];
+    let shape = super::milp::Shape { relaxed: true, forced: &[false; 2], pooled: 1, busy: &busy };
+    let relaxed = super::milp::run(&jobs[1..], 2, 1, shape, &[], 10.0).unwrap();
+    assert!((relaxed.bound - 50.0).abs() < 1e-6, "{}", relaxed.bound);
 }
 
 #[test]
