@@ -20,9 +20,9 @@
 //!    cluster's: then step 2's bound proves it without the whole model. It is skipped
 //!    when more than half of the jobs would be free in it (on several machines, every
 //!    job it keeps is: its machine is free);
-//! 5. on several machines, while the cluster is open: the schedule improved a slice of
-//!    jobs at a time around the others' runs ([`super::slices`]), within half of the
-//!    time left when the whole model follows, else all of it;
+//! 5. on several machines, while the cluster is open and the whole model will not
+//!    run: the schedule improved a slice of jobs at a time around the others' runs
+//!    ([`super::slices`]), with the time left;
 //! 6. the whole model, from the best schedule so far, with the time left.
 //!
 //! Each step's schedule is checked by exact EDF per machine; each bound is the solver's
@@ -50,11 +50,6 @@ const SHARE_EPSILON: f64 = 1e-6;
 /// machines is given at least: HiGHS took 84 s over one of 256,738 columns (an HPC2N
 /// week at k = 3 on 4 machines) when 15 s were left.
 const ROOT_SECONDS_PER_COLUMN: f64 = 400e-6;
-
-/// The same on one machine, where the relaxation is far quicker: 9.7 s over the
-/// 620,251 columns of a CTC week at sf 14 (the other core busy), whose whole model,
-/// started with less time left, overran a 60 s limit by 6 s.
-const ROOT_SECONDS_PER_COLUMN_ONE: f64 = 20e-6;
 
 /// The optimum of `jobs` (one cluster, every job able to fit alone) on `machines`
 /// machines, within `seconds`; `placed` is a known schedule (the greedy run's) and
@@ -117,11 +112,12 @@ pub fn solve(
 }
 
 /// Whether the whole model of `jobs` on `machines` machines gets through its first
-/// relaxation within `seconds`. HiGHS does not stop inside it, so a model that the
-/// time left cannot carry through it would overrun the limit.
+/// relaxation within `seconds`. HiGHS does not stop inside it, so on several machines
+/// a model that the time left cannot carry through it would overrun the limit. On one
+/// machine it is far quicker (5 s for a CTC week of 385,180 columns), and the steps
+/// before it leave most of the time.
 fn carried(jobs: &[OfflineJob], machines: usize, seconds: f64) -> bool {
-    let per_column = if machines == 1 { ROOT_SECONDS_PER_COLUMN_ONE } else { ROOT_SECONDS_PER_COLUMN };
-    columns(jobs, machines) as f64 * per_column <= seconds
+    machines == 1 || columns(jobs, machines) as f64 * ROOT_SECONDS_PER_COLUMN <= seconds
 }
 
 
@@ -191,10 +187,10 @@ fn steps(
         }
         note("neighbourhood", started, known.best, known.upper);
     }
-    if machines > 1 && known.best < known.upper {
-        // Half of the time when the whole model follows, else all of it.
-        let share = if whole_follows && carried(jobs, machines, left() / 2.0) { left() / 2.0 } else { left() };
-        let (schedule, earned) = by_slices(jobs, (machines, unit), &known.schedule, known.upper, share)?;
+    // Only with time nothing else would use: where the whole model runs, it keeps all
+    // of the time left.
+    if machines > 1 && known.best < known.upper && !(whole_follows && carried(jobs, machines, left())) {
+        let (schedule, earned) = by_slices(jobs, (machines, unit), &known.schedule, known.upper, left())?;
         known.offer(schedule, earned);
         note("slices", started, known.best, known.upper);
     }
