@@ -178,8 +178,9 @@ struct Model {
     problem: ColProblem,
     /// For each job and machine, its `y` column, where it may run there.
     y_columns: Vec<Vec<Option<usize>>>,
-    /// For each job and allowed machine, the column of its first `z` and that
-    /// interval's index (its intervals and columns run on consecutively).
+    /// For each job and machine, the column of its first `z` and that interval's index
+    /// (its intervals and columns run on consecutively); `None` where it may not run
+    /// there or has no `z` (no slack).
     z_columns: Vec<Vec<Option<(usize, usize)>>>,
     cuts: Vec<u64>,
 }
@@ -277,8 +278,8 @@ fn capacity_rows(problem: &mut ColProblem, cuts: &[u64], machines: usize, shape:
         .collect()
 }
 
-/// The time that `runs` (none overlapping another) take of each
-/// interval between consecutive `cuts`.
+/// The time that `runs` (none overlapping another) take of each interval between
+/// consecutive `cuts`.
 fn busy_per_interval(cuts: &[u64], runs: &[(u64, u64)]) -> Vec<u64> {
     let mut busy = vec![0u64; cuts.len().saturating_sub(1)];
     for &(start, end) in runs {
