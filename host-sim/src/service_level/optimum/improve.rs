@@ -70,6 +70,13 @@ pub(super) fn by_machine(placed: &[Option<u16>], machines: usize) -> Vec<Vec<usi
     on
 }
 
+/// Whether every machine's jobs in the schedule `placed` pass exact EDF.
+#[cfg(feature = "optimum")]
+pub(super) fn every_machine_feasible(jobs: &[OfflineJob], placed: &[Option<u16>], machines: usize) -> bool {
+    let feasible = |set: &Vec<usize>| super::exact::edf_feasible(&set.iter().map(|&j| jobs[j]).collect::<Vec<_>>());
+    by_machine(placed, machines).iter().all(feasible)
+}
+
 /// The jobs' indices, the dearest first (ties by release, then index): the order in
 /// which the searches try the jobs left out.
 pub(super) fn dearest_first(jobs: &[OfflineJob]) -> Vec<usize> {

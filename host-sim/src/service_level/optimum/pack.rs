@@ -224,6 +224,7 @@ fn chain(jobs: &[OfflineJob], on: &[Vec<usize>], (machine, j): (usize, usize), b
 
 #[cfg(test)]
 mod tests {
+    use super::super::improve::every_machine_feasible;
     use super::*;
 
     /// Jobs from a small deterministic walk: releases in `0..60`, work `1..=12`, slack
@@ -240,14 +241,6 @@ mod tests {
             .collect()
     }
 
-    fn feasible(jobs: &[OfflineJob], placed: &[Option<u16>], machines: usize) -> bool {
-        (0..machines).all(|m| {
-            let set: Vec<OfflineJob> =
-                jobs.iter().zip(placed).filter(|(_, on)| **on == u16::try_from(m).ok()).map(|(j, _)| *j).collect();
-            edf_feasible(&set)
-        })
-    }
-
     #[test]
     fn a_packing_keeps_every_machine_feasible_and_beats_each_plain_one() {
         for seed in 0..40u64 {
@@ -256,12 +249,12 @@ mod tests {
             // Every other set leaves out every third job, as a pooled model's would.
             let set: Vec<usize> = (0..jobs.len()).filter(|j| seed % 2 == 0 || j % 3 != 0).collect();
             let placed = pack(&jobs, machines, &set, 60.0);
-            assert!(feasible(&jobs, &placed, machines), "seed {seed}");
+            assert!(every_machine_feasible(&jobs, &placed, machines), "seed {seed}");
             let mut order = set.clone();
             order.sort_by_key(|&j| (jobs[j].deadline, jobs[j].release, j));
             for choice in [Choice::First, Choice::LeastWork, Choice::LeastExpected] {
                 let plain = packed(&jobs, machines, &order, choice);
-                assert!(feasible(&jobs, &plain, machines), "seed {seed}, {choice:?}");
+                assert!(every_machine_feasible(&jobs, &plain, machines), "seed {seed}, {choice:?}");
                 assert!(income(&jobs, &placed) >= income(&jobs, &plain), "seed {seed}, {choice:?}");
             }
         }
@@ -279,6 +272,6 @@ mod tests {
         let placed = chains(&jobs, 2, &[Some(0), Some(0), None, Some(1)]);
         assert_eq!(income(&jobs, &placed), 12);
         assert_eq!(placed[2], Some(0));
-        assert!(feasible(&jobs, &placed, 2));
+        assert!(every_machine_feasible(&jobs, &placed, 2));
     }
 }

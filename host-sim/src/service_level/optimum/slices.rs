@@ -17,8 +17,8 @@ use std::time::Instant;
 
 use replay::model::service_level::OfflineJob;
 
-use super::exact::{Scheduled, edf_feasible, edf_segments, income};
-use super::improve::by_machine;
+use super::exact::{Scheduled, edf_segments, income};
+use super::improve::{by_machine, every_machine_feasible};
 use super::milp::{self, MilpError, Shape};
 
 /// Jobs in a slice: a model of this many jobs on four machines takes well under a
@@ -114,8 +114,7 @@ pub(super) fn solve_slice(
     for (&j, machine) in slice.iter().zip(solved.placed) {
         whole[j] = machine;
     }
-    let feasible = by_machine(&whole, machines).iter().all(|set| edf_feasible(&set.iter().map(|&j| jobs[j]).collect::<Vec<_>>()));
-    Ok(feasible.then(|| {
+    Ok(every_machine_feasible(jobs, &whole, machines).then(|| {
         let earned = income(jobs, &whole);
         (whole, earned)
     }))
